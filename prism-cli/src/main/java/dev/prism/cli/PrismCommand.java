@@ -1,0 +1,90 @@
+package dev.prism.cli;
+
+import dev.prism.PrismException;
+import dev.prism.TargetException;
+import dev.prism.UnknownBenchmarkException;
+import dev.prism.internal.HostProbe;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/**
+ * The {@code prism} command: {@code list}, {@code describe}, {@code run} and {@code suite}.
+ * Exit codes: 0 all passed, 1 a run failed, 2 usage error (bad flag or value, refused target).
+ *
+ * <pre>{@code
+ * int exit = dev.prism.cli.PrismCommand.execute("list");
+ * }</pre>
+ */
+@Command(name = "prism", mixinStandardHelpOptions = true, versionProvider = PrismCommand.Version.class,
+        description = "Qualifies POSIX storage for AI research by executing real workloads and reporting"
+                + " latency percentiles per operation and per rank.",
+        subcommands = {ListCommand.class, DescribeCommand.class, RunCommand.class, SuiteCommand.class,
+                CommandLine.HelpCommand.class})
+public final class PrismCommand implements Runnable {
+    /** Exit code when every run passed. */
+    public static final int EXIT_PASSED = 0;
+    /** Exit code when a run failed. */
+    public static final int EXIT_FAILED = 1;
+    /** Exit code for a usage error: bad flag, bad value, refused target. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Runs the command line and exits with its code. */
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** @return the exit code of running {@code prism args…} in this JVM */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** @return the configured picocli command line */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new PrismCommand());
+        cli.setExecutionExceptionHandler(PrismCommand::handleException);
+        cli.setParameterExceptionHandler(PrismCommand::handleParameterException);
+        return cli;
+    }
+
+    private static int handleParameterException(CommandLine.ParameterException e, String[] args) {
+        PrintWriter err = e.getCommandLine().getErr();
+        err.println("prism: " + e.getMessage());
+        err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+        return EXIT_USAGE;
+    }
+
+    private static int handleException(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
+        PrintWriter err = cli.getErr();
+        if (e instanceof IllegalArgumentException || e instanceof TargetException
+                || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException) {
+            err.println("prism: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        if (e instanceof PrismException) {
+            err.println("prism: " + e.getMessage());
+            return EXIT_FAILED;
+        }
+        err.println("prism: unexpected error, please report it:");
+        e.printStackTrace(err);
+        return EXIT_FAILED;
+    }
+
+    /** Reports PRISM's version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[]{"prism " + HostProbe.prismVersion(),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+        }
+    }
+}

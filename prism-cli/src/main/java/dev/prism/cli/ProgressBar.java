@@ -1,0 +1,98 @@
+package dev.prism.cli;
+
+import dev.prism.Benchmark;
+import dev.prism.ScenarioListener;
+import dev.prism.Stall;
+
+import java.io.PrintWriter;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A progress bar on stderr, redrawn four times a second once the scenario has run for a second,
+ * and a line for each stall as it happens.
+ */
+final class ProgressBar implements ScenarioListener, AutoCloseable {
+    private static final int WIDTH = 24;
+    private static final long SHOW_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final PrintWriter err;
+    private final boolean enabled;
+    private final long startNanos = System.nanoTime();
+    private final Thread ticker;
+    private volatile String current = "";
+    private volatile int done;
+    private volatile int total = 1;
+    private boolean drawn;
+
+    ProgressBar(PrintWriter err, boolean enabled) {
+        this.err = err;
+        this.enabled = enabled;
+        this.ticker = new Thread(this::tick, "prism-progress");
+        this.ticker.setDaemon(true);
+        if (enabled) {
+            ticker.start();
+        }
+    }
+
+    @Override
+    public void executionStarted(Benchmark benchmark, int tasks, int repetition, boolean warmup, int done, int total) {
+        this.current = benchmark.name() + " tasks=" + tasks + (warmup ? " warm-up" : " rep") + " " + (repetition + 1);
+        this.done = done;
+        this.total = total;
+    }
+
+    @Override
+    public void stallDetected(Stall stall) {
+        if (enabled) {
+            synchronized (this) {
+                clear();
+                err.println("stall: " + stall);
+                err.flush();
+            }
+        }
+    }
+
+    private void tick() {
+        while (true) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(250);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long elapsed = System.nanoTime() - startNanos;
+            if (elapsed >= SHOW_AFTER_NANOS) {
+                draw(elapsed);
+            }
+        }
+    }
+
+    private synchronized void draw(long elapsedNanos) {
+        int filled = total == 0 ? WIDTH : Math.min(WIDTH, done * WIDTH / total);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
+        err.printf("\r[%s%s] %d/%d %-40s %d:%02d", "#".repeat(filled), ".".repeat(WIDTH - filled), done, total,
+                current, seconds / 60, seconds % 60);
+        err.flush();
+        drawn = true;
+    }
+
+    private void clear() {
+        if (drawn) {
+            err.print("\r" + " ".repeat(WIDTH + 60) + "\r");
+            drawn = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        ticker.interrupt();
+        try {
+            ticker.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            clear();
+            err.flush();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.prism.cli;
+
+import dev.prism.Benchmark;
+import dev.prism.BenchmarkProvider;
+import dev.prism.Benchmarks;
+import dev.prism.Parameter;
+import dev.prism.Scenario;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** {@code prism run NAME… --target DIR}: runs benchmarks against a directory. */
+@Command(name = "run", description = "Runs benchmarks against a target directory.")
+final class RunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Parameters(paramLabel = "NAME", arity = "1..*", description = "benchmarks to run, as 'prism list' shows them")
+    private List<String> names;
+
+    @Option(names = "--target", paramLabel = "DIR", required = true,
+            description = "the directory on the filesystem to qualify; PRISM works in DIR/prism-<run id> and removes it")
+    private Path target;
+
+    @Option(names = "--tasks", paramLabel = "N[,N…]", split = ",", defaultValue = "1",
+            description = "task counts to sweep, e.g. 1,2,4 (default: ${DEFAULT-VALUE})")
+    private int[] tasks;
+
+    @Option(names = "--reps", paramLabel = "N", defaultValue = "1", description = "measured repetitions (default: ${DEFAULT-VALUE})")
+    private int repetitions;
+
+    @Option(names = "--warmups", paramLabel = "N", defaultValue = "0", description = "unmeasured repetitions first (default: ${DEFAULT-VALUE})")
+    private int warmups;
+
+    @Option(names = {"-p", "--param"}, paramLabel = "[BENCH.]KEY=VALUE",
+            description = "a benchmark parameter, e.g. -p files=5000 or -p create_files.file_size=1MiB; see 'prism describe NAME'")
+    private Map<String, String> parameters = new LinkedHashMap<>();
+
+    @CommandLine.Mixin
+    private ScenarioOptionsMixin options;
+
+    @Override
+    public Integer call() {
+        List<Benchmark> benchmarks = benchmarks();
+        Scenario.Builder scenario = Scenario.builder().target(target).benchmarks(benchmarks).tasks(tasks)
+                .repetitions(repetitions).warmups(warmups);
+        return ScenarioExecution.run(spec.commandLine(), scenario, options.options);
+    }
+
+    /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */
+    private List<Benchmark> benchmarks() {
+        List<BenchmarkProvider> providers = new ArrayList<>();
+        for (String name : names) {
+            providers.add(Benchmarks.provider(name));
+        }
+        Set<String> used = new HashSet<>();
+        List<Benchmark> benchmarks = new ArrayList<>();
+        for (BenchmarkProvider provider : providers) {
+            Map<String, String> values = new LinkedHashMap<>();
+            parameters.forEach((key, value) -> {
+                String qualifier = key.contains(".") ? key.substring(0, key.indexOf('.')) : null;
+                String name = key.substring(key.indexOf('.') + 1);
+                boolean declared = provider.parameters().stream().anyMatch(p -> p.name().equals(name));
+                if ((qualifier == null || qualifier.equals(provider.name())) && declared) {
+                    values.put(name, value);
+                    used.add(key);
+                }
+            });
+            benchmarks.add(provider.create(values));
+        }
+        for (String key : parameters.keySet()) {
+            if (!used.contains(key)) {
+                List<String> known = new ArrayList<>();
+                providers.forEach(p -> p.parameters().stream().map(Parameter::name).forEach(known::add));
+                throw new IllegalArgumentException("parameter '" + key + "' is not a parameter of "
+                        + String.join(", ", names) + "; known: " + String.join(", ", known));
+            }
+        }
+        return benchmarks;
+    }
+}

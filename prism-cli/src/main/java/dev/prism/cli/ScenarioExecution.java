@@ -1,0 +1,46 @@
+package dev.prism.cli;
+
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.ScenarioResult;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.stream.Collectors;
+
+/** What {@code run} and {@code suite} share: options → scenario → progress → tables or JSON → exit code. */
+final class ScenarioExecution {
+    private ScenarioExecution() {
+    }
+
+    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options) {
+        builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed);
+        if (options.runId != null) {
+            builder.runId(options.runId);
+        }
+        Scenario probe = builder.build();
+        Path out = options.out.resolve(probe.runId());
+        PrintWriter stdout = cli.getOut();
+        PrintWriter stderr = cli.getErr();
+        ScenarioResult result;
+        try (ProgressBar progress = new ProgressBar(stderr, !options.quiet)) {
+            result = builder.runId(probe.runId()).output(out).listener(progress).build().execute();
+        }
+        if (options.json) {
+            stdout.println(result.runs().stream().map(RunResult::toJson).map(String::strip)
+                    .collect(Collectors.joining(",\n", "[\n", "\n]")));
+        } else {
+            stdout.print(result.table());
+        }
+        stdout.flush();
+        if (!options.quiet) {
+            stderr.println("results: " + out);
+        }
+        for (String failure : result.failures()) {
+            stderr.println("FAIL " + failure);
+        }
+        stderr.flush();
+        return result.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.prism.cli;
+
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Options shared by {@code run} and {@code suite}. */
+final class ScenarioOptions {
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "prism-results",
+            description = "where result JSON goes, in a subdirectory named by the run id (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = "--json", description = "print the result documents (a JSON array) on stdout instead of tables")
+    boolean json;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress bar or stall notices on stderr")
+    boolean quiet;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10m",
+            converter = DurationConverter.class,
+            description = "deadline of each repetition, e.g. 30s, 10m (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(names = "--stall-threshold", paramLabel = "DURATION", defaultValue = "1s",
+            converter = DurationConverter.class,
+            description = "operations slower than this are reported as stalls (default: ${DEFAULT-VALUE})")
+    Duration stallThreshold;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "seed of every rank's random source (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--run-id", paramLabel = "ID", description = "names the run directory and results (default: time-based)")
+    String runId;
+}

@@ -1,0 +1,93 @@
+package dev.prism;
+
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * An immutable benchmark: a name, documented parameter values and a {@link Workload} made fresh
+ * for each rank. Built-in benchmarks come from typed factories (such as
+ * {@code PosixBenchmarks.createFiles()}); custom ones from {@link #builder(String)}.
+ *
+ * <pre>{@code
+ * var touch = dev.prism.Benchmark.builder("touch")
+ *         .description("create one empty file per rank")
+ *         .run(ctx -> {
+ *             try (var t = ctx.time("create")) {
+ *                 java.nio.file.Files.createFile(ctx.workDirectory().resolve("f"));
+ *             }
+ *         })
+ *         .build();
+ * }</pre>
+ */
+public interface Benchmark {
+    /** @return the benchmark's name, e.g. {@code create_files} */
+    String name();
+
+    /** @return one line saying what the benchmark executes */
+    String description();
+
+    /** @return the parameter values this benchmark runs with */
+    Parameters parameters();
+
+    /** @return a new workload for one rank */
+    Workload newWorkload();
+
+    /** @return a builder for a custom benchmark named {@code name} */
+    static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * Builds a custom {@link Benchmark}; each setter checks its argument at once.
+     */
+    final class Builder {
+        private final String name;
+        private String description = "";
+        private Parameters parameters = Parameters.none();
+        private Supplier<? extends Workload> workloads;
+
+        private Builder(String name) {
+            if (name == null || !name.matches("[a-z][a-z0-9_.-]*")) {
+                throw new IllegalArgumentException("name must be lower-case letters, digits, '_', '.' or '-'"
+                        + " starting with a letter, was " + (name == null ? "null" : "'" + name + "'"));
+            }
+            this.name = name;
+        }
+
+        /** @param description one line saying what the benchmark executes */
+        public Builder description(String description) {
+            this.description = Objects.requireNonNull(description, "description");
+            return this;
+        }
+
+        /** @param parameters values the workload reads through {@link WorkloadContext#parameters()} */
+        public Builder parameters(Parameters parameters) {
+            this.parameters = Objects.requireNonNull(parameters, "parameters");
+            return this;
+        }
+
+        /** @param workloads makes one {@link Workload} per rank (stateful workloads) */
+        public Builder workload(Supplier<? extends Workload> workloads) {
+            this.workloads = Objects.requireNonNull(workloads, "workloads");
+            return this;
+        }
+
+        /** @param run the timed phase of a stateless workload, shared by all ranks */
+        public Builder run(Workload run) {
+            Objects.requireNonNull(run, "run");
+            this.workloads = () -> run;
+            return this;
+        }
+
+        /**
+         * @return the benchmark
+         * @throws IllegalStateException when no workload was given
+         */
+        public Benchmark build() {
+            if (workloads == null) {
+                throw new IllegalStateException("benchmark '" + name + "' needs a workload: call run(...) or workload(...)");
+            }
+            return new CustomBenchmark(name, description, parameters, workloads);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.prism;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A plugin that contributes one benchmark: its name, description and documented parameters, a
+ * factory from the parameter values a user typed, and the configurations it joins each suite with.
+ * Providers are found with {@link java.util.ServiceLoader}: list the class in
+ * {@code META-INF/services/dev.prism.BenchmarkProvider}, and the CLI lists and runs it with no
+ * change to core.
+ *
+ * <pre>{@code
+ * for (var p : dev.prism.Benchmarks.providers()) System.out.println(p.name() + ": " + p.description());
+ * }</pre>
+ */
+public interface BenchmarkProvider {
+    /** @return the benchmark's name, unique among providers */
+    String name();
+
+    /** @return one line saying what it executes */
+    String description();
+
+    /** @return its parameters, with defaults, ranges and documentation */
+    List<Parameter<?>> parameters();
+
+    /**
+     * @param values parameter values by name, as typed ({@code files=5000}); missing ones take their defaults
+     * @throws IllegalArgumentException naming the parameter when a name is unknown or a value bad
+     */
+    Benchmark create(Map<String, String> values);
+
+    /** @return this benchmark's configurations in {@code suite}; empty when it does not join it */
+    default List<Benchmark> suite(Suite suite) {
+        return List.of();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.prism;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * Finds benchmarks by name among every {@link BenchmarkProvider} on the class path.
+ *
+ * <pre>{@code
+ * var b = dev.prism.Benchmarks.create("create_files", java.util.Map.of("files", "100"));
+ * System.out.println(b.name() + " " + b.parameters());
+ * }</pre>
+ */
+public final class Benchmarks {
+    private Benchmarks() {
+    }
+
+    /**
+     * @return every provider, sorted by name
+     * @throws PrismException when two providers claim the same name
+     */
+    public static List<BenchmarkProvider> providers() {
+        List<BenchmarkProvider> providers = new ArrayList<>();
+        ServiceLoader.load(BenchmarkProvider.class, Benchmarks.class.getClassLoader()).forEach(providers::add);
+        providers.sort(Comparator.comparing(BenchmarkProvider::name));
+        for (int i = 1; i < providers.size(); i++) {
+            if (providers.get(i).name().equals(providers.get(i - 1).name())) {
+                throw new PrismException("two benchmark providers are named '" + providers.get(i).name() + "': "
+                        + providers.get(i - 1).getClass().getName() + " and " + providers.get(i).getClass().getName());
+            }
+        }
+        return providers;
+    }
+
+    /** @return the names of every benchmark, sorted */
+    public static List<String> names() {
+        return providers().stream().map(BenchmarkProvider::name).toList();
+    }
+
+    /**
+     * @return the provider of {@code name}
+     * @throws UnknownBenchmarkException listing the known names
+     */
+    public static BenchmarkProvider provider(String name) {
+        List<BenchmarkProvider> providers = providers();
+        for (BenchmarkProvider p : providers) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        throw new UnknownBenchmarkException("benchmark", name, providers.stream().map(BenchmarkProvider::name).toList());
+    }
+
+    /** @return benchmark {@code name} with {@code values} (by parameter name, as text) */
+    public static Benchmark create(String name, Map<String, String> values) {
+        return provider(name).create(values);
+    }
+}

@@ -1,0 +1,28 @@
+package dev.prism;
+
+import dev.prism.internal.HostProbe;
+
+/**
+ * The host a run executed on, recorded in every result so numbers are never read without their
+ * context.
+ *
+ * <pre>{@code
+ * System.out.println(dev.prism.HostInfo.current());
+ * }</pre>
+ *
+ * @param hostname     the host's name
+ * @param kernel       the kernel release ({@code uname -r})
+ * @param os           the operating system name
+ * @param arch         the CPU architecture
+ * @param cpus         processors available to the JVM
+ * @param memoryBytes  total memory ({@code MemTotal} of {@code /proc/meminfo}), 0 when unknown
+ * @param java         the Java runtime's version and vendor
+ * @param prismVersion PRISM's version
+ */
+public record HostInfo(String hostname, String kernel, String os, String arch, int cpus, long memoryBytes,
+                       String java, String prismVersion) {
+    /** @return this host, read now */
+    public static HostInfo current() {
+        return HostProbe.read();
+    }
+}

@@ -1,0 +1,256 @@
+package dev.prism;
+
+import org.HdrHistogram.Histogram;
+import org.apache.commons.math3.distribution.TDistribution;
+
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.zip.DataFormatException;
+
+/**
+ * The statistics of one operation: count, bytes, min/mean/max/stddev, percentiles, the 95%
+ * confidence interval of the mean, ops/s and bytes/s. Count, sum, min, max and variance are exact;
+ * percentiles come from an HdrHistogram with 3 significant digits (clamped to the exact min and
+ * max). Measurements merge exactly: {@link #combineRanks} for ranks that ran at the same time,
+ * {@link #combineRepetitions} for repetitions that ran one after another. Percentiles are never
+ * averaged.
+ *
+ * <pre>{@code
+ * var r = new dev.prism.LatencyRecorder("stat");
+ * for (long v : new long[]{100, 200, 300}) r.record(v);
+ * var m = r.snapshot(1_000);
+ * System.out.println(m.meanNanos() + " ± " + (m.ci95HighNanos() - m.meanNanos()) + ", " + m.opsPerSecond() + " ops/s");
+ * }</pre>
+ */
+public final class Measurement {
+    private final String operation;
+    private final long count;
+    private final long bytes;
+    private final long sumNanos;
+    private final long minNanos;
+    private final long maxNanos;
+    private final double sumSquaredDeviations;
+    private final long elapsedNanos;
+    private final Histogram histogram;
+
+    Measurement(String operation, long count, long bytes, long sumNanos, long minNanos, long maxNanos,
+                double sumSquaredDeviations, long elapsedNanos, Histogram histogram) {
+        this.operation = operation;
+        this.count = count;
+        this.bytes = bytes;
+        this.sumNanos = sumNanos;
+        this.minNanos = minNanos;
+        this.maxNanos = maxNanos;
+        this.sumSquaredDeviations = sumSquaredDeviations;
+        this.elapsedNanos = elapsedNanos;
+        this.histogram = histogram;
+    }
+
+    /**
+     * Rebuilds a measurement from the fields of a result document (see {@link #encodedHistogram()}).
+     *
+     * @throws IllegalArgumentException when the histogram does not decode or disagrees with {@code count}
+     */
+    public static Measurement decode(String operation, long count, long bytes, double meanNanos,
+                                     double stddevNanos, long minNanos, long maxNanos, long elapsedNanos,
+                                     String encodedHistogram) {
+        Histogram histogram;
+        try {
+            histogram = Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(encodedHistogram)), 0);
+        } catch (DataFormatException | RuntimeException e) {
+            throw new IllegalArgumentException("histogram of '" + operation + "' does not decode: " + e.getMessage(), e);
+        }
+        if (histogram.getTotalCount() != count) {
+            throw new IllegalArgumentException("histogram of '" + operation + "' holds "
+                    + histogram.getTotalCount() + " values, count says " + count);
+        }
+        Histogram sized = LatencyRecorder.newHistogram();
+        sized.add(histogram);
+        double m2 = count > 1 ? stddevNanos * stddevNanos * (count - 1) : 0;
+        return new Measurement(checkOperation(operation), count, bytes, Math.round(meanNanos * count),
+                minNanos, maxNanos, m2, elapsedNanos, sized);
+    }
+
+    static String checkOperation(String operation) {
+        if (operation == null || operation.isBlank()) {
+            throw new IllegalArgumentException("operation must be a non-blank name, was "
+                    + (operation == null ? "null" : "'" + operation + "'"));
+        }
+        return operation;
+    }
+
+    /**
+     * Merges measurements of ranks that ran at the same time: counts, bytes and histograms add up;
+     * the elapsed time is the longest rank's, so ops/s is the aggregate rate.
+     */
+    public static Measurement combineRanks(Collection<Measurement> concurrent) {
+        return combine(concurrent, true);
+    }
+
+    /**
+     * Merges measurements taken one after another (repetitions): counts, bytes and histograms add
+     * up, and so do the elapsed times.
+     */
+    public static Measurement combineRepetitions(Collection<Measurement> sequential) {
+        return combine(sequential, false);
+    }
+
+    private static Measurement combine(Collection<Measurement> parts, boolean concurrent) {
+        Iterator<Measurement> it = parts.iterator();
+        if (!it.hasNext()) {
+            throw new IllegalArgumentException("measurements to combine must not be empty");
+        }
+        Measurement acc = it.next();
+        while (it.hasNext()) {
+            acc = acc.merge(it.next(), concurrent);
+        }
+        return acc;
+    }
+
+    private Measurement merge(Measurement other, boolean concurrent) {
+        if (!operation.equals(other.operation)) {
+            throw new IllegalArgumentException("cannot combine '" + operation + "' with '" + other.operation + "'");
+        }
+        long n = count + other.count;
+        // Chan et al.: the pooled sum of squared deviations of two groups
+        double delta = other.meanNanos() - meanNanos();
+        double m2 = n == 0 ? 0 : sumSquaredDeviations + other.sumSquaredDeviations
+                + delta * delta * ((double) count * other.count / n);
+        Histogram merged = histogram.copy();
+        merged.add(other.histogram);
+        long min = count == 0 ? other.minNanos : other.count == 0 ? minNanos : Math.min(minNanos, other.minNanos);
+        long elapsed = concurrent ? Math.max(elapsedNanos, other.elapsedNanos) : elapsedNanos + other.elapsedNanos;
+        return new Measurement(operation, n, bytes + other.bytes, sumNanos + other.sumNanos, min,
+                Math.max(maxNanos, other.maxNanos), m2, elapsed, merged);
+    }
+
+    /** @return the operation's name */
+    public String operation() {
+        return operation;
+    }
+
+    /** @return how many operations were recorded */
+    public long count() {
+        return count;
+    }
+
+    /** @return bytes transferred by these operations (0 when none were counted) */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** @return the wall time the operations ran over (the timed phase), in nanoseconds */
+    public long elapsedNanos() {
+        return elapsedNanos;
+    }
+
+    /** @return the shortest latency, exact; 0 when nothing was recorded */
+    public long minNanos() {
+        return minNanos;
+    }
+
+    /** @return the longest latency, exact; 0 when nothing was recorded */
+    public long maxNanos() {
+        return maxNanos;
+    }
+
+    /** @return the sum of all latencies, exact */
+    public long sumNanos() {
+        return sumNanos;
+    }
+
+    /** @return the arithmetic mean latency; 0 when nothing was recorded */
+    public double meanNanos() {
+        return count == 0 ? 0 : (double) sumNanos / count;
+    }
+
+    /** @return the sample standard deviation (n − 1); 0 with fewer than two operations */
+    public double stddevNanos() {
+        return count < 2 ? 0 : Math.sqrt(sumSquaredDeviations / (count - 1));
+    }
+
+    /**
+     * @param percentile in 0..100
+     * @return the latency at that percentile (histogram precision, within [min, max]); 0 when empty
+     */
+    public long percentileNanos(double percentile) {
+        if (!(percentile >= 0 && percentile <= 100)) {
+            throw new IllegalArgumentException("percentile must be in 0..100, was " + percentile);
+        }
+        if (count == 0) {
+            return 0;
+        }
+        long value = histogram.getValueAtPercentile(percentile);
+        return Math.min(Math.max(value, minNanos), maxNanos);
+    }
+
+    /** @return the median latency */
+    public long p50Nanos() {
+        return percentileNanos(50);
+    }
+
+    /** @return the 90th percentile latency */
+    public long p90Nanos() {
+        return percentileNanos(90);
+    }
+
+    /** @return the 99th percentile latency */
+    public long p99Nanos() {
+        return percentileNanos(99);
+    }
+
+    /** @return the 99.9th percentile latency */
+    public long p999Nanos() {
+        return percentileNanos(99.9);
+    }
+
+    /** @return half the width of the 95% confidence interval of the mean (Student t); 0 with fewer than two operations */
+    public double ci95HalfWidthNanos() {
+        if (count < 2) {
+            return 0;
+        }
+        double t = new TDistribution(null, count - 1).inverseCumulativeProbability(0.975);
+        return t * stddevNanos() / Math.sqrt(count);
+    }
+
+    /** @return the lower end of the 95% confidence interval of the mean */
+    public double ci95LowNanos() {
+        return meanNanos() - ci95HalfWidthNanos();
+    }
+
+    /** @return the upper end of the 95% confidence interval of the mean */
+    public double ci95HighNanos() {
+        return meanNanos() + ci95HalfWidthNanos();
+    }
+
+    /** @return operations per second over the elapsed time; 0 when no time elapsed */
+    public double opsPerSecond() {
+        return elapsedNanos == 0 ? 0 : count * 1e9 / elapsedNanos;
+    }
+
+    /** @return bytes per second over the elapsed time; 0 when no time elapsed */
+    public double bytesPerSecond() {
+        return elapsedNanos == 0 ? 0 : bytes * 1e9 / elapsedNanos;
+    }
+
+    /** @return a copy of the underlying histogram, for HdrHistogram's own tools */
+    public Histogram histogram() {
+        return histogram.copy();
+    }
+
+    /** @return the histogram in HdrHistogram's compressed V2 encoding, Base64 */
+    public String encodedHistogram() {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%s: n=%d mean=%.0fns p50=%dns p99=%dns max=%dns", operation, count, meanNanos(),
+                p50Nanos(), p99Nanos(), maxNanos);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.prism;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What one rank measured in one repetition: its status, how long its timed phase took, its
+ * per-operation measurements and its stalls.
+ *
+ * <pre>{@code
+ * var r = new dev.prism.RankResult(0, "node1", dev.prism.Status.PASS, null, 1_000_000, java.util.Map.of(), java.util.List.of());
+ * System.out.println(r.phaseNanos());
+ * }</pre>
+ *
+ * @param rank         the rank
+ * @param hostname     the host it ran on
+ * @param status       PASS or FAIL
+ * @param failure      why it failed, or null
+ * @param phaseNanos   wall time of the timed phase ({@link Workload#run}), or until it failed
+ * @param measurements per operation, in the order first seen
+ * @param stalls       operations slower than the stall threshold
+ */
+public record RankResult(int rank, String hostname, Status status, Failure failure, long phaseNanos,
+                         Map<String, Measurement> measurements, List<Stall> stalls) {
+    /** Copies the collections and checks that status and failure agree. */
+    public RankResult {
+        Objects.requireNonNull(status, "status");
+        if ((status == Status.PASS) != (failure == null)) {
+            throw new IllegalArgumentException("status " + status + " does not agree with failure " + failure);
+        }
+        measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
+        stalls = List.copyOf(stalls);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.prism;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What a {@link Launcher} is asked to run: one repetition of one benchmark with {@code tasks} ranks.
+ *
+ * <pre>{@code
+ * // Launchers receive plans from Scenario.execute(); they are rarely made by hand.
+ * }</pre>
+ *
+ * @param benchmark      the benchmark
+ * @param tasks          how many ranks
+ * @param runDirectory   {@code <target>/prism-<runId>}: ranks work in {@code rank-<r>} and {@code shared} below it
+ * @param seed           the seed ranks derive their random sources from
+ * @param timeout        how long the repetition may take
+ * @param deadline       when the repetition must have finished
+ * @param stallThreshold operations slower than this are stalls
+ * @param listener       told about stalls while they run
+ */
+public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
+                      Duration stallThreshold, ScenarioListener listener) {
+    /** @return the directory of {@code rank} */
+    public Path rankDirectory(int rank) {
+        return runDirectory.resolve("rank-" + rank);
+    }
+
+    /** @return the directory all ranks share */
+    public Path sharedDirectory() {
+        return runDirectory.resolve("shared");
+    }
+}

@@ -1,0 +1,96 @@
+package dev.prism;
+
+import dev.prism.internal.ResultJson;
+import dev.prism.internal.TextTable;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One benchmark at one task count: its measured repetitions, the measurements merged over ranks
+ * and repetitions, how the ranks spread, its stalls, and where and on what it ran. A failing or
+ * timed-out run keeps what it measured.
+ *
+ * <pre>{@code
+ * // var run = scenarioResult.runs().get(0);
+ * // System.out.println(run.measurements().get("create").p99Nanos());
+ * // run.writeJson(java.nio.file.Path.of("create_files-t1.json"));
+ * }</pre>
+ *
+ * @param runId          the scenario's run id
+ * @param benchmark      the benchmark's name
+ * @param parameters     its parameter values, as text
+ * @param tasks          how many ranks ran it
+ * @param launcher       how the ranks were started ({@code threads}, …)
+ * @param warmups        repetitions run first and not kept
+ * @param seed           the scenario's seed
+ * @param timeout        the deadline of each repetition
+ * @param stallThreshold operations slower than this were recorded as stalls
+ * @param status         PASS when every repetition passed
+ * @param failure        the first failure, or null
+ * @param measurements   per operation, merged over ranks and repetitions
+ * @param repetitions    each measured repetition
+ * @param rankSpread     how rank phase durations spread over all repetitions
+ * @param startedAt      when the first warm-up or repetition started
+ * @param finishedAt     when the last one ended
+ * @param target         the filesystem under test
+ * @param host           the host that ran it
+ */
+public record RunResult(String runId, String benchmark, Map<String, String> parameters, int tasks, String launcher,
+                        int warmups, long seed, Duration timeout, Duration stallThreshold, Status status,
+                        Failure failure, Map<String, Measurement> measurements, List<RepetitionResult> repetitions,
+                        RankSpread rankSpread, Instant startedAt, Instant finishedAt, TargetInfo target,
+                        HostInfo host) {
+    /** Copies the collections and checks that status and failure agree. */
+    public RunResult {
+        Objects.requireNonNull(status, "status");
+        if ((status == Status.PASS) != (failure == null)) {
+            throw new IllegalArgumentException("status " + status + " does not agree with failure " + failure);
+        }
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+        measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
+        repetitions = List.copyOf(repetitions);
+    }
+
+    /** @return true when the run passed */
+    public boolean passed() {
+        return status == Status.PASS;
+    }
+
+    /** @return every stall of every repetition and rank */
+    public List<Stall> stalls() {
+        return repetitions.stream().flatMap(r -> r.ranks().stream()).flatMap(r -> r.stalls().stream()).toList();
+    }
+
+    /** @return the measurement of {@code operation} */
+    public Measurement measurement(String operation) {
+        Measurement m = measurements.get(operation);
+        if (m == null) {
+            throw new IllegalArgumentException("operation '" + operation + "' was not measured in " + benchmark
+                    + "; measured: " + String.join(", ", measurements.keySet()));
+        }
+        return m;
+    }
+
+    /** @return this run as a {@code prism.run/1} JSON document */
+    public String toJson() {
+        return ResultJson.toJson(this);
+    }
+
+    /** Writes {@link #toJson()} to {@code file} atomically (temporary file, fsync, rename). */
+    public void writeJson(Path file) throws IOException {
+        ResultJson.write(this, file);
+    }
+
+    /** @return the latency table a person reads: one row per operation */
+    public String table() {
+        return TextTable.of(List.of(this));
+    }
+}

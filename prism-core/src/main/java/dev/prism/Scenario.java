@@ -1,0 +1,285 @@
+package dev.prism;
+
+import dev.prism.internal.ScenarioRunner;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A target directory × benchmarks × task counts × repetitions (after warm-ups), with a launcher,
+ * a timeout per repetition and a stall threshold. {@link #execute()} runs it and returns a
+ * {@link ScenarioResult}. Every file lives under {@code <target>/prism-<runId>/}, which is removed
+ * afterwards, after failures too.
+ *
+ * <pre>{@code
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var result = dev.prism.Scenario.builder()
+ *         .target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
+ *         .benchmark(touch).tasks(1, 2).repetitions(3)
+ *         .build().execute();
+ * System.out.println(result.table());
+ * }</pre>
+ */
+public final class Scenario {
+    private final Path target;
+    private final List<Benchmark> benchmarks;
+    private final List<Integer> tasks;
+    private final int repetitions;
+    private final int warmups;
+    private final Duration timeout;
+    private final Duration stallThreshold;
+    private final Launcher launcher;
+    private final long seed;
+    private final String runId;
+    private final Path output;
+    private final ScenarioListener listener;
+
+    private Scenario(Builder b) {
+        this.target = b.target;
+        this.benchmarks = List.copyOf(b.benchmarks);
+        this.tasks = List.copyOf(b.tasks);
+        this.repetitions = b.repetitions;
+        this.warmups = b.warmups;
+        this.timeout = b.timeout;
+        this.stallThreshold = b.stallThreshold;
+        this.launcher = b.launcher;
+        this.seed = b.seed;
+        this.runId = b.runId != null ? b.runId : newRunId();
+        this.output = b.output;
+        this.listener = b.listener;
+    }
+
+    /** @return a new builder */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a run id such as {@code 20261129-234501-3fa2}: sortable, and unique enough for one target */
+    static String newRunId() {
+        return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + String.format("-%04x", ThreadLocalRandom.current().nextInt(0x10000));
+    }
+
+    /**
+     * Runs every benchmark at every task count, warm-ups first, and removes the run directory.
+     *
+     * @throws TargetException when the target is refused; nothing is written then
+     */
+    public ScenarioResult execute() {
+        return new ScenarioRunner(this).execute();
+    }
+
+    /** @return the directory under test */
+    public Path target() {
+        return target;
+    }
+
+    /** @return the benchmarks, in order */
+    public List<Benchmark> benchmarks() {
+        return benchmarks;
+    }
+
+    /** @return the task counts, in order */
+    public List<Integer> tasks() {
+        return tasks;
+    }
+
+    /** @return measured repetitions per benchmark × task count */
+    public int repetitions() {
+        return repetitions;
+    }
+
+    /** @return unmeasured repetitions run first */
+    public int warmups() {
+        return warmups;
+    }
+
+    /** @return the deadline of each repetition */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** @return operations slower than this are recorded as stalls */
+    public Duration stallThreshold() {
+        return stallThreshold;
+    }
+
+    /** @return how ranks are started */
+    public Launcher launcher() {
+        return launcher;
+    }
+
+    /** @return the seed ranks derive their random sources from */
+    public long seed() {
+        return seed;
+    }
+
+    /** @return this scenario's run id */
+    public String runId() {
+        return runId;
+    }
+
+    /** @return where each run's JSON is written as soon as it finishes, or null */
+    public Path output() {
+        return output;
+    }
+
+    /** @return who hears progress */
+    public ScenarioListener listener() {
+        return listener;
+    }
+
+    /**
+     * Builds a {@link Scenario}; each setter checks its argument at once and {@link #build()} checks
+     * that a target and at least one benchmark were given.
+     */
+    public static final class Builder {
+        static final int MAX_TASKS = 100_000;
+
+        private Path target;
+        private final List<Benchmark> benchmarks = new ArrayList<>();
+        private List<Integer> tasks = List.of(1);
+        private int repetitions = 1;
+        private int warmups;
+        private Duration timeout = Duration.ofMinutes(10);
+        private Duration stallThreshold = Duration.ofSeconds(1);
+        private Launcher launcher = Launcher.threads();
+        private long seed = 42;
+        private String runId;
+        private Path output;
+        private ScenarioListener listener = ScenarioListener.NONE;
+
+        private Builder() {
+        }
+
+        /** @param target the directory on the filesystem to qualify; checked when the scenario executes */
+        public Builder target(Path target) {
+            this.target = Objects.requireNonNull(target, "target");
+            return this;
+        }
+
+        /** @param benchmark adds one benchmark */
+        public Builder benchmark(Benchmark benchmark) {
+            benchmarks.add(Objects.requireNonNull(benchmark, "benchmark"));
+            return this;
+        }
+
+        /** @param benchmarks adds these benchmarks, in order */
+        public Builder benchmarks(List<? extends Benchmark> benchmarks) {
+            benchmarks.forEach(this::benchmark);
+            return this;
+        }
+
+        /** @param counts the task counts to sweep, each in 1..100000, e.g. {@code 1, 2, 4} */
+        public Builder tasks(int... counts) {
+            if (counts.length == 0) {
+                throw new IllegalArgumentException("tasks must name at least one task count, e.g. 1,2,4");
+            }
+            for (int n : counts) {
+                if (n < 1 || n > MAX_TASKS) {
+                    throw new IllegalArgumentException("tasks must each be in 1.." + MAX_TASKS + ", was " + n);
+                }
+            }
+            this.tasks = Arrays.stream(counts).boxed().toList();
+            return this;
+        }
+
+        /** @param repetitions measured repetitions, in 1..100000 */
+        public Builder repetitions(int repetitions) {
+            if (repetitions < 1 || repetitions > 100_000) {
+                throw new IllegalArgumentException("repetitions must be in 1..100000, was " + repetitions);
+            }
+            this.repetitions = repetitions;
+            return this;
+        }
+
+        /** @param warmups unmeasured repetitions run first, in 0..1000 */
+        public Builder warmups(int warmups) {
+            if (warmups < 0 || warmups > 1000) {
+                throw new IllegalArgumentException("warmups must be in 0..1000, was " + warmups);
+            }
+            this.warmups = warmups;
+            return this;
+        }
+
+        /** @param timeout the deadline of each repetition, from 1ms to 7 days */
+        public Builder timeout(Duration timeout) {
+            this.timeout = checkDuration("timeout", timeout, Duration.ofMillis(1), Duration.ofDays(7));
+            return this;
+        }
+
+        /** @param stallThreshold operations slower than this are stalls, from 1ms to 1 day */
+        public Builder stallThreshold(Duration stallThreshold) {
+            this.stallThreshold = checkDuration("stallThreshold", stallThreshold, Duration.ofMillis(1), Duration.ofDays(1));
+            return this;
+        }
+
+        /** @param launcher how ranks are started; {@link Launcher#threads()} by default */
+        public Builder launcher(Launcher launcher) {
+            this.launcher = Objects.requireNonNull(launcher, "launcher");
+            return this;
+        }
+
+        /** @param seed the seed ranks derive their random sources from; 42 by default */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** @param runId names the run directory {@code prism-<runId>}: 1 to 64 of {@code A-Z a-z 0-9 . _ -} */
+        public Builder runId(String runId) {
+            if (runId == null || !runId.matches("[A-Za-z0-9._-]{1,64}") || runId.matches("\\.+")) {
+                throw new IllegalArgumentException("runId must be 1 to 64 of A-Z a-z 0-9 . _ - (not only dots), was "
+                        + (runId == null ? "null" : "'" + runId + "'"));
+            }
+            this.runId = runId;
+            return this;
+        }
+
+        /** @param output a directory to write each run's JSON into as soon as it finishes */
+        public Builder output(Path output) {
+            this.output = Objects.requireNonNull(output, "output");
+            return this;
+        }
+
+        /** @param listener hears progress and stalls */
+        public Builder listener(ScenarioListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @return the scenario
+         * @throws IllegalStateException when no target or no benchmark was given
+         */
+        public Scenario build() {
+            if (target == null) {
+                throw new IllegalStateException("a scenario needs a target directory: call target(Path)");
+            }
+            if (benchmarks.isEmpty()) {
+                throw new IllegalStateException("a scenario needs at least one benchmark: call benchmark(...)");
+            }
+            return new Scenario(this);
+        }
+
+        private static Duration checkDuration(String name, Duration value, Duration min, Duration max) {
+            Objects.requireNonNull(value, name);
+            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package dev.prism;
+
+/**
+ * Hears what a running {@link Scenario} does, to show progress. Every method has an empty default;
+ * implementations must return quickly and be thread-safe ({@link #stallDetected} comes from a
+ * monitoring thread).
+ *
+ * <pre>{@code
+ * dev.prism.ScenarioListener printer = new dev.prism.ScenarioListener() {
+ *     public void runFinished(dev.prism.RunResult run) { System.out.println(run.benchmark() + " " + run.status()); }
+ * };
+ * }</pre>
+ */
+public interface ScenarioListener {
+    /** Nothing to hear. */
+    ScenarioListener NONE = new ScenarioListener() {
+    };
+
+    /**
+     * A repetition (or warm-up) starts.
+     *
+     * @param benchmark  the benchmark
+     * @param tasks      its task count
+     * @param repetition 0-based: the warm-up's number for a warm-up, else the measured repetition's
+     * @param warmup     whether this one is a warm-up
+     * @param done       executions finished so far in the scenario
+     * @param total      executions in the whole scenario
+     */
+    default void executionStarted(Benchmark benchmark, int tasks, int repetition, boolean warmup, int done, int total) {
+    }
+
+    /** A benchmark at one task count finished all its repetitions. */
+    default void runFinished(RunResult run) {
+    }
+
+    /** An operation has been running longer than the stall threshold (and may still be running). */
+    default void stallDetected(Stall stall) {
+    }
+}

@@ -1,0 +1,65 @@
+package dev.prism;
+
+import dev.prism.internal.ResultJson;
+import dev.prism.internal.TextTable;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything a {@link Scenario} measured: one {@link RunResult} per benchmark × task count.
+ *
+ * <pre>{@code
+ * // var result = scenario.execute();
+ * // System.out.println(result.table());
+ * // if (!result.passed()) System.out.println(result.failures());
+ * }</pre>
+ *
+ * @param runId      the scenario's run id, also in the run directory's name
+ * @param runs       one per benchmark × task count, in execution order
+ * @param startedAt  when the scenario started
+ * @param finishedAt when it ended
+ */
+public record ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt) {
+    /** Copies the list. */
+    public ScenarioResult {
+        runs = List.copyOf(runs);
+    }
+
+    /** @return true when every run passed */
+    public boolean passed() {
+        return runs.stream().allMatch(RunResult::passed);
+    }
+
+    /** @return the failures of failed runs, each naming its benchmark and task count */
+    public List<String> failures() {
+        List<String> failures = new ArrayList<>();
+        for (RunResult run : runs) {
+            if (!run.passed()) {
+                failures.add(run.benchmark() + " with " + run.tasks() + " task(s): " + run.failure());
+            }
+        }
+        return failures;
+    }
+
+    /** @return the latency tables of all runs, one per benchmark */
+    public String table() {
+        return TextTable.of(runs);
+    }
+
+    /**
+     * Writes each run's document into {@code directory}, as {@code NN-<benchmark>-t<tasks>.json}.
+     *
+     * @return the files written
+     */
+    public List<Path> writeJson(Path directory) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            files.add(ResultJson.writeInto(directory, i, runs.get(i)));
+        }
+        return files;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.prism;
+
+import java.time.Instant;
+
+/**
+ * One operation that took longer than the scenario's stall threshold, with the file it worked on.
+ * A stall is recorded while it is still running; {@code finished} is false when the run ended (or
+ * timed out) before the operation returned, and {@code durationNanos} is then how long it had run.
+ *
+ * <pre>{@code
+ * var s = new dev.prism.Stall(0, "open", "/mnt/nfs/ckpt/0001.bin", java.time.Instant.now(), 5_000_000_000L, true);
+ * System.out.println(s);
+ * }</pre>
+ *
+ * @param rank          the rank that ran it
+ * @param operation     the operation's name
+ * @param path          the file it worked on, or null when the timer named none
+ * @param startedAt     when it started
+ * @param durationNanos how long it took, or had taken when the run ended
+ * @param finished      whether it returned
+ */
+public record Stall(int rank, String operation, String path, Instant startedAt, long durationNanos,
+                    boolean finished) {
+    @Override
+    public String toString() {
+        return String.format("rank %d %s%s %.3fs%s", rank, operation, path == null ? "" : " " + path,
+                durationNanos / 1e9, finished ? "" : " (still running)");
+    }
+}

@@ -1,0 +1,15 @@
+package dev.prism;
+
+/**
+ * Whether a run, repetition or rank passed.
+ *
+ * <pre>{@code
+ * System.out.println(dev.prism.Status.PASS);
+ * }</pre>
+ */
+public enum Status {
+    /** Every rank completed and validated. */
+    PASS,
+    /** Something failed; {@link Failure} says what. */
+    FAIL
+}

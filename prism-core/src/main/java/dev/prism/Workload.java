@@ -1,0 +1,33 @@
+package dev.prism;
+
+/**
+ * What one rank of a benchmark does. A new instance is made for every rank of every run, so fields
+ * may hold per-rank state. Only {@link #run} is timed as the benchmark's phase; {@link #setup}
+ * prepares (populating a directory, say) and {@link #teardown} runs even after a failure. Ranks
+ * meet at a barrier before and after {@link #run}.
+ *
+ * <pre>{@code
+ * dev.prism.Workload touch = ctx -> {
+ *     try (var t = ctx.time("create")) {
+ *         java.nio.file.Files.createFile(ctx.workDirectory().resolve("a"));
+ *     }
+ * };
+ * }</pre>
+ */
+@FunctionalInterface
+public interface Workload {
+    /** Prepares the rank's files; not timed. */
+    default void setup(WorkloadContext ctx) throws Exception {
+    }
+
+    /** The timed phase: do the work and time each operation with {@link WorkloadContext#time}. */
+    void run(WorkloadContext ctx) throws Exception;
+
+    /** Checks what {@link #run} produced; throw {@link ValidationException} when it is wrong. */
+    default void validate(WorkloadContext ctx) throws Exception {
+    }
+
+    /** Releases what {@link #setup} took; runs after failures too. Files need no removal: the run directory is deleted. */
+    default void teardown(WorkloadContext ctx) throws Exception {
+    }
+}

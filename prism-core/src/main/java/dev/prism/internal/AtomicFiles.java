@@ -1,0 +1,50 @@
+package dev.prism.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/** Writes files so a reader sees the old content or the whole new one, never a part. */
+public final class AtomicFiles {
+    private AtomicFiles() {
+    }
+
+    /** Temporary files start as owner-only; a result is for everyone who may read the directory. */
+    private static void makeReadable(Path file) throws IOException {
+        if (Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    /** Writes {@code content} to a temporary file beside {@code file}, fsyncs it, renames it over {@code file} and fsyncs the directory. */
+    public static void write(Path file, byte[] content) throws IOException {
+        Path absolute = file.toAbsolutePath();
+        Path directory = absolute.getParent();
+        Path temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buffer = ByteBuffer.wrap(content);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            makeReadable(temporary);
+            Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            // some filesystems refuse to fsync a directory; the rename itself is still atomic
+        }
+    }
+}

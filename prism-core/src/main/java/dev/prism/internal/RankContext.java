@@ -1,0 +1,155 @@
+package dev.prism.internal;
+
+import dev.prism.Measurement;
+import dev.prism.Parameters;
+import dev.prism.PrismException;
+import dev.prism.Stall;
+import dev.prism.WorkloadContext;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/** The {@link WorkloadContext} of one rank. */
+final class RankContext implements WorkloadContext {
+    private final int rank;
+    private final int worldSize;
+    private final Path workDirectory;
+    private final Path sharedDirectory;
+    private final Random random;
+    private final Parameters parameters;
+    private final RankSync sync;
+    private final long stallThresholdNanos;
+    private final StallMonitor monitor;
+    private final Map<String, OperationSlot> slots = new HashMap<>();
+    private final List<OperationSlot> slotOrder = new ArrayList<>();
+    private final List<Stall> stalls = Collections.synchronizedList(new ArrayList<>());
+    private int userBarriers;
+
+    RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
+                RankSync sync, long stallThresholdNanos, StallMonitor monitor) {
+        this.rank = rank;
+        this.worldSize = worldSize;
+        this.workDirectory = workDirectory;
+        this.sharedDirectory = sharedDirectory;
+        this.random = new Random(rankSeed(seed, rank));
+        this.parameters = parameters;
+        this.sync = sync;
+        this.stallThresholdNanos = stallThresholdNanos;
+        this.monitor = monitor;
+    }
+
+    /** Mixes the scenario seed with the rank (SplitMix64's finaliser) so ranks get unrelated streams. */
+    static long rankSeed(long seed, int rank) {
+        long z = seed + 0x9E3779B97F4A7C15L * (rank + 1);
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int worldSize() {
+        return worldSize;
+    }
+
+    @Override
+    public Path workDirectory() {
+        return workDirectory;
+    }
+
+    @Override
+    public Path sharedDirectory() {
+        return sharedDirectory;
+    }
+
+    @Override
+    public Random random() {
+        return random;
+    }
+
+    @Override
+    public Parameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public Timer time(String operation) {
+        return slot(operation).start(null);
+    }
+
+    @Override
+    public Timer time(String operation, Path path) {
+        return slot(operation).start(path);
+    }
+
+    @Override
+    public void addBytes(String operation, long bytes) {
+        slot(operation).recorder().addBytes(bytes);
+    }
+
+    @Override
+    public void barrier() {
+        await("workload-" + (++userBarriers));
+    }
+
+    void await(String name) {
+        try {
+            sync.await(rank, name);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrismException("rank " + rank + " was interrupted at barrier '" + name + "'", e);
+        }
+    }
+
+    private OperationSlot slot(String operation) {
+        OperationSlot slot = slots.get(operation);
+        if (slot == null) {
+            slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls);
+            slots.put(operation, slot);
+            synchronized (slotOrder) {
+                slotOrder.add(slot);
+            }
+            monitor.watch(slot);
+        }
+        return slot;
+    }
+
+    /** @return what each operation measured so far, with {@code elapsedNanos} as the timed phase */
+    Map<String, Measurement> measurements(long elapsedNanos) {
+        Map<String, Measurement> result = new LinkedHashMap<>();
+        synchronized (slotOrder) {
+            for (OperationSlot slot : slotOrder) {
+                result.put(slot.operation(), slot.recorder().snapshot(elapsedNanos));
+            }
+        }
+        return result;
+    }
+
+    /** @return finished stalls, and operations still running past the threshold as unfinished stalls */
+    List<Stall> stalls() {
+        List<Stall> all;
+        synchronized (stalls) {
+            all = new ArrayList<>(stalls);
+        }
+        long now = System.nanoTime();
+        synchronized (slotOrder) {
+            for (OperationSlot slot : slotOrder) {
+                long running = now - slot.startedNanos();
+                if (slot.running() && running >= stallThresholdNanos) {
+                    all.add(slot.stall(running, false));
+                }
+            }
+        }
+        return all;
+    }
+}

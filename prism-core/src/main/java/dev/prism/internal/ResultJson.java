@@ -1,0 +1,190 @@
+package dev.prism.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.prism.Failure;
+import dev.prism.HostInfo;
+import dev.prism.Measurement;
+import dev.prism.RankResult;
+import dev.prism.RankSpread;
+import dev.prism.RepetitionResult;
+import dev.prism.RunResult;
+import dev.prism.Stall;
+import dev.prism.TargetInfo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes {@link RunResult}s as {@code prism.run/1} documents. The field names and their order are
+ * the schema: the README documents each field and golden files pin them.
+ */
+public final class ResultJson {
+    /** The schema id every run document carries. */
+    public static final String SCHEMA = "prism.run/1";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ResultJson() {
+    }
+
+    /** @return {@code run} as an indented JSON document */
+    public static String toJson(RunResult run) {
+        try {
+            return MAPPER.writeValueAsString(tree(run)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes {@code run} to {@code file} atomically. */
+    public static void write(RunResult run, Path file) throws IOException {
+        AtomicFiles.write(file, toJson(run).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes {@code run} into {@code directory} as {@code NN-<benchmark>-t<tasks>.json}; returns the file. */
+    public static Path writeInto(Path directory, int index, RunResult run) throws IOException {
+        Files.createDirectories(directory);
+        Path file = directory.resolve(String.format("%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks()));
+        write(run, file);
+        return file;
+    }
+
+    static ObjectNode tree(RunResult run) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", SCHEMA);
+        root.put("runId", run.runId());
+        root.put("benchmark", run.benchmark());
+        ObjectNode parameters = root.putObject("parameters");
+        run.parameters().forEach(parameters::put);
+        root.put("tasks", run.tasks());
+        root.put("launcher", run.launcher());
+        root.put("warmups", run.warmups());
+        root.put("seed", run.seed());
+        root.put("timeoutNanos", run.timeout().toNanos());
+        root.put("stallThresholdNanos", run.stallThreshold().toNanos());
+        root.put("status", run.status().name());
+        putFailure(root, run.failure());
+        root.put("startedAt", run.startedAt().toString());
+        root.put("finishedAt", run.finishedAt().toString());
+        putTarget(root.putObject("target"), run.target());
+        putHost(root.putObject("host"), run.host());
+        putMeasurements(root.putObject("measurements"), run.measurements());
+        putSpread(root.putObject("rankSpread"), run.rankSpread());
+        ArrayNode repetitions = root.putArray("repetitions");
+        for (RepetitionResult rep : run.repetitions()) {
+            ObjectNode r = repetitions.addObject();
+            r.put("index", rep.index());
+            r.put("status", rep.status().name());
+            putFailure(r, rep.failure());
+            putSpread(r.putObject("rankSpread"), rep.rankSpread());
+            putMeasurements(r.putObject("measurements"), rep.measurements());
+            ArrayNode ranks = r.putArray("ranks");
+            for (RankResult rank : rep.ranks()) {
+                putRank(ranks.addObject(), rank);
+            }
+        }
+        putStalls(root.putArray("stalls"), run.stalls());
+        return root;
+    }
+
+    private static void putRank(ObjectNode node, RankResult rank) {
+        node.put("rank", rank.rank());
+        node.put("hostname", rank.hostname());
+        node.put("status", rank.status().name());
+        putFailure(node, rank.failure());
+        node.put("phaseNanos", rank.phaseNanos());
+        putMeasurements(node.putObject("measurements"), rank.measurements());
+        putStalls(node.putArray("stalls"), rank.stalls());
+    }
+
+    private static void putFailure(ObjectNode node, Failure failure) {
+        if (failure == null) {
+            node.putNull("failure");
+            return;
+        }
+        ObjectNode f = node.putObject("failure");
+        f.put("kind", failure.kind().name());
+        f.put("message", failure.message());
+        f.put("rank", failure.rank());
+    }
+
+    private static void putTarget(ObjectNode node, TargetInfo target) {
+        node.put("path", target.path());
+        node.put("mountPoint", target.mountPoint());
+        node.put("filesystemType", target.filesystemType());
+        node.put("mountSource", target.mountSource());
+        node.put("mountOptions", target.mountOptions());
+        node.put("superOptions", target.superOptions());
+        node.put("totalBytes", target.totalBytes());
+        node.put("freeBytes", target.freeBytes());
+    }
+
+    private static void putHost(ObjectNode node, HostInfo host) {
+        node.put("hostname", host.hostname());
+        node.put("kernel", host.kernel());
+        node.put("os", host.os());
+        node.put("arch", host.arch());
+        node.put("cpus", host.cpus());
+        node.put("memoryBytes", host.memoryBytes());
+        node.put("java", host.java());
+        node.put("prismVersion", host.prismVersion());
+    }
+
+    private static void putMeasurements(ObjectNode node, Map<String, Measurement> measurements) {
+        measurements.forEach((op, m) -> {
+            ObjectNode o = node.putObject(op);
+            o.put("count", m.count());
+            o.put("bytes", m.bytes());
+            o.put("minNanos", m.minNanos());
+            o.put("meanNanos", round(m.meanNanos()));
+            o.put("maxNanos", m.maxNanos());
+            o.put("stddevNanos", round(m.stddevNanos()));
+            o.put("p50Nanos", m.p50Nanos());
+            o.put("p90Nanos", m.p90Nanos());
+            o.put("p99Nanos", m.p99Nanos());
+            o.put("p999Nanos", m.p999Nanos());
+            o.put("ci95LowNanos", round(m.ci95LowNanos()));
+            o.put("ci95HighNanos", round(m.ci95HighNanos()));
+            o.put("opsPerSecond", round(m.opsPerSecond()));
+            o.put("bytesPerSecond", round(m.bytesPerSecond()));
+            o.put("elapsedNanos", m.elapsedNanos());
+            o.put("histogram", m.encodedHistogram());
+        });
+    }
+
+    private static void putSpread(ObjectNode node, RankSpread spread) {
+        node.put("ranks", spread.ranks());
+        node.put("meanNanos", round(spread.meanNanos()));
+        node.put("p99Nanos", spread.p99Nanos());
+        node.put("minNanos", spread.minNanos());
+        node.put("maxNanos", spread.maxNanos());
+        node.put("fastestRank", spread.fastestRank());
+        node.put("slowestRank", spread.slowestRank());
+    }
+
+    private static void putStalls(ArrayNode array, List<Stall> stalls) {
+        for (Stall stall : stalls) {
+            ObjectNode s = array.addObject();
+            s.put("rank", stall.rank());
+            s.put("operation", stall.operation());
+            s.put("path", stall.path());
+            s.put("startedAt", stall.startedAt().toString());
+            s.put("durationNanos", stall.durationNanos());
+            s.put("finished", stall.finished());
+        }
+    }
+
+    /** Three decimals are finer than any clock PRISM reads and keep documents readable. */
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,115 @@
+package dev.prism.internal;
+
+import dev.prism.Measurement;
+import dev.prism.RunResult;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The latency tables a person reads: one per benchmark configuration, one row per task count × operation. */
+public final class TextTable {
+    private static final String[] HEADER = {"tasks", "op", "count", "mean", "p50", "p90", "p99", "max", "ops/s"};
+
+    private TextTable() {
+    }
+
+    /** @return tables for {@code runs}; consecutive runs of one benchmark configuration share a table */
+    public static String of(List<RunResult> runs) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < runs.size()) {
+            int j = i;
+            while (j < runs.size() && sameConfiguration(runs.get(i), runs.get(j))) {
+                j++;
+            }
+            if (out.length() > 0) {
+                out.append('\n');
+            }
+            appendTable(out, runs.subList(i, j));
+            i = j;
+        }
+        return out.toString();
+    }
+
+    private static boolean sameConfiguration(RunResult a, RunResult b) {
+        return a.benchmark().equals(b.benchmark()) && a.parameters().equals(b.parameters());
+    }
+
+    private static void appendTable(StringBuilder out, List<RunResult> runs) {
+        RunResult first = runs.get(0);
+        out.append(first.benchmark());
+        first.parameters().forEach((k, v) -> out.append(' ').append(k).append('=').append(v));
+        out.append(String.format("  [%s, %d rep(s), %d warm-up(s)]%n", first.launcher(),
+                first.repetitions().size(), first.warmups()));
+        List<String[]> rows = new ArrayList<>();
+        rows.add(HEADER);
+        for (RunResult run : runs) {
+            for (Map.Entry<String, Measurement> e : run.measurements().entrySet()) {
+                Measurement m = e.getValue();
+                rows.add(new String[]{String.valueOf(run.tasks()), e.getKey(), String.valueOf(m.count()),
+                        duration(m.meanNanos()), duration(m.p50Nanos()), duration(m.p90Nanos()),
+                        duration(m.p99Nanos()), duration(m.maxNanos()), rate(m.opsPerSecond())});
+            }
+        }
+        appendAligned(out, rows);
+        for (RunResult run : runs) {
+            if (run.tasks() > 1) {
+                out.append(String.format("  tasks %d: rank phase mean %s, fastest rank %d %s, slowest rank %d %s%n",
+                        run.tasks(), duration(run.rankSpread().meanNanos()), run.rankSpread().fastestRank(),
+                        duration(run.rankSpread().minNanos()), run.rankSpread().slowestRank(),
+                        duration(run.rankSpread().maxNanos())));
+            }
+            if (!run.stalls().isEmpty()) {
+                out.append(String.format("  tasks %d: %d stall(s) over %s, e.g. %s%n", run.tasks(), run.stalls().size(),
+                        duration(run.stallThreshold().toNanos()), run.stalls().get(0)));
+            }
+            if (!run.passed()) {
+                out.append(String.format("  tasks %d: FAIL %s%n", run.tasks(), run.failure()));
+            }
+        }
+    }
+
+    private static void appendAligned(StringBuilder out, List<String[]> rows) {
+        int[] widths = new int[HEADER.length];
+        for (String[] row : rows) {
+            for (int c = 0; c < row.length; c++) {
+                widths[c] = Math.max(widths[c], row[c].length());
+            }
+        }
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder(" ");
+            for (int c = 0; c < row.length; c++) {
+                String cell = row[c];
+                boolean left = c == 1;
+                line.append(' ').append(left ? pad(cell, widths[c], true) : pad(cell, widths[c], false));
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
+        }
+    }
+
+    private static String pad(String s, int width, boolean left) {
+        String fill = " ".repeat(width - s.length());
+        return left ? s + fill : fill + s;
+    }
+
+    /** @return a latency in the unit that suits it: {@code 850 ns}, {@code 12.3 µs}, {@code 4.56 ms}, {@code 1.23 s} */
+    public static String duration(double nanos) {
+        if (nanos < 1e3) {
+            return String.format(Locale.ROOT, "%.0f ns", nanos);
+        }
+        if (nanos < 1e6) {
+            return String.format(Locale.ROOT, "%.1f µs", nanos / 1e3);
+        }
+        if (nanos < 1e9) {
+            return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
+    }
+
+    private static String rate(double perSecond) {
+        return perSecond >= 100 ? String.format(Locale.ROOT, "%,.0f", perSecond)
+                : String.format(Locale.ROOT, "%.1f", perSecond);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.prism.internal;
+
+import dev.prism.Launcher;
+import dev.prism.RankResult;
+import dev.prism.RunPlan;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Ranks as threads of this JVM (see {@link Launcher#threads()}). */
+public final class ThreadLauncher implements Launcher {
+    /** How long stopped ranks get to return after the deadline before they are reported as stuck. */
+    private static final long GRACE_MILLIS = 2_000;
+
+    @Override
+    public String name() {
+        return "threads";
+    }
+
+    @Override
+    public List<RankResult> launch(RunPlan plan) {
+        RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
+        try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
+            List<RankExecution> ranks = new ArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            RankResult[] results = new RankResult[plan.tasks()];
+            for (int rank = 0; rank < plan.tasks(); rank++) {
+                RankExecution execution = new RankExecution(plan, rank, barrier, monitor);
+                int r = rank;
+                Thread thread = new Thread(() -> results[r] = execution.run(), "prism-rank-" + rank);
+                thread.setDaemon(true);
+                ranks.add(execution);
+                threads.add(thread);
+            }
+            threads.forEach(Thread::start);
+            if (!joinAll(threads, plan.deadline().toEpochMilli())) {
+                barrier.abort("the run passed its timeout of " + plan.timeout());
+                threads.forEach(Thread::interrupt);
+                joinAll(threads, System.currentTimeMillis() + GRACE_MILLIS);
+            }
+            List<RankResult> list = new ArrayList<>();
+            for (int rank = 0; rank < plan.tasks(); rank++) {
+                RankResult result = results[rank];
+                list.add(result != null ? result : ranks.get(rank).unfinished());
+            }
+            return list;
+        }
+    }
+
+    /** @return true when every thread ended before {@code untilMillis} */
+    private static boolean joinAll(List<Thread> threads, long untilMillis) {
+        for (Thread thread : threads) {
+            long remaining = untilMillis - System.currentTimeMillis();
+            try {
+                if (remaining > 0) {
+                    thread.join(remaining);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (thread.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}
