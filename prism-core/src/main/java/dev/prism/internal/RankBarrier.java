@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A reusable barrier for ranks that are threads in this JVM. Every wait ends by the run's
- * deadline; a timed-out wait names the ranks that never arrived; {@link #abort} releases every
+ * deadline; a wait that reaches it names the ranks that never arrived; {@link #abort} releases every
  * waiter when a rank fails.
  */
 final class RankBarrier implements RankSync {
@@ -16,6 +16,7 @@ final class RankBarrier implements RankSync {
     private int waiting;
     private long generation;
     private String abortReason;
+    private String currentName = "";
 
     RankBarrier(int parties, Instant deadline) {
         this.parties = parties;
@@ -29,6 +30,7 @@ final class RankBarrier implements RankSync {
             throw new RankAbortedException("stopped before barrier '" + name + "': " + abortReason);
         }
         long myGeneration = generation;
+        currentName = name;
         arrived[rank] = true;
         if (++waiting == parties) {
             nextGeneration();
@@ -40,10 +42,8 @@ final class RankBarrier implements RankSync {
             }
             long remainingMillis = deadline.toEpochMilli() - System.currentTimeMillis();
             if (remainingMillis <= 0) {
-                String missing = missingRanks();
-                abort("barrier '" + name + "' timed out waiting for rank(s) " + missing);
-                throw new RankTimeoutException("barrier '" + name + "' reached the run's deadline; rank(s) "
-                        + missing + " never arrived");
+                expire();
+                continue;
             }
             wait(remainingMillis);
         }
@@ -55,6 +55,12 @@ final class RankBarrier implements RankSync {
             abortReason = reason;
         }
         notifyAll();
+    }
+
+    @Override
+    public synchronized void expire() {
+        abort(waiting > 0 ? "barrier '" + currentName + "' reached the run's deadline; rank(s) " + missingRanks()
+                + " never arrived" : "the run reached its deadline");
     }
 
     private void nextGeneration() {

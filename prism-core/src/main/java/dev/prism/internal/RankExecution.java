@@ -24,6 +24,7 @@ public final class RankExecution {
     private volatile long phaseStartNanos;
     private volatile long phaseEndNanos;
     private volatile boolean started;
+    private volatile boolean timedOut;
 
     RankExecution(RunPlan plan, int rank, RankSync sync, StallMonitor monitor) {
         this.plan = plan;
@@ -67,6 +68,11 @@ public final class RankExecution {
         return result(failure);
     }
 
+    /** The launcher stopped this rank because the run passed its deadline: whatever it throws now is a timeout. */
+    void markTimedOut() {
+        timedOut = true;
+    }
+
     /** @return what this rank measured so far, for a rank that did not finish by the deadline */
     RankResult unfinished() {
         return result(new Failure(Failure.Kind.TIMEOUT, "did not finish within the timeout of "
@@ -86,10 +92,7 @@ public final class RankExecution {
         if (t instanceof RankAbortedException) {
             return new Failure(Failure.Kind.ABORTED, t.getMessage(), rank);
         }
-        if (t instanceof RankTimeoutException) {
-            return new Failure(Failure.Kind.TIMEOUT, t.getMessage(), rank);
-        }
-        if (!Instant.now().isBefore(plan.deadline())) {
+        if (timedOut || !Instant.now().isBefore(plan.deadline())) {
             return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + plan.timeout()
                     + " (stopped with " + describe(t) + ")", rank);
         }

@@ -5,11 +5,14 @@ public interface RankSync {
     /**
      * Waits until every rank arrived at barrier {@code name}.
      *
-     * @throws RankAbortedException when another rank failed
-     * @throws RankTimeoutException when the run's deadline passed first
+     * @throws RankAbortedException when another rank failed, or the run's deadline passed first (the
+     *                              message then names the ranks that never arrived)
      */
     void await(int rank, String name) throws InterruptedException;
 
     /** Releases every waiting rank with {@code reason}; later waits fail at once. */
     void abort(String reason);
+
+    /** The run's deadline passed: releases every waiting rank with a message naming the ranks that never arrived. */
+    void expire();
 }

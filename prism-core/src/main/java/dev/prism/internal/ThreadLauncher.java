@@ -36,7 +36,12 @@ public final class ThreadLauncher implements Launcher {
             }
             threads.forEach(Thread::start);
             if (!joinAll(threads, plan.deadline().toEpochMilli())) {
-                barrier.abort("the run passed its timeout of " + plan.timeout());
+                for (int rank = 0; rank < plan.tasks(); rank++) {
+                    if (threads.get(rank).isAlive()) {
+                        ranks.get(rank).markTimedOut();
+                    }
+                }
+                barrier.expire();
                 threads.forEach(Thread::interrupt);
                 joinAll(threads, System.currentTimeMillis() + GRACE_MILLIS);
             }

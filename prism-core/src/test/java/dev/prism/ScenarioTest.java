@@ -1,0 +1,267 @@
+package dev.prism;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ScenarioTest {
+    @TempDir
+    Path target;
+
+    private Scenario.Builder scenario(Benchmark benchmark) {
+        return Scenario.builder().target(target).benchmark(benchmark).runId("test");
+    }
+
+    private static Benchmark touch(int files) {
+        return Benchmark.builder("touch").run(ctx -> {
+            for (int i = 0; i < files; i++) {
+                Path f = ctx.workDirectory().resolve("f" + i);
+                try (var t = ctx.time("create", f)) {
+                    Files.write(f, new byte[16]);
+                }
+                ctx.addBytes("create", 16);
+            }
+        }).build();
+    }
+
+    @Test
+    void execute_runsEveryRankAndMergesTheirMeasurements() {
+        ScenarioResult result = scenario(touch(25)).tasks(1, 3).repetitions(2).warmups(1).build().execute();
+
+        assertThat(result.passed()).isTrue();
+        assertThat(result.runs()).extracting(RunResult::tasks).containsExactly(1, 3);
+        RunResult three = result.runs().get(1);
+        assertThat(three.repetitions()).hasSize(2);
+        assertThat(three.repetitions().get(0).ranks()).extracting(RankResult::rank).containsExactly(0, 1, 2);
+        assertThat(three.measurement("create").count()).isEqualTo(25 * 3 * 2);
+        assertThat(three.measurement("create").bytes()).isEqualTo(16L * 25 * 3 * 2);
+        assertThat(three.rankSpread().ranks()).isEqualTo(6);
+        assertThat(three.target().filesystemType()).isNotBlank();
+        assertThat(three.host().cpus()).isPositive();
+        assertThat(target.resolve("prism-test")).doesNotExist();
+        assertThat(result.table()).contains("touch").contains("create");
+    }
+
+    @Test
+    void ranks_workInTheirOwnDirectoriesUnderTheRunDirectory() {
+        List<Path> seen = new CopyOnWriteArrayList<>();
+        Benchmark where = Benchmark.builder("where").run(ctx -> {
+            seen.add(ctx.workDirectory());
+            seen.add(ctx.sharedDirectory());
+            assertThat(Files.isDirectory(ctx.workDirectory())).isTrue();
+        }).build();
+        scenario(where).tasks(2).build().execute();
+        assertThat(seen).contains(target.resolve("prism-test/rank-0"), target.resolve("prism-test/rank-1"),
+                target.resolve("prism-test/shared"));
+    }
+
+    @Test
+    void seededRandom_isTheSameEveryRunAndDiffersBetweenRanks() {
+        List<Integer> first = new CopyOnWriteArrayList<>();
+        List<Integer> second = new CopyOnWriteArrayList<>();
+        for (List<Integer> out : List.of(first, second)) {
+            Benchmark draw = Benchmark.builder("draw").run(ctx -> {
+                if (ctx.rank() == 0) {
+                    out.add(ctx.random().nextInt());
+                }
+            }).build();
+            Scenario.builder().target(target).benchmark(draw).seed(7).build().execute();
+        }
+        assertThat(first).isEqualTo(second);
+    }
+
+    @Test
+    void exception_failsTheRunAndKeepsWhatWasMeasured() {
+        Benchmark failing = Benchmark.builder("failing").run(ctx -> {
+            for (int i = 0; i < 10; i++) {
+                ctx.measure("step", () -> { });
+            }
+            if (ctx.rank() == 1) {
+                throw new IOException("disk on fire: " + ctx.workDirectory());
+            }
+            ctx.barrier();
+        }).build();
+        RunResult run = scenario(failing).tasks(2).build().execute().runs().get(0);
+
+        assertThat(run.status()).isEqualTo(Status.FAIL);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
+        assertThat(run.failure().rank()).isEqualTo(1);
+        assertThat(run.failure().message()).contains("java.io.IOException: disk on fire");
+        assertThat(run.measurement("step").count()).isEqualTo(20);
+        assertThat(run.repetitions().get(0).ranks().get(0).failure().kind()).isEqualTo(Failure.Kind.ABORTED);
+        assertThat(target.resolve("prism-test")).doesNotExist();
+    }
+
+    @Test
+    void validationFailure_isReportedAsValidation() {
+        Benchmark wrong = Benchmark.builder("wrong").workload(() -> new Workload() {
+            @Override
+            public void run(WorkloadContext ctx) {
+            }
+
+            @Override
+            public void validate(WorkloadContext ctx) {
+                throw new ValidationException("file-0.dat: 0 bytes, expected 4096");
+            }
+        }).build();
+        RunResult run = scenario(wrong).build().execute().runs().get(0);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.VALIDATION);
+        assertThat(run.failure().message()).contains("file-0.dat: 0 bytes, expected 4096");
+    }
+
+    @Test
+    void teardown_runsAfterAFailure() {
+        List<Integer> tornDown = new CopyOnWriteArrayList<>();
+        Benchmark b = Benchmark.builder("teardown").workload(() -> new Workload() {
+            @Override
+            public void run(WorkloadContext ctx) {
+                throw new IllegalStateException("boom");
+            }
+
+            @Override
+            public void teardown(WorkloadContext ctx) {
+                tornDown.add(ctx.rank());
+            }
+        }).build();
+        scenario(b).tasks(2).build().execute();
+        assertThat(tornDown).containsExactlyInAnyOrder(0, 1);
+    }
+
+    @Test
+    void timeout_failsWithinTheDeadlineKeepsMeasurementsAndNamesTheStuckRank() {
+        Benchmark hang = Benchmark.builder("hang").run(ctx -> {
+            ctx.measure("quick", () -> { });
+            if (ctx.rank() == 1) {
+                try (var t = ctx.time("sleep", ctx.workDirectory().resolve("never"))) {
+                    Thread.sleep(60_000);
+                }
+            }
+        }).build();
+        long start = System.nanoTime();
+        RunResult run = scenario(hang).tasks(2).timeout(Duration.ofMillis(500))
+                .stallThreshold(Duration.ofMillis(100)).build().execute().runs().get(0);
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertThat(elapsedMillis).isLessThan(10_000);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
+        assertThat(run.failure().rank()).isEqualTo(1);
+        assertThat(run.measurement("quick").count()).isEqualTo(2);
+        assertThat(run.stalls()).anySatisfy(s -> {
+            assertThat(s.operation()).isEqualTo("sleep");
+            assertThat(s.path()).endsWith("never");
+            assertThat(s.durationNanos()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(100));
+        });
+    }
+
+    @Test
+    void rankThatNeverReachesTheBarrier_failsTheOthersWithinTheTimeoutNamingIt() {
+        Benchmark late = Benchmark.builder("late").run(ctx -> {
+            if (ctx.rank() == 2) {
+                Thread.sleep(60_000);
+            }
+            ctx.barrier();
+        }).build();
+        RunResult run = scenario(late).tasks(3).timeout(Duration.ofMillis(400)).build().execute().runs().get(0);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
+        List<RankResult> ranks = run.repetitions().get(0).ranks();
+        assertThat(ranks.get(0).failure().kind()).isEqualTo(Failure.Kind.ABORTED);
+        assertThat(ranks.get(0).failure().message()).contains("rank(s) [2] never arrived");
+        assertThat(ranks.get(2).failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
+        assertThat(run.failure().rank()).isEqualTo(2);
+    }
+
+    @Test
+    void stall_isReportedWhileTheOperationIsStillRunning() {
+        CountDownLatch reported = new CountDownLatch(1);
+        List<Stall> heard = new CopyOnWriteArrayList<>();
+        Benchmark slow = Benchmark.builder("slow").run(ctx -> {
+            try (var t = ctx.time("open", ctx.workDirectory().resolve("ckpt.bin"))) {
+                // the operation only ends once the monitor has reported it: proof it was seen while running
+                assertThat(reported.await(10, TimeUnit.SECONDS)).isTrue();
+            }
+        }).build();
+        RunResult run = scenario(slow).stallThreshold(Duration.ofMillis(50)).listener(new ScenarioListener() {
+            @Override
+            public void stallDetected(Stall stall) {
+                heard.add(stall);
+                reported.countDown();
+            }
+        }).build().execute().runs().get(0);
+
+        assertThat(run.passed()).isTrue();
+        assertThat(heard).first().satisfies(s -> {
+            assertThat(s.finished()).isFalse();
+            assertThat(s.path()).endsWith("ckpt.bin");
+        });
+        assertThat(run.stalls()).singleElement().satisfies(s -> assertThat(s.finished()).isTrue());
+    }
+
+    @Test
+    void timingTheSameOperationTwiceAtOnce_isAnError() {
+        Benchmark nested = Benchmark.builder("nested").run(ctx -> {
+            try (var a = ctx.time("op"); var b = ctx.time("op")) {
+                // unreachable
+            }
+        }).build();
+        RunResult run = scenario(nested).build().execute().runs().get(0);
+        assertThat(run.failure().message()).contains("time(\"op\") is already running");
+    }
+
+    @Test
+    void target_rootMissingFileAndUnwritable_areRefusedWithAClearMessage() throws IOException {
+        Benchmark b = touch(1);
+        assertThatThrownBy(() -> Scenario.builder().target(Path.of("/")).benchmark(b).build().execute())
+                .isInstanceOf(TargetException.class).hasMessageContaining("root directory");
+        assertThatThrownBy(() -> scenario(b).target(target.resolve("missing")).build().execute())
+                .isInstanceOf(TargetException.class).hasMessageContaining("does not exist");
+        Path file = Files.createFile(target.resolve("file"));
+        assertThatThrownBy(() -> scenario(b).target(file).build().execute())
+                .isInstanceOf(TargetException.class).hasMessageContaining("not a directory");
+        // /proc refuses new directories even for root
+        assertThatThrownBy(() -> scenario(b).target(Path.of("/proc")).build().execute())
+                .isInstanceOf(TargetException.class).hasMessageContaining("not writable");
+    }
+
+    @Test
+    void cleanup_removesLinksButNeverWhatTheyPointTo(@TempDir Path outside) throws IOException {
+        Path precious = Files.writeString(outside.resolve("precious.txt"), "keep me");
+        Benchmark linker = Benchmark.builder("linker").run(ctx -> {
+            Files.createSymbolicLink(ctx.workDirectory().resolve("link-to-dir"), outside);
+            Files.createSymbolicLink(ctx.workDirectory().resolve("link-to-file"), precious);
+        }).build();
+        scenario(linker).build().execute();
+        assertThat(precious).hasContent("keep me");
+        assertThat(target.resolve("prism-test")).doesNotExist();
+    }
+
+    @Test
+    void output_receivesOneDocumentPerRunAsItFinishes(@TempDir Path out) throws IOException {
+        scenario(touch(3)).tasks(1, 2).output(out).build().execute();
+        try (var files = Files.list(out)) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted())
+                    .containsExactly("01-touch-t1.json", "02-touch-t2.json");
+        }
+        assertThat(Files.readString(out.resolve("02-touch-t2.json"))).contains("\"schema\" : \"prism.run/1\"");
+    }
+
+    @Test
+    void builder_needsTargetAndBenchmark() {
+        assertThatThrownBy(() -> Scenario.builder().benchmark(touch(1)).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("target");
+        assertThatThrownBy(() -> Scenario.builder().target(target).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("benchmark");
+        assertThatThrownBy(() -> Scenario.builder().runId("../escape"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("runId");
+    }
+}
