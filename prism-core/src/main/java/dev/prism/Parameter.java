@@ -1,5 +1,7 @@
 package dev.prism;
 
+import dev.prism.internal.Durations;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -235,16 +237,7 @@ public final class Parameter<T> {
         throw new IllegalArgumentException("'" + text + "' is not a duration; use e.g. 500ms, 10s, 5m, 1h");
     }
 
-    /** @return the duration in the largest unit that keeps it whole: {@code 1500ms}, {@code 2s} */
     static String formatDuration(Duration d) {
-        long nanos = d.toNanos();
-        String[] names = {"h", "m", "s", "ms", "us"};
-        long[] sizes = {3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L, 1_000_000L, 1_000L};
-        for (int i = 0; i < names.length; i++) {
-            if (nanos != 0 && nanos % sizes[i] == 0) {
-                return nanos / sizes[i] + names[i];
-            }
-        }
-        return nanos + "ns";
+        return Durations.format(d);
     }
 }

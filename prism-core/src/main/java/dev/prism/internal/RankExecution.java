@@ -76,7 +76,7 @@ public final class RankExecution {
     /** @return what this rank measured so far, for a rank that did not finish by the deadline */
     RankResult unfinished() {
         return result(new Failure(Failure.Kind.TIMEOUT, "did not finish within the timeout of "
-                + plan.timeout() + "; the rank is stuck (still running when the run ended)", rank));
+                + Durations.format(plan.timeout()) + "; the rank is stuck (still running when the run ended)", rank));
     }
 
     private RankResult result(Failure failure) {
@@ -93,7 +93,7 @@ public final class RankExecution {
             return new Failure(Failure.Kind.ABORTED, t.getMessage(), rank);
         }
         if (timedOut || !Instant.now().isBefore(plan.deadline())) {
-            return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + plan.timeout()
+            return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + Durations.format(plan.timeout())
                     + " (stopped with " + describe(t) + ")", rank);
         }
         return new Failure(Failure.Kind.EXCEPTION, describe(t), rank);

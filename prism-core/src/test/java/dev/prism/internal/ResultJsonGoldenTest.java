@@ -60,7 +60,7 @@ class ResultJsonGoldenTest {
     private static RunResult run(boolean fail) {
         RankResult r0 = rank(0, 2_000_000, 10_000, 12_000, 15_000);
         RankResult r1 = fail
-                ? new RankResult(1, "node1", Status.FAIL, new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of PT10S", 1),
+                ? new RankResult(1, "node1", Status.FAIL, new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of 10s", 1),
                 3_000_000, Map.of("open", measurement("open", 3_000_000, 0, 20_000)),
                 List.of(new Stall(1, "open", "/mnt/nfs/prism-golden/rank-1/file-1.dat",
                         Instant.parse("2026-11-29T12:00:01Z"), 5_000_000_000L, false)))

@@ -1,0 +1,123 @@
+package dev.prism.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PrismCommandTest {
+    @TempDir
+    Path target;
+    @TempDir
+    Path out;
+
+    record Outcome(int exit, String out, String err) {
+    }
+
+    private static Outcome prism(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = PrismCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exit = cli.execute(args);
+        return new Outcome(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void list_showsBenchmarksAndSuites() {
+        Outcome o = prism("list");
+        assertThat(o.exit()).isZero();
+        assertThat(o.out()).contains("create_files").contains("quick");
+    }
+
+    @Test
+    void describe_showsParametersWithDefaultsAndRanges() {
+        Outcome o = prism("describe", "create_files");
+        assertThat(o.exit()).isZero();
+        assertThat(o.out()).contains("files").contains("1000").contains("1..100000000").contains("per-rank|shared");
+    }
+
+    @Test
+    void run_measuresWritesJsonAndPrintsTheTable() throws IOException {
+        Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "1,2", "--reps", "2",
+                "-p", "files=20", "-p", "create_files.file_size=1KiB", "--out", out.toString(), "--run-id", "cli", "-q");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("create_files files=20 file_size=1KiB")
+                .contains("tasks").contains("op").contains("p99").contains("ops/s").contains("open").contains("close");
+        List<Path> docs;
+        try (Stream<Path> files = Files.list(out.resolve("cli"))) {
+            docs = files.sorted().toList();
+        }
+        assertThat(docs).extracting(p -> p.getFileName().toString())
+                .containsExactly("01-create_files-t1.json", "02-create_files-t2.json");
+        JsonNode doc = new ObjectMapper().readTree(docs.get(1).toFile());
+        assertThat(doc.at("/measurements/open/count").asLong()).isEqualTo(20 * 2 * 2);
+    }
+
+    @Test
+    void json_printsAnArrayOfRunDocuments() throws IOException {
+        Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=5",
+                "--out", out.toString(), "--json", "-q");
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode docs = new ObjectMapper().readTree(o.out());
+        assertThat(docs.isArray()).isTrue();
+        assertThat(docs.get(0).get("schema").asText()).isEqualTo("prism.run/1");
+    }
+
+    @Test
+    void rootTarget_exitsTwoWithOneLineAndNoStackTrace() {
+        Outcome o = prism("run", "create_files", "--target", "/");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("root directory").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(o.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void usageErrors_exitTwo() {
+        assertThat(prism("run", "create_files", "--target", target.resolve("missing").toString()).err())
+                .contains("does not exist");
+        assertThat(prism("run", "create_files", "--target", target.resolve("missing").toString()).exit()).isEqualTo(2);
+        Outcome unknown = prism("run", "create_filez", "--target", target.toString());
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unknown benchmark 'create_filez'").contains("create_files");
+        Outcome badValue = prism("run", "create_files", "--target", target.toString(), "-p", "files=-3");
+        assertThat(badValue.exit()).isEqualTo(2);
+        assertThat(badValue.err()).contains("files must be in 1..100000000, was -3");
+        Outcome badKey = prism("run", "create_files", "--target", target.toString(), "-p", "filez=3");
+        assertThat(badKey.exit()).isEqualTo(2);
+        assertThat(badKey.err()).contains("'filez'").contains("known: files");
+        assertThat(prism("run", "create_files", "--target", target.toString(), "--tasks", "0").exit()).isEqualTo(2);
+        assertThat(prism("run", "create_files", "--target", target.toString(), "--bogus").exit()).isEqualTo(2);
+        assertThat(prism("run", "create_files", "--target", target.toString(), "--timeout", "soon").exit()).isEqualTo(2);
+        assertThat(prism("suite", "enormous").err()).contains("unknown suite 'enormous'").contains("quick");
+    }
+
+    @Test
+    void failedRun_exitsOne() {
+        // 100M files of 64GiB cannot fit: the run fails before writing and the command says so
+        Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=100000000",
+                "-p", "file_size=64GiB", "--out", out.toString(), "-q");
+        assertThat(o.exit()).isEqualTo(1);
+        assertThat(o.err()).contains("FAIL create_files with 1 task(s)");
+    }
+
+    @Test
+    void suiteQuick_againstAGivenTarget_passes() {
+        Outcome o = prism("suite", "quick", "--target", target.toString(), "--out", out.toString(), "-q");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("directory=per-rank").contains("directory=shared");
+        assertThat(target).isEmptyDirectory();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.prism.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Runs the real {@code ./prism} script and shaded jar as a user would, in a separate process. */
+class PrismScriptIT {
+    private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
+
+    record Outcome(int exit, String out, String err) {
+    }
+
+    private static Outcome prism(Path workDir, String... args) throws IOException, InterruptedException {
+        Path stdout = Files.createTempFile("prism-out", ".txt");
+        Path stderr = Files.createTempFile("prism-err", ".txt");
+        try {
+            ProcessBuilder pb = new ProcessBuilder(new java.util.ArrayList<>(List.of(SCRIPT.toString())));
+            pb.command().addAll(List.of(args));
+            pb.directory(workDir.toFile()).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+            Process process = pb.start();
+            assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("prism finished").isTrue();
+            return new Outcome(process.exitValue(), Files.readString(stdout, StandardCharsets.UTF_8),
+                    Files.readString(stderr, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(stdout);
+            Files.deleteIfExists(stderr);
+        }
+    }
+
+    @Test
+    void rootTarget_exitsTwoWithAClearMessage(@TempDir Path work) throws Exception {
+        Outcome o = prism(work, "run", "create_files", "--target", "/");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("target / is the root directory").doesNotContain("Exception");
+    }
+
+    @Test
+    void suiteQuick_printsALatencyTableAndWritesJson(@TempDir Path work) throws Exception {
+        Outcome o = prism(work, "suite", "quick");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("create_files").contains("p99").contains("open");
+        assertThat(o.err()).contains("results: prism-results/");
+        try (var runs = Files.list(work.resolve("prism-results"))) {
+            Path run = runs.findFirst().orElseThrow();
+            try (var docs = Files.list(run)) {
+                assertThat(docs.filter(p -> p.toString().endsWith(".json")).count()).isEqualTo(4);
+            }
+        }
+    }
+
+    @Test
+    void help_andVersion_work(@TempDir Path work) throws Exception {
+        assertThat(prism(work, "--help").out()).contains("list").contains("describe").contains("run").contains("suite");
+        assertThat(prism(work, "--version").out()).contains("prism 0.1.0");
+    }
+}
