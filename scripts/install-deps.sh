@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what building and running PRISM needs on Debian/Ubuntu: a JDK 17+ and Maven.
+# Idempotent: installs nothing when everything is already there.
+set -euo pipefail
+
+missing=()
+command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
+command -v git >/dev/null 2>&1 || missing+=(git)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
