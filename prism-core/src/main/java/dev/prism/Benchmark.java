@@ -9,14 +9,14 @@ import java.util.function.Supplier;
  * {@code PosixBenchmarks.createFiles()}); custom ones from {@link #builder(String)}.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch")
+ * var touch = (dev.prism.Benchmark.builder("touch")
  *         .description("create one empty file per rank")
  *         .run(ctx -> {
  *             try (var t = ctx.time("create")) {
  *                 java.nio.file.Files.createFile(ctx.workDirectory().resolve("f"));
  *             }
  *         })
- *         .build();
+ *         .build());
  * }</pre>
  */
 public interface Benchmark {

@@ -25,10 +25,10 @@ import java.util.concurrent.ThreadLocalRandom;
  *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
  *     }
  * }).build();
- * var result = dev.prism.Scenario.builder()
+ * var result = (dev.prism.Scenario.builder()
  *         .target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
  *         .benchmark(touch).tasks(1, 2).repetitions(3)
- *         .build().execute();
+ *         .build().execute());
  * System.out.println(result.table());
  * }</pre>
  */

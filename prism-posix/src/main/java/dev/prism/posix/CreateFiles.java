@@ -15,8 +15,8 @@ import java.util.List;
  * the whole file; per-rank or shared directory. Immutable: each setter returns a new, checked copy.
  *
  * <pre>{@code
- * var createFiles = dev.prism.posix.PosixBenchmarks.createFiles()
- *         .files(500).fileSize(dev.prism.DataSize.ofKiB(4)).directory(dev.prism.posix.DirectoryLayout.SHARED);
+ * var createFiles = (dev.prism.posix.PosixBenchmarks.createFiles()
+ *         .files(500).fileSize(dev.prism.DataSize.ofKiB(4)).directory(dev.prism.posix.DirectoryLayout.SHARED));
  * System.out.println(createFiles.parameters());
  * }</pre>
  */
