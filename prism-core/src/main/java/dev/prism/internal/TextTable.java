@@ -108,6 +108,17 @@ public final class TextTable {
         return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
     }
 
+    /** @return a byte count in the binary unit that suits it: {@code 512 B}, {@code 4.0 KiB}, {@code 79.8 GiB} */
+    public static String bytes(double bytes) {
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+        int unit = 0;
+        while (bytes >= 1024 && unit < units.length - 1) {
+            bytes /= 1024;
+            unit++;
+        }
+        return unit == 0 ? String.format(Locale.ROOT, "%.0f B", bytes) : String.format(Locale.ROOT, "%.1f %s", bytes, units[unit]);
+    }
+
     private static String rate(double perSecond) {
         return perSecond >= 100 ? String.format(Locale.ROOT, "%,.0f", perSecond)
                 : String.format(Locale.ROOT, "%.1f", perSecond);

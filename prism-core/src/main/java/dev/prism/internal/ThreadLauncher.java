@@ -7,7 +7,7 @@ import dev.prism.RunPlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /** Ranks as threads of this JVM (see {@link Launcher#threads()}). */
 public final class ThreadLauncher implements Launcher {
@@ -25,11 +25,11 @@ public final class ThreadLauncher implements Launcher {
         try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
             List<RankExecution> ranks = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
-            RankResult[] results = new RankResult[plan.tasks()];
+            AtomicReferenceArray<RankResult> results = new AtomicReferenceArray<>(plan.tasks());
             for (int rank = 0; rank < plan.tasks(); rank++) {
                 RankExecution execution = new RankExecution(plan, rank, barrier, monitor);
                 int r = rank;
-                Thread thread = new Thread(() -> results[r] = execution.run(), "prism-rank-" + rank);
+                Thread thread = new Thread(() -> results.set(r, execution.run()), "prism-rank-" + rank);
                 thread.setDaemon(true);
                 ranks.add(execution);
                 threads.add(thread);
@@ -47,7 +47,7 @@ public final class ThreadLauncher implements Launcher {
             }
             List<RankResult> list = new ArrayList<>();
             for (int rank = 0; rank < plan.tasks(); rank++) {
-                RankResult result = results[rank];
+                RankResult result = results.get(rank);
                 list.add(result != null ? result : ranks.get(rank).unfinished());
             }
             return list;
