@@ -45,7 +45,15 @@ final class RankBarrier implements RankSync {
                 expire();
                 continue;
             }
-            wait(remainingMillis);
+            try {
+                wait(remainingMillis);
+            } catch (InterruptedException e) {
+                // the launcher interrupts every rank right after releasing the barrier: the release says why
+                if (abortReason == null) {
+                    throw e;
+                }
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
