@@ -2,6 +2,7 @@ package dev.prism.internal;
 
 import dev.prism.Benchmark;
 import dev.prism.Failure;
+import dev.prism.PrismException;
 import dev.prism.RankResult;
 import dev.prism.RunPlan;
 import dev.prism.Status;
@@ -99,8 +100,12 @@ public final class RankExecution {
         return new Failure(Failure.Kind.EXCEPTION, describe(t), rank);
     }
 
-    /** @return the exception's type and message, and where it was thrown */
+    /** @return PRISM's own message as it is; for anything else the type, message and where it was thrown */
     static String describe(Throwable t) {
+        if (t instanceof PrismException) {
+            // PRISM's own exceptions are written to be read as they are: the call, the path, errno
+            return t.getMessage();
+        }
         StringBuilder s = new StringBuilder(t.getClass().getName());
         if (t.getMessage() != null) {
             s.append(": ").append(t.getMessage());

@@ -49,18 +49,15 @@ public final class RunDirectory {
         } catch (IOException e) {
             throw new TargetException("target " + absolute + " cannot be resolved: " + describe(e), e);
         }
-        if (!Files.isWritable(absolute)) {
-            throw new TargetException("target " + absolute + " is not writable by user "
-                    + System.getProperty("user.name"));
-        }
         Path runDirectory = absolute.resolve("prism-" + runId);
         try {
             Files.createDirectory(runDirectory);
         } catch (FileAlreadyExistsException e) {
             throw new TargetException("run directory " + runDirectory + " already exists; choose another run id");
         } catch (IOException e) {
-            throw new TargetException("target " + absolute + " is not writable: cannot create " + runDirectory
-                    + ": " + describe(e), e);
+            // creating the directory is the real test: it says why (read-only file system, permission denied…)
+            throw new TargetException("target " + absolute + " is not writable by user " + System.getProperty("user.name")
+                    + ": cannot create " + runDirectory + ": " + describe(e), e);
         }
         return runDirectory;
     }

@@ -1,6 +1,5 @@
 package dev.prism.posix;
 
-import dev.prism.Benchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
@@ -10,9 +9,9 @@ import dev.prism.posix.internal.CreateFilesWorkload;
 import java.util.List;
 
 /**
- * {@code create_files}: each rank creates N files of a given size, timing {@code open}
- * (create), {@code write}, optional {@code fsync} and {@code close} apart, and {@code create} for
- * the whole file; per-rank or shared directory. Immutable: each setter returns a new, checked copy.
+ * {@code create_files}: each rank creates N files of a given size, timing {@code open} (create),
+ * {@code write}, optional {@code fsync} and {@code close} apart, and {@code create} for the whole
+ * file; per-rank or shared directory; optionally drops each file from the page cache afterwards.
  *
  * <pre>{@code
  * var createFiles = (dev.prism.posix.PosixBenchmarks.createFiles()
@@ -20,101 +19,71 @@ import java.util.List;
  * System.out.println(createFiles.parameters());
  * }</pre>
  */
-public final class CreateFiles implements Benchmark {
-    /** Files each rank creates. */
-    public static final Parameter<Integer> FILES =
-            Parameter.ofInt("files", 1000, 1, 100_000_000, "files", "files each rank creates");
-    /** Bytes written into each file. */
-    public static final Parameter<DataSize> FILE_SIZE = Parameter.ofSize("file_size", DataSize.ofKiB(4),
-            DataSize.ofBytes(1), DataSize.ofGiB(64), "bytes written into each file");
+public final class CreateFiles extends PosixBenchmark<CreateFiles> {
     /** Bytes per write call. */
     public static final Parameter<DataSize> BLOCK_SIZE = Parameter.ofSize("block_size", DataSize.ofMiB(1),
             DataSize.ofBytes(1), DataSize.ofMiB(256), "bytes per write call (a file larger than this takes several)");
-    /** Per-rank or shared directory. */
-    public static final Parameter<DirectoryLayout> DIRECTORY = Parameter.ofEnum("directory", DirectoryLayout.class,
-            DirectoryLayout.PER_RANK, "per-rank: each rank in its own directory; shared: all ranks in one directory");
     /** Whether each file is fsynced before close. */
     public static final Parameter<Boolean> FSYNC =
             Parameter.ofBoolean("fsync", false, "fsync each file before closing it, timed as 'fsync'");
+    /** Whether each file is dropped from the page cache after it is written. */
+    public static final Parameter<Boolean> DROP_CACHE = Parameter.ofBoolean("drop_cache", false,
+            "after closing, write back and drop each file from the page cache (fdatasync + POSIX_FADV_DONTNEED), timed as 'drop_cache'");
 
     /** Every parameter, in the order {@code prism describe} shows them. */
-    public static final List<Parameter<?>> PARAMETERS = List.of(FILES, FILE_SIZE, BLOCK_SIZE, DIRECTORY, FSYNC);
-
-    private final Parameters parameters;
+    public static final List<Parameter<?>> PARAMETERS =
+            List.of(ACCESS, FILES, FILE_SIZE, BLOCK_SIZE, DIRECTORY, FSYNC, DROP_CACHE);
 
     CreateFiles(Parameters parameters) {
-        this.parameters = parameters;
+        super("create_files", "each rank creates N files of a size (open/write/close timed apart), per-rank or shared directory",
+                parameters);
     }
 
-    /** @return create_files with every parameter at its default */
-    static CreateFiles defaults() {
-        return new CreateFiles(Parameters.defaults(PARAMETERS));
-    }
-
-    /** @return create_files with the parameters of an already checked set */
+    /** @return create_files with these parameter values (missing ones at their defaults) */
     public static CreateFiles of(Parameters parameters) {
         return new CreateFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
     }
 
+    @Override
+    CreateFiles with(Parameters parameters) {
+        return new CreateFiles(parameters);
+    }
+
     /** @param files files each rank creates, 1..100000000 */
     public CreateFiles files(int files) {
-        return new CreateFiles(parameters.with(FILES, files));
+        return set(FILES, files);
     }
 
     /** @param fileSize bytes written into each file, 1B..64GiB */
     public CreateFiles fileSize(DataSize fileSize) {
-        return new CreateFiles(parameters.with(FILE_SIZE, fileSize));
+        return set(FILE_SIZE, fileSize);
     }
 
     /** @param blockSize bytes per write call, 1B..256MiB */
     public CreateFiles blockSize(DataSize blockSize) {
-        return new CreateFiles(parameters.with(BLOCK_SIZE, blockSize));
+        return set(BLOCK_SIZE, blockSize);
     }
 
     /** @param directory per-rank or shared directory */
     public CreateFiles directory(DirectoryLayout directory) {
-        return new CreateFiles(parameters.with(DIRECTORY, directory));
+        return set(DIRECTORY, directory);
     }
 
     /** @param fsync whether each file is fsynced before close */
     public CreateFiles fsync(boolean fsync) {
-        return new CreateFiles(parameters.with(FSYNC, fsync));
+        return set(FSYNC, fsync);
     }
 
-    @Override
-    public String name() {
-        return "create_files";
-    }
-
-    @Override
-    public String description() {
-        return "each rank creates N files of a size (open/write/close timed apart), per-rank or shared directory";
-    }
-
-    @Override
-    public Parameters parameters() {
-        return parameters;
+    /** @param dropCache whether each file is dropped from the page cache after it is written */
+    public CreateFiles dropCache(boolean dropCache) {
+        return set(DROP_CACHE, dropCache);
     }
 
     @Override
     public Workload newWorkload() {
-        return new CreateFilesWorkload(parameters.get(FILES), parameters.get(FILE_SIZE).bytes(),
-                (int) Math.min(parameters.get(BLOCK_SIZE).bytes(), parameters.get(FILE_SIZE).bytes()),
-                parameters.get(DIRECTORY) == DirectoryLayout.SHARED, parameters.get(FSYNC));
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof CreateFiles && ((CreateFiles) o).parameters.equals(parameters);
-    }
-
-    @Override
-    public int hashCode() {
-        return parameters.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return name() + " " + parameters;
+        Parameters p = parameters();
+        return new CreateFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(),
+                (int) Math.min(p.get(BLOCK_SIZE).bytes(), p.get(FILE_SIZE).bytes()),
+                p.get(DIRECTORY) == DirectoryLayout.SHARED, p.get(FSYNC), p.get(DROP_CACHE));
     }
 }

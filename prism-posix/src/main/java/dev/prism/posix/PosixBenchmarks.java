@@ -1,7 +1,9 @@
 package dev.prism.posix;
 
+import dev.prism.Parameters;
+
 /**
- * Typed factories for the POSIX benchmarks, each starting from its defaults.
+ * Typed factories for the POSIX benchmarks, each starting from its defaults (NATIVE access).
  *
  * <pre>{@code
  * var b = dev.prism.posix.PosixBenchmarks.createFiles().files(5000).fileSize(dev.prism.DataSize.ofKiB(4));
@@ -11,8 +13,38 @@ public final class PosixBenchmarks {
     private PosixBenchmarks() {
     }
 
-    /** @return {@code create_files} with defaults: 1000 files of 4KiB per rank, per-rank directories */
+    /** @return {@code create_files}: 1000 files of 4KiB per rank, per-rank directories */
     public static CreateFiles createFiles() {
-        return CreateFiles.defaults();
+        return new CreateFiles(Parameters.defaults(CreateFiles.PARAMETERS));
+    }
+
+    /** @return {@code list_files}: readdir + stat of 1000 files per rank */
+    public static ListFiles listFiles() {
+        return new ListFiles(Parameters.defaults(ListFiles.PARAMETERS));
+    }
+
+    /** @return {@code move_files}: rename 1000 files per rank */
+    public static MoveFiles moveFiles() {
+        return new MoveFiles(Parameters.defaults(MoveFiles.PARAMETERS));
+    }
+
+    /** @return {@code delete_files}: unlink 1000 files per rank */
+    public static DeleteFiles deleteFiles() {
+        return new DeleteFiles(Parameters.defaults(DeleteFiles.PARAMETERS));
+    }
+
+    /** @return {@code folder_bench}: a tree of depth 3 × breadth 4 per rank */
+    public static FolderBench folderBench() {
+        return new FolderBench(Parameters.defaults(FolderBench.PARAMETERS));
+    }
+
+    /** @return {@code open_contention}: 1000 opens per rank of one shared 4KiB file */
+    public static OpenContention openContention() {
+        return new OpenContention(Parameters.defaults(OpenContention.PARAMETERS));
+    }
+
+    /** @return {@code link_lock}: 20 packages × 50 files linked per rank under a shared lock */
+    public static LinkLock linkLock() {
+        return new LinkLock(Parameters.defaults(LinkLock.PARAMETERS));
     }
 }

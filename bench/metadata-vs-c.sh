@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Compares PRISM's create / stat / rename / unlink rates, through NATIVE and NIO access, with a C
+# program making the same calls, on the same filesystem, in one invocation. Runs are interleaved
+# (C, NATIVE, NIO, C, …) so drift in the filesystem hits all three alike. Each PRISM run has one
+# warm-up repetition first, so the JIT has compiled the path it then measures.
+#
+# Usage: bench/metadata-vs-c.sh [TARGET_DIR] [FILES] [ROUNDS]
+#   defaults: a fresh directory under the current one (removed afterwards), 5000 files, 5 rounds
+# Output: one row per operation with the mean rates (ops/s, from mean latency) and the ratios to C.
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+files=${2:-5000}
+rounds=${3:-5}
+size=4096
+work=$(mktemp -d "${1:-$PWD}/prism-bench-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+gcc -O2 -o "$work/metadata_rate" "$root/bench/metadata_rate.c"
+"$root/prism" --version >/dev/null    # build the jar before timing anything
+
+mkdir -p "$work/results" "$work/target"
+for round in $(seq 1 "$rounds"); do
+  # the same depth as PRISM's rank directory (target/prism-<run id>/rank-0), so path lookups cost the same
+  cdir="$work/target/prism-c$round/rank-0"
+  mkdir -p "$cdir"
+  "$work/metadata_rate" "$cdir" "$files" "$size" > "$work/results/c-$round.txt"
+  rm -r "$work/target/prism-c$round"
+  for access in native nio; do
+    "$root/prism" run create_files list_files move_files delete_files --target "$work/target" \
+      -p files="$files" -p file_size="$size" -p access="$access" --warmups 1 --json -q --out "$work/results/json" \
+      > "$work/results/$access-$round.json"
+  done
+  echo "bench: round $round of $rounds done" >&2
+done
+
+python3 - "$work/results" "$rounds" "$files" <<'PY'
+import json, sys, statistics
+results, rounds, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ops = {"create": "create_files", "stat": "list_files", "rename": "move_files", "unlink": "delete_files"}
+def c_means():
+    means = {op: [] for op in ops}
+    for r in range(1, rounds + 1):
+        for line in open(f"{results}/c-{r}.txt"):
+            op, count, total = line.split()
+            means[op].append(int(total) / int(count))
+    return means
+def prism_means(access):
+    means = {op: [] for op in ops}
+    for r in range(1, rounds + 1):
+        for doc in json.load(open(f"{results}/{access}-{r}.json")):
+            for op, bench in ops.items():
+                if doc["benchmark"] == bench:
+                    means[op].append(doc["measurements"][op]["meanNanos"])
+    return means
+c, native, nio = c_means(), prism_means("native"), prism_means("nio")
+rate = lambda ns: 1e9 / statistics.mean(ns)
+print(f"{files} files of 4 KiB, {rounds} interleaved rounds; rate = 1 / mean latency")
+print(f"{'op':8}{'C ops/s':>12}{'NATIVE ops/s':>14}{'NATIVE/C':>10}{'NIO ops/s':>12}{'NIO/C':>8}")
+for op in ops:
+    rc, rn, ri = rate(c[op]), rate(native[op]), rate(nio[op])
+    print(f"{op:8}{rc:12,.0f}{rn:14,.0f}{rn / rc:10.2f}{ri:12,.0f}{ri / rc:8.2f}")
+PY

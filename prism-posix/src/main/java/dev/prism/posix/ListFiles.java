@@ -1,0 +1,57 @@
+package dev.prism.posix;
+
+import dev.prism.DataSize;
+import dev.prism.Parameter;
+import dev.prism.Parameters;
+import dev.prism.Workload;
+import dev.prism.posix.internal.ListFilesWorkload;
+
+import java.util.List;
+
+/**
+ * {@code list_files}: readdir of a directory of N files, then stat of every entry; the directory is populated in setup, not timed.
+ *
+ * <pre>{@code
+ * var b = dev.prism.posix.PosixBenchmarks.listFiles().files(2000).access(dev.prism.posix.Access.NIO);
+ * System.out.println(b.parameters());
+ * }</pre>
+ */
+public final class ListFiles extends PosixBenchmark<ListFiles> {
+    /** Every parameter, in the order {@code prism describe} shows them. */
+    public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
+
+    ListFiles(Parameters parameters) {
+        super("list_files", "readdir of a directory of N files per rank, then stat of every entry (populated untimed)", parameters);
+    }
+
+    /** @return list_files with these parameter values (missing ones at their defaults) */
+    public static ListFiles of(Parameters parameters) {
+        return new ListFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
+    }
+
+    @Override
+    ListFiles with(Parameters parameters) {
+        return new ListFiles(parameters);
+    }
+
+    /** @param files files each rank works on, 1..100000000 */
+    public ListFiles files(int files) {
+        return set(FILES, files);
+    }
+
+    /** @param fileSize bytes in each file, 1B..64GiB */
+    public ListFiles fileSize(DataSize fileSize) {
+        return set(FILE_SIZE, fileSize);
+    }
+
+    /** @param directory per-rank or shared directory */
+    public ListFiles directory(DirectoryLayout directory) {
+        return set(DIRECTORY, directory);
+    }
+
+    @Override
+    public Workload newWorkload() {
+        Parameters p = parameters();
+        return new ListFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(), p.get(DIRECTORY) == DirectoryLayout.SHARED);
+    }
+}

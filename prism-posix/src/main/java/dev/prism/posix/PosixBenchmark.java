@@ -1,0 +1,85 @@
+package dev.prism.posix;
+
+import dev.prism.Benchmark;
+import dev.prism.DataSize;
+import dev.prism.Parameter;
+import dev.prism.Parameters;
+
+/**
+ * What every POSIX benchmark shares: immutable parameters, each setter returning a checked copy,
+ * and the choice of file-access interface ({@link #access(Access)}).
+ *
+ * <pre>{@code
+ * var nio = dev.prism.posix.PosixBenchmarks.listFiles().access(dev.prism.posix.Access.NIO);
+ * System.out.println(nio.parameters());
+ * }</pre>
+ *
+ * @param <B> the concrete benchmark type, so setters keep it
+ */
+public abstract class PosixBenchmark<B extends PosixBenchmark<B>> implements Benchmark {
+    /** The file-access interface: {@code native} (libc) or {@code nio} (java.nio.file). */
+    public static final Parameter<Access> ACCESS = Parameter.ofEnum("access", Access.class, Access.NATIVE,
+            "file calls through native (libc via JNA) or nio (java.nio.file)");
+    /** Files each rank works on. */
+    public static final Parameter<Integer> FILES =
+            Parameter.ofInt("files", 1000, 1, 100_000_000, "files", "files each rank works on");
+    /** Bytes in each file. */
+    public static final Parameter<DataSize> FILE_SIZE = Parameter.ofSize("file_size", DataSize.ofKiB(4),
+            DataSize.ofBytes(1), DataSize.ofGiB(64), "bytes written into each file");
+    /** Per-rank or shared directory. */
+    public static final Parameter<DirectoryLayout> DIRECTORY = Parameter.ofEnum("directory", DirectoryLayout.class,
+            DirectoryLayout.PER_RANK, "per-rank: each rank in its own directory; shared: all ranks in one directory");
+
+    private final String name;
+    private final String description;
+    private final Parameters parameters;
+
+    PosixBenchmark(String name, String description, Parameters parameters) {
+        this.name = name;
+        this.description = description;
+        this.parameters = parameters;
+    }
+
+    /** @return a copy of this benchmark with {@code parameters} */
+    abstract B with(Parameters parameters);
+
+    /** @return a copy with one parameter changed (checked) */
+    final <T> B set(Parameter<T> parameter, T value) {
+        return with(parameters.with(parameter, value));
+    }
+
+    /** @param access native (libc) or nio (java.nio.file) */
+    public B access(Access access) {
+        return set(ACCESS, access);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public Parameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o != null && o.getClass() == getClass() && ((PosixBenchmark<?>) o).parameters.equals(parameters);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode() * 31 + parameters.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return name + " " + parameters;
+    }
+}

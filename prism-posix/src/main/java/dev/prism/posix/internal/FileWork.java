@@ -1,0 +1,77 @@
+package dev.prism.posix.internal;
+
+import dev.prism.posix.FileAccess;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Small pieces the POSIX workloads share: file names, filled buffers, whole-file writes, space checks. */
+public final class FileWork {
+    /** The byte Listing 1 of the paper writes. */
+    private static final byte FILL = (byte) 0xAB;
+    private static final int MAX_BLOCK = 1 << 20;
+
+    private FileWork() {
+    }
+
+    /** @return {@code file-<i>.dat} in a per-rank directory, {@code file-r<rank>-<i>.dat} in a shared one */
+    public static String fileName(boolean shared, int rank, int index) {
+        return shared ? "file-r" + rank + "-" + index + ".dat" : "file-" + index + ".dat";
+    }
+
+    /** @return a direct buffer for writing files of {@code fileSize}: at most 1 MiB, filled with 0xAB */
+    public static ByteBuffer blockFor(long fileSize) {
+        return blockOf((int) Math.min(Math.max(fileSize, 1), MAX_BLOCK));
+    }
+
+    /** @return a direct buffer of exactly {@code size} bytes filled with 0xAB */
+    public static ByteBuffer blockOf(int size) {
+        ByteBuffer block = ByteBuffer.allocateDirect(size);
+        while (block.hasRemaining()) {
+            block.put(FILL);
+        }
+        return block.flip();
+    }
+
+    /** Writes {@code size} bytes to {@code file}, repeating {@code block} as often as needed. */
+    public static void writeFully(FileAccess.OpenFile file, ByteBuffer block, long size) {
+        long remaining = size;
+        while (remaining > 0) {
+            block.clear();
+            if (remaining < block.capacity()) {
+                block.limit((int) remaining);
+            }
+            remaining -= file.write(block);
+        }
+    }
+
+    /** Creates {@code path} with {@code size} bytes, untimed (for setup phases). */
+    public static void populate(FileAccess files, Path path, ByteBuffer block, long size) {
+        try (FileAccess.OpenFile f = files.create(path)) {
+            writeFully(f, block, size);
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException naming {@code what} when {@code bytes} exceed the space free
+     *                                  under {@code directory}: refused before anything is written
+     */
+    public static void requireSpace(Path directory, long bytes, String what) throws IOException {
+        long free = Files.getFileStore(directory).getUsableSpace();
+        if (bytes > free) {
+            throw new IllegalArgumentException(what + " = " + bytes + " bytes, but " + directory + " has only "
+                    + free + " bytes free; lower them");
+        }
+    }
+
+    /** @return {@code a × b × c}, or Long.MAX_VALUE when it overflows (then it surely does not fit) */
+    public static long product(long a, long b, long c) {
+        try {
+            return Math.multiplyExact(Math.multiplyExact(a, b), c);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

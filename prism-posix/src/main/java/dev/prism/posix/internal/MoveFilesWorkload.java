@@ -1,0 +1,53 @@
+package dev.prism.posix.internal;
+
+import dev.prism.ValidationException;
+import dev.prism.WorkloadContext;
+import dev.prism.posix.Access;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** One rank of {@code move_files}: rename every file into a second directory. */
+public final class MoveFilesWorkload extends PopulatedFilesWorkload {
+    private Path destination;
+
+    public MoveFilesWorkload(Access access, int files, long fileSize, boolean shared) {
+        super(access, files, fileSize, shared);
+    }
+
+    @Override
+    String subdirectory() {
+        return "from";
+    }
+
+    @Override
+    public void setup(WorkloadContext ctx) throws IOException {
+        super.setup(ctx);
+        destination = Files.createDirectories(directory.resolveSibling("to"));
+    }
+
+    @Override
+    public void run(WorkloadContext ctx) {
+        for (int i = 0; i < files; i++) {
+            Path from = file(ctx, i);
+            Path to = destination.resolve(from.getFileName());
+            try (var t = ctx.time("rename", from)) {
+                fileAccess.rename(from, to);
+            }
+        }
+    }
+
+    @Override
+    public void validate(WorkloadContext ctx) {
+        for (int i = 0; i < files; i++) {
+            Path moved = destination.resolve(file(ctx, i).getFileName());
+            if (fileAccess.stat(moved).sizeBytes() != fileSize) {
+                throw new ValidationException(moved + ": not " + fileSize + " bytes after the rename");
+            }
+            if (Files.exists(file(ctx, i))) {
+                throw new ValidationException(file(ctx, i) + ": still there after the rename");
+            }
+        }
+    }
+}

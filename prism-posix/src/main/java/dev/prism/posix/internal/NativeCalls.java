@@ -1,0 +1,256 @@
+package dev.prism.posix.internal;
+
+import com.sun.jna.Native;
+import dev.prism.posix.FileStat;
+import dev.prism.posix.PageCacheResidency;
+import dev.prism.posix.Posix;
+import dev.prism.posix.PosixException;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Calls {@link LibC} and turns a failure into a {@link PosixException} with errno's name. */
+public final class NativeCalls {
+    private static final int STATX_BASIC_STATS = 0x7ff;
+    private static final int STATX_SIZE = 256;
+    private static final int DIRENT_BUFFER_SIZE = 64 * 1024;
+    private static final int SC_PAGESIZE = 30;
+    private static final int PROT_READ = 1;
+    private static final int MAP_SHARED = 1;
+
+    /** A reusable buffer per thread, with its address found once. */
+    private static final class Scratch {
+        final ByteBuffer buffer;
+        final long address;
+
+        Scratch(int size) {
+            buffer = ByteBuffer.allocateDirect(size).order(ByteOrder.nativeOrder());
+            address = Posix.address(buffer);
+        }
+    }
+
+    private static final ThreadLocal<Scratch> STATX = ThreadLocal.withInitial(() -> new Scratch(STATX_SIZE));
+    private static final ThreadLocal<Scratch> DIRENTS = ThreadLocal.withInitial(() -> new Scratch(DIRENT_BUFFER_SIZE));
+
+    static {
+        Posix.requireSupported();
+        LibC.load();
+    }
+
+    private NativeCalls() {
+    }
+
+    private static PosixException failure(String function, String arguments, Path path) {
+        int errno = Native.getLastError();
+        return new PosixException(function, arguments, path == null ? null : path.toString(), errno, Errno.name(errno));
+    }
+
+    private static String quote(Path path) {
+        return path == null ? "?" : "\"" + path + "\"";
+    }
+
+    public static int openat(int dirfd, Path path, int flags, int mode) {
+        int fd = LibC.openat(dirfd, PathBuffers.first(path), flags, mode);
+        if (fd < 0) {
+            throw failure("openat", dirfdText(dirfd) + quote(path) + ", " + OpenFlags.describe(flags)
+                    + ((flags & Posix.O_CREAT) != 0 ? ", 0" + Integer.toOctalString(mode) : ""), path);
+        }
+        return fd;
+    }
+
+    public static void close(int fd, Path path) {
+        if (LibC.close(fd) != 0) {
+            throw failure("close", fd + " " + quote(path), path);
+        }
+    }
+
+    public static long read(int fd, long address, long count, Path path) {
+        long n = LibC.read(fd, address, count);
+        if (n < 0) {
+            throw failure("read", fd + " " + quote(path) + ", " + count, path);
+        }
+        return n;
+    }
+
+    public static long pread(int fd, long address, long count, long offset, Path path) {
+        long n = LibC.pread(fd, address, count, offset);
+        if (n < 0) {
+            throw failure("pread", fd + " " + quote(path) + ", " + count + ", " + offset, path);
+        }
+        return n;
+    }
+
+    public static long write(int fd, long address, long count, Path path) {
+        long n = LibC.write(fd, address, count);
+        if (n < 0) {
+            throw failure("write", fd + " " + quote(path) + ", " + count, path);
+        }
+        return n;
+    }
+
+    public static long pwrite(int fd, long address, long count, long offset, Path path) {
+        long n = LibC.pwrite(fd, address, count, offset);
+        if (n < 0) {
+            throw failure("pwrite", fd + " " + quote(path) + ", " + count + ", " + offset, path);
+        }
+        return n;
+    }
+
+    public static void fsync(int fd, Path path) {
+        if (LibC.fsync(fd) != 0) {
+            throw failure("fsync", fd + " " + quote(path), path);
+        }
+    }
+
+    public static void fdatasync(int fd, Path path) {
+        if (LibC.fdatasync(fd) != 0) {
+            throw failure("fdatasync", fd + " " + quote(path), path);
+        }
+    }
+
+    public static void fadvise(int fd, long offset, long length, int advice, Path path) {
+        // posix_fadvise returns the error number rather than setting errno
+        int error = LibC.posix_fadvise(fd, offset, length, advice);
+        if (error != 0) {
+            throw new PosixException("posix_fadvise", fd + " " + quote(path) + ", " + offset + ", " + length + ", "
+                    + (advice == Posix.POSIX_FADV_DONTNEED ? "POSIX_FADV_DONTNEED" : String.valueOf(advice)),
+                    path.toString(), error, Errno.name(error));
+        }
+    }
+
+    public static void link(Path existing, Path newPath) {
+        if (LibC.link(PathBuffers.first(existing), PathBuffers.second(newPath)) != 0) {
+            throw failure("link", quote(existing) + ", " + quote(newPath), newPath);
+        }
+    }
+
+    public static void linkat(int existingDirfd, Path existing, int newDirfd, Path newPath, int flags) {
+        if (LibC.linkat(existingDirfd, PathBuffers.first(existing), newDirfd, PathBuffers.second(newPath), flags) != 0) {
+            throw failure("linkat", dirfdText(existingDirfd) + quote(existing) + ", " + dirfdText(newDirfd)
+                    + quote(newPath) + ", " + flags, newPath);
+        }
+    }
+
+    public static void flock(int fd, int operation, Path path) {
+        if (LibC.flock(fd, operation) != 0) {
+            throw failure("flock", fd + " " + quote(path) + ", " + lockText(operation), path);
+        }
+    }
+
+    public static void renameat(int oldDirfd, Path from, int newDirfd, Path to) {
+        if (LibC.renameat(oldDirfd, PathBuffers.first(from), newDirfd, PathBuffers.second(to)) != 0) {
+            throw failure("renameat", dirfdText(oldDirfd) + quote(from) + ", " + dirfdText(newDirfd) + quote(to), from);
+        }
+    }
+
+    public static void unlinkat(int dirfd, Path path, int flags) {
+        if (LibC.unlinkat(dirfd, PathBuffers.first(path), flags) != 0) {
+            throw failure("unlinkat", dirfdText(dirfd) + quote(path)
+                    + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), path);
+        }
+    }
+
+    public static void mkdirat(int dirfd, Path path, int mode) {
+        if (LibC.mkdirat(dirfd, PathBuffers.first(path), mode) != 0) {
+            throw failure("mkdirat", dirfdText(dirfd) + quote(path) + ", 0" + Integer.toOctalString(mode), path);
+        }
+    }
+
+    public static FileStat statx(int dirfd, Path path, int flags) {
+        Scratch scratch = STATX.get();
+        if (LibC.statx(dirfd, PathBuffers.first(path), flags, STATX_BASIC_STATS, scratch.address) != 0) {
+            throw failure("statx", dirfdText(dirfd) + quote(path)
+                    + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), path);
+        }
+        ByteBuffer b = scratch.buffer;
+        // struct statx is the same on every architecture: nlink@16 mode@28 ino@32 size@40 blocks@48 mtime@112
+        long mtimeNanos = b.getLong(112) * 1_000_000_000L + Integer.toUnsignedLong(b.getInt(120));
+        return new FileStat(b.getLong(40), Short.toUnsignedInt(b.getShort(28)), Integer.toUnsignedLong(b.getInt(16)),
+                b.getLong(32), b.getLong(48), mtimeNanos);
+    }
+
+    public static List<String> listDirectory(Path directory) {
+        int fd = openat(Posix.AT_FDCWD, directory, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        List<String> names = new ArrayList<>();
+        try {
+            Scratch scratch = DIRENTS.get();
+            ByteBuffer b = scratch.buffer;
+            while (true) {
+                long n = LibC.getdents64(fd, scratch.address, DIRENT_BUFFER_SIZE);
+                if (n < 0) {
+                    throw failure("getdents64", fd + " " + quote(directory) + ", " + DIRENT_BUFFER_SIZE, directory);
+                }
+                if (n == 0) {
+                    return names;
+                }
+                // struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16 @16, d_type u8 @18, d_name @19
+                for (int offset = 0; offset < n; ) {
+                    int length = Short.toUnsignedInt(b.getShort(offset + 16));
+                    int nameStart = offset + 19;
+                    int nameEnd = nameStart;
+                    while (b.get(nameEnd) != 0) {
+                        nameEnd++;
+                    }
+                    byte[] name = new byte[nameEnd - nameStart];
+                    b.get(nameStart, name);
+                    String s = new String(name, StandardCharsets.UTF_8);
+                    if (!s.equals(".") && !s.equals("..")) {
+                        names.add(s);
+                    }
+                    offset += length;
+                }
+            }
+        } finally {
+            close(fd, directory);
+        }
+    }
+
+    public static PageCacheResidency residency(Path file) {
+        int fd = openat(Posix.AT_FDCWD, file, Posix.O_RDONLY | Posix.O_CLOEXEC, 0);
+        try {
+            long size = statx(Posix.AT_FDCWD, file, 0).sizeBytes();
+            long pageSize = LibC.sysconf(SC_PAGESIZE);
+            long pages = (size + pageSize - 1) / pageSize;
+            if (pages == 0) {
+                return new PageCacheResidency(0, 0);
+            }
+            long address = LibC.mmap(0, size, PROT_READ, MAP_SHARED, fd, 0);
+            if (address == -1) {
+                throw failure("mmap", "NULL, " + size + ", PROT_READ, MAP_SHARED, " + fd + " " + quote(file) + ", 0", file);
+            }
+            try {
+                ByteBuffer vector = ByteBuffer.allocateDirect((int) pages);
+                if (LibC.mincore(address, size, Posix.address(vector)) != 0) {
+                    throw failure("mincore", Long.toHexString(address) + ", " + size + " " + quote(file), file);
+                }
+                long resident = 0;
+                for (int i = 0; i < pages; i++) {
+                    resident += vector.get(i) & 1;
+                }
+                return new PageCacheResidency(pages, resident);
+            } finally {
+                LibC.munmap(address, size);
+            }
+        } finally {
+            close(fd, file);
+        }
+    }
+
+    /** @return libc's text for {@code errno}, e.g. "No space left on device" */
+    public static String strerror(int errno) {
+        return LibC.strerror(errno);
+    }
+
+    private static String dirfdText(int dirfd) {
+        return dirfd == Posix.AT_FDCWD ? "AT_FDCWD, " : dirfd + ", ";
+    }
+
+    private static String lockText(int operation) {
+        String base = (operation & Posix.LOCK_UN) != 0 ? "LOCK_UN" : (operation & Posix.LOCK_EX) != 0 ? "LOCK_EX" : "LOCK_SH";
+        return (operation & Posix.LOCK_NB) != 0 ? base + "|LOCK_NB" : base;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.prism.posix.internal;
+
+import dev.prism.DataSize;
+import dev.prism.posix.CreateFiles;
+import dev.prism.posix.DeleteFiles;
+import dev.prism.posix.DirectoryLayout;
+import dev.prism.posix.FolderBench;
+import dev.prism.posix.LinkLock;
+import dev.prism.posix.ListFiles;
+import dev.prism.posix.MoveFiles;
+import dev.prism.posix.OpenContention;
+import dev.prism.posix.PosixBenchmarks;
+
+import java.util.List;
+
+/** The POSIX benchmarks' providers, listed in META-INF/services/dev.prism.BenchmarkProvider. */
+public final class Providers {
+    private Providers() {
+    }
+
+    /** create_files */
+    public static final class CreateFilesProvider extends PosixProvider {
+        public CreateFilesProvider() {
+            super(PosixBenchmarks.createFiles(), CreateFiles.PARAMETERS, CreateFiles::of, () -> {
+                CreateFiles small = PosixBenchmarks.createFiles().files(300).fileSize(DataSize.ofKiB(4));
+                return List.of(small, small.directory(DirectoryLayout.SHARED));
+            });
+        }
+    }
+
+    /** list_files */
+    public static final class ListFilesProvider extends PosixProvider {
+        public ListFilesProvider() {
+            super(PosixBenchmarks.listFiles(), ListFiles.PARAMETERS, ListFiles::of,
+                    () -> List.of(PosixBenchmarks.listFiles().files(300)));
+        }
+    }
+
+    /** move_files */
+    public static final class MoveFilesProvider extends PosixProvider {
+        public MoveFilesProvider() {
+            super(PosixBenchmarks.moveFiles(), MoveFiles.PARAMETERS, MoveFiles::of,
+                    () -> List.of(PosixBenchmarks.moveFiles().files(300)));
+        }
+    }
+
+    /** delete_files */
+    public static final class DeleteFilesProvider extends PosixProvider {
+        public DeleteFilesProvider() {
+            super(PosixBenchmarks.deleteFiles(), DeleteFiles.PARAMETERS, DeleteFiles::of,
+                    () -> List.of(PosixBenchmarks.deleteFiles().files(300)));
+        }
+    }
+
+    /** folder_bench */
+    public static final class FolderBenchProvider extends PosixProvider {
+        public FolderBenchProvider() {
+            super(PosixBenchmarks.folderBench(), FolderBench.PARAMETERS, FolderBench::of,
+                    () -> List.of(PosixBenchmarks.folderBench().depth(3).breadth(4).filesPerLeaf(2)));
+        }
+    }
+
+    /** open_contention */
+    public static final class OpenContentionProvider extends PosixProvider {
+        public OpenContentionProvider() {
+            super(PosixBenchmarks.openContention(), OpenContention.PARAMETERS, OpenContention::of,
+                    () -> List.of(PosixBenchmarks.openContention().opens(500)));
+        }
+    }
+
+    /** link_lock */
+    public static final class LinkLockProvider extends PosixProvider {
+        public LinkLockProvider() {
+            super(PosixBenchmarks.linkLock(), LinkLock.PARAMETERS, LinkLock::of,
+                    () -> List.of(PosixBenchmarks.linkLock().packages(10).filesPerPackage(20)));
+        }
+    }
+}

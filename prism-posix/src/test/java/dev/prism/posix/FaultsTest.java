@@ -1,0 +1,105 @@
+package dev.prism.posix;
+
+import dev.prism.Failure;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.TargetException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Real faults on real filesystems: a full ext4 (a small loop-mounted image) and a read-only mount.
+ * They need root and mount(8); without them they are skipped, saying why.
+ */
+class FaultsTest {
+    @TempDir
+    Path work;
+    private final List<Path> mounted = new ArrayList<>();
+
+    @AfterEach
+    void unmount() throws Exception {
+        for (Path mountPoint : mounted) {
+            run("umount", mountPoint.toString());
+        }
+    }
+
+    private static String run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + out);
+        }
+        return out;
+    }
+
+    private static void assumeRootWithMount() {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting needs root");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mount")) || Files.isExecutable(Path.of("/bin/mount")),
+                "mount(8) is not installed");
+    }
+
+    /** A 16 MiB ext4 image with only 128 inodes, loop-mounted: creating files runs out of inodes (ENOSPC). */
+    private Path smallExt4() throws Exception {
+        assumeRootWithMount();
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/sbin/mkfs.ext4")) || Files.isExecutable(Path.of("/usr/sbin/mkfs.ext4")),
+                "mkfs.ext4 (e2fsprogs) is not installed");
+        Path image = work.resolve("small.ext4");
+        try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
+            f.setLength(16L << 20);
+        }
+        run("mkfs.ext4", "-q", "-F", "-N", "128", image.toString());
+        Path mountPoint = Files.createDirectory(work.resolve("mnt"));
+        try {
+            run("mount", "-o", "loop", image.toString(), mountPoint.toString());
+        } catch (IOException e) {
+            Assumptions.abort("no loop device could be used: " + e.getMessage());
+        }
+        mounted.add(mountPoint);
+        return mountPoint;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Access.class)
+    void fullFilesystem_failsWithEnospc_keepsMeasurements_andCleansUp(Access access) throws Exception {
+        Path full = smallExt4();
+        RunResult run = Scenario.builder().target(full).benchmark(PosixBenchmarks.createFiles().files(1000)
+                .fileSize(dev.prism.DataSize.ofBytes(100)).access(access)).build().execute().runs().get(0);
+
+        assertThat(run.status()).isEqualTo(dev.prism.Status.FAIL);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
+        assertThat(run.failure().message()).contains("ENOSPC");
+        // the files created before the inodes ran out were measured
+        assertThat(run.measurement("open").count()).isBetween(50L, 999L);
+        try (Stream<Path> left = Files.list(full)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("lost+found");
+        }
+    }
+
+    @Test
+    void readOnlyTarget_isRefusedWithAClearMessage() throws Exception {
+        assumeRootWithMount();
+        Path readOnly = Files.createDirectory(work.resolve("ro"));
+        run("mount", "-t", "tmpfs", "-o", "ro,size=1m", "prism-ro", readOnly.toString());
+        mounted.add(readOnly);
+        assertThatThrownBy(() -> Scenario.builder().target(readOnly).benchmark(PosixBenchmarks.createFiles())
+                .build().execute())
+                .isInstanceOf(TargetException.class)
+                .hasMessageContaining(readOnly.toString()).hasMessageContaining("Read-only file system");
+    }
+}
