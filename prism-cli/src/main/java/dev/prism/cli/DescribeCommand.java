@@ -24,9 +24,12 @@ final class DescribeCommand implements Runnable {
         out.println(provider.name() + ": " + provider.description());
         out.println();
         out.println("Parameters (set with -p name=value):");
+        int name = provider.parameters().stream().mapToInt(p -> p.name().length()).max().orElse(0);
+        int value = provider.parameters().stream().mapToInt(p -> formatDefault(p).length()).max().orElse(0);
+        int range = provider.parameters().stream().mapToInt(p -> p.range().length()).max().orElse(0);
         for (Parameter<?> p : provider.parameters()) {
-            out.printf("  %-12s default %-10s accepts %-22s %s%s%n", p.name(), formatDefault(p), p.range(),
-                    p.description(), p.unit() == null ? "" : " [" + p.unit() + "]");
+            out.printf("  %-" + name + "s  default %-" + value + "s  accepts %-" + range + "s  %s%s%n", p.name(),
+                    formatDefault(p), p.range(), p.description(), p.unit() == null ? "" : " [" + p.unit() + "]");
         }
         out.flush();
     }

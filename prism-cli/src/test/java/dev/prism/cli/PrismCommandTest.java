@@ -54,7 +54,7 @@ class PrismCommandTest {
         Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "1,2", "--reps", "2",
                 "-p", "files=20", "-p", "create_files.file_size=1KiB", "--out", out.toString(), "--run-id", "cli", "-q");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("create_files files=20 file_size=1KiB")
+        assertThat(o.out()).contains("create_files access=native files=20 file_size=1KiB")
                 .contains("tasks").contains("op").contains("p99").contains("ops/s").contains("open").contains("close");
         List<Path> docs;
         try (Stream<Path> files = Files.list(out.resolve("cli"))) {
@@ -74,6 +74,26 @@ class PrismCommandTest {
         JsonNode docs = new ObjectMapper().readTree(o.out());
         assertThat(docs.isArray()).isTrue();
         assertThat(docs.get(0).get("schema").asText()).isEqualTo("prism.run/1");
+    }
+
+    @Test
+    void access_isChosenWithAParameter_andEveryPosixBenchmarkIsListed() throws IOException {
+        assertThat(prism("list").out()).contains("list_files", "move_files", "delete_files", "folder_bench",
+                "open_contention", "link_lock");
+        assertThat(prism("describe", "link_lock").out()).contains("access").contains("nio|native").contains("packages");
+        Outcome o = prism("run", "list_files", "move_files", "--target", target.toString(), "-p", "files=10",
+                "-p", "access=nio", "--json", "-q", "--out", out.toString());
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode docs = new ObjectMapper().readTree(o.out());
+        assertThat(docs.get(0).at("/parameters/access").asText()).isEqualTo("nio");
+        assertThat(docs.get(1).at("/measurements/rename/count").asLong()).isEqualTo(10);
+    }
+
+    @Test
+    void folderBenchTooLarge_isAUsageError() {
+        Outcome o = prism("run", "folder_bench", "--target", target.toString(), "-p", "depth=20", "-p", "breadth=10");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("depth=20 and breadth=10").contains("lower depth or breadth");
     }
 
     @Test
@@ -97,7 +117,7 @@ class PrismCommandTest {
         assertThat(badValue.err()).contains("files must be in 1..100000000, was -3");
         Outcome badKey = prism("run", "create_files", "--target", target.toString(), "-p", "filez=3");
         assertThat(badKey.exit()).isEqualTo(2);
-        assertThat(badKey.err()).contains("'filez'").contains("known: files");
+        assertThat(badKey.err()).contains("'filez'").contains("known: access, files");
         assertThat(prism("run", "create_files", "--target", target.toString(), "--tasks", "0").exit()).isEqualTo(2);
         assertThat(prism("run", "create_files", "--target", target.toString(), "--bogus").exit()).isEqualTo(2);
         assertThat(prism("run", "create_files", "--target", target.toString(), "--timeout", "soon").exit()).isEqualTo(2);
