@@ -19,7 +19,7 @@ import java.util.List;
  * System.out.println(createFiles.parameters());
  * }</pre>
  */
-public final class CreateFiles extends PosixBenchmark<CreateFiles> {
+public final class CreateFiles extends FileSetBenchmark<CreateFiles> {
     /** Bytes per write call. */
     public static final Parameter<DataSize> BLOCK_SIZE = Parameter.ofSize("block_size", DataSize.ofMiB(1),
             DataSize.ofBytes(1), DataSize.ofMiB(256), "bytes per write call (a file larger than this takes several)");
@@ -49,24 +49,9 @@ public final class CreateFiles extends PosixBenchmark<CreateFiles> {
         return new CreateFiles(parameters);
     }
 
-    /** @param files files each rank creates, 1..100000000 */
-    public CreateFiles files(int files) {
-        return set(FILES, files);
-    }
-
-    /** @param fileSize bytes written into each file, 1B..64GiB */
-    public CreateFiles fileSize(DataSize fileSize) {
-        return set(FILE_SIZE, fileSize);
-    }
-
     /** @param blockSize bytes per write call, 1B..256MiB */
     public CreateFiles blockSize(DataSize blockSize) {
         return set(BLOCK_SIZE, blockSize);
-    }
-
-    /** @param directory per-rank or shared directory */
-    public CreateFiles directory(DirectoryLayout directory) {
-        return set(DIRECTORY, directory);
     }
 
     /** @param fsync whether each file is fsynced before close */

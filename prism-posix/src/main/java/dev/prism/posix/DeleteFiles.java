@@ -1,6 +1,5 @@
 package dev.prism.posix;
 
-import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.Workload;
@@ -16,7 +15,7 @@ import java.util.List;
  * System.out.println(b.parameters());
  * }</pre>
  */
-public final class DeleteFiles extends PosixBenchmark<DeleteFiles> {
+public final class DeleteFiles extends FileSetBenchmark<DeleteFiles> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
@@ -32,21 +31,6 @@ public final class DeleteFiles extends PosixBenchmark<DeleteFiles> {
     @Override
     DeleteFiles with(Parameters parameters) {
         return new DeleteFiles(parameters);
-    }
-
-    /** @param files files each rank works on, 1..100000000 */
-    public DeleteFiles files(int files) {
-        return set(FILES, files);
-    }
-
-    /** @param fileSize bytes in each file, 1B..64GiB */
-    public DeleteFiles fileSize(DataSize fileSize) {
-        return set(FILE_SIZE, fileSize);
-    }
-
-    /** @param directory per-rank or shared directory */
-    public DeleteFiles directory(DirectoryLayout directory) {
-        return set(DIRECTORY, directory);
     }
 
     @Override

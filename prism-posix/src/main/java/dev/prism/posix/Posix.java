@@ -85,10 +85,15 @@ public final class Posix {
     }
 
     private static String detectArch() {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+        return archOf(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
+    }
+
+    /** @return {@code x86_64} or {@code aarch64} for Linux on those, null for anything else */
+    static String archOf(String osName, String osArch) {
+        if (!osName.toLowerCase(Locale.ROOT).contains("linux")) {
             return null;
         }
-        switch (System.getProperty("os.arch", "")) {
+        switch (osArch) {
             case "amd64": case "x86_64": return "x86_64";
             case "aarch64": case "arm64": return "aarch64";
             default: return null;
@@ -99,10 +104,13 @@ public final class Posix {
      * @throws PrismException saying what is supported when this is not Linux on x86-64 or aarch64
      */
     public static void requireSupported() {
-        if (ARCH == null) {
+        requireSupported(System.getProperty("os.name"), System.getProperty("os.arch"));
+    }
+
+    static void requireSupported(String osName, String osArch) {
+        if (archOf(osName, osArch) == null) {
             throw new PrismException("the NATIVE file access (libc through JNA) supports Linux on x86-64 and"
-                    + " aarch64; this is " + System.getProperty("os.name") + " on " + System.getProperty("os.arch")
-                    + ": use access=nio");
+                    + " aarch64; this is " + osName + " on " + osArch + ": use access=nio");
         }
     }
 

@@ -137,6 +137,17 @@ class PosixTest {
     }
 
     @Test
+    void otherPlatforms_areRefusedWithWhatIsSupported() {
+        assertThat(Posix.archOf("Linux", "amd64")).isEqualTo("x86_64");
+        assertThat(Posix.archOf("Linux", "aarch64")).isEqualTo("aarch64");
+        assertThat(Posix.archOf("Mac OS X", "aarch64")).isNull();
+        assertThat(Posix.archOf("Linux", "ppc64le")).isNull();
+        assertThatThrownBy(() -> Posix.requireSupported("Mac OS X", "aarch64"))
+                .hasMessage("the NATIVE file access (libc through JNA) supports Linux on x86-64 and aarch64;"
+                        + " this is Mac OS X on aarch64: use access=nio");
+    }
+
+    @Test
     void constantsFollowTheArchitecture() {
         assertThat(Posix.ARCH).isIn("x86_64", "aarch64");
         if (Posix.ARCH.equals("x86_64")) {
