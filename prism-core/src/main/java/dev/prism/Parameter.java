@@ -5,6 +5,7 @@ import dev.prism.internal.Durations;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -33,9 +34,18 @@ public final class Parameter<T> {
     private final T max;
     private final Function<String, T> parser;
     private final Function<T, String> formatter;
+    /** A rule beyond min..max: returns what is wrong with a value, or null. */
+    private final Function<T, String> rule;
+    private final String rangeText;
 
     private Parameter(String name, Class<T> type, T defaultValue, String unit, String description,
                       T min, T max, Function<String, T> parser, Function<T, String> formatter) {
+        this(name, type, defaultValue, unit, description, min, max, parser, formatter, v -> null, null);
+    }
+
+    private Parameter(String name, Class<T> type, T defaultValue, String unit, String description,
+                      T min, T max, Function<String, T> parser, Function<T, String> formatter,
+                      Function<T, String> rule, String rangeText) {
         if (name == null || !name.matches("[a-z][a-zA-Z0-9_]*")) {
             throw new IllegalArgumentException("name must be an identifier starting with a lower-case"
                     + " letter (letters, digits, _), was " + (name == null ? "null" : "'" + name + "'"));
@@ -48,6 +58,8 @@ public final class Parameter<T> {
         this.max = max;
         this.parser = parser;
         this.formatter = formatter;
+        this.rule = rule;
+        this.rangeText = rangeText;
         this.defaultValue = check(Objects.requireNonNull(defaultValue, "defaultValue"));
     }
 
@@ -77,6 +89,31 @@ public final class Parameter<T> {
                                                  String description) {
         return new Parameter<>(name, Duration.class, defaultValue, "duration", description, min, max,
                 text -> parseWith(name, text, Parameter::parseDuration), Parameter::formatDuration);
+    }
+
+    /**
+     * A comma-separated list of sizes ({@code 8KiB,1MiB,1GiB}), each in {@code min..max}, at least one.
+     */
+    @SuppressWarnings("unchecked")
+    public static Parameter<List<DataSize>> ofSizes(String name, List<DataSize> defaultValue, DataSize min, DataSize max,
+                                                   String description) {
+        Class<List<DataSize>> type = (Class<List<DataSize>>) (Class<?>) List.class;
+        String range = "list of " + min + ".." + max;
+        return new Parameter<>(name, type, List.copyOf(defaultValue), "bytes", description, null, null,
+                text -> parseWith(name, text, t -> Arrays.stream(t.split(",")).map(String::trim)
+                        .filter(x -> !x.isEmpty()).map(DataSize::parse).toList()),
+                list -> list.stream().map(DataSize::toString).collect(Collectors.joining(",")),
+                list -> {
+                    if (list.isEmpty()) {
+                        return "needs at least one size";
+                    }
+                    for (DataSize size : list) {
+                        if (size.compareTo(min) < 0 || size.compareTo(max) > 0) {
+                            return "has " + size + ", outside " + min + ".." + max;
+                        }
+                    }
+                    return null;
+                }, range);
     }
 
     /** A true/false parameter. */
@@ -125,6 +162,9 @@ public final class Parameter<T> {
 
     /** @return the accepted values as text: {@code 1..1000000}, {@code per-rank|shared}, {@code true|false} */
     public String range() {
+        if (rangeText != null) {
+            return rangeText;
+        }
         if (type.isEnum()) {
             return Arrays.stream(type.getEnumConstants()).map(formatter).collect(Collectors.joining("|"));
         }
@@ -148,6 +188,10 @@ public final class Parameter<T> {
         }
         if (min != null && (((Comparable) value).compareTo(min) < 0 || ((Comparable) value).compareTo(max) > 0)) {
             throw new IllegalArgumentException(name + " must be in " + range() + ", was " + format(value));
+        }
+        String violation = rule.apply(value);
+        if (violation != null) {
+            throw new IllegalArgumentException(name + " " + violation + "; accepted: " + range() + ", was " + format(value));
         }
         return value;
     }

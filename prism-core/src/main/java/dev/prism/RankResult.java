@@ -11,7 +11,7 @@ import java.util.Objects;
  * per-operation measurements and its stalls.
  *
  * <pre>{@code
- * var r = new dev.prism.RankResult(0, "node1", dev.prism.Status.PASS, null, 1_000_000, java.util.Map.of(), java.util.List.of());
+ * var r = new dev.prism.RankResult(0, "node1", dev.prism.Status.PASS, null, 1_000_000, java.util.Map.of(), java.util.Map.of(), java.util.List.of());
  * System.out.println(r.phaseNanos());
  * }</pre>
  *
@@ -21,10 +21,11 @@ import java.util.Objects;
  * @param failure      why it failed, or null
  * @param phaseNanos   wall time of the timed phase ({@link Workload#run}), or until it failed
  * @param measurements per operation, in the order first seen
+ * @param counters     the workload's counters ({@link WorkloadContext#addCounter}), in the order first added
  * @param stalls       operations slower than the stall threshold
  */
 public record RankResult(int rank, String hostname, Status status, Failure failure, long phaseNanos,
-                         Map<String, Measurement> measurements, List<Stall> stalls) {
+                         Map<String, Measurement> measurements, Map<String, Long> counters, List<Stall> stalls) {
     /** Copies the collections and checks that status and failure agree. */
     public RankResult {
         Objects.requireNonNull(status, "status");
@@ -32,6 +33,7 @@ public record RankResult(int rank, String hostname, Status status, Failure failu
             throw new IllegalArgumentException("status " + status + " does not agree with failure " + failure);
         }
         measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
+        counters = Collections.unmodifiableMap(new LinkedHashMap<>(counters));
         stalls = List.copyOf(stalls);
     }
 }

@@ -9,8 +9,8 @@ import java.util.List;
  * than a slow system.
  *
  * <pre>{@code
- * var a = new dev.prism.RankResult(0, "h", dev.prism.Status.PASS, null, 10, java.util.Map.of(), java.util.List.of());
- * var b = new dev.prism.RankResult(1, "h", dev.prism.Status.PASS, null, 30, java.util.Map.of(), java.util.List.of());
+ * var a = new dev.prism.RankResult(0, "h", dev.prism.Status.PASS, null, 10, java.util.Map.of(), java.util.Map.of(), java.util.List.of());
+ * var b = new dev.prism.RankResult(1, "h", dev.prism.Status.PASS, null, 30, java.util.Map.of(), java.util.Map.of(), java.util.List.of());
  * System.out.println(dev.prism.RankSpread.of(java.util.List.of(a, b)));
  * }</pre>
  *

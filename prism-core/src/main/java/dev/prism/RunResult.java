@@ -69,6 +69,14 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return repetitions.stream().flatMap(r -> r.ranks().stream()).flatMap(r -> r.stalls().stream()).toList();
     }
 
+    /** @return every counter of every rank and repetition, summed, in the order first seen */
+    public Map<String, Long> counters() {
+        Map<String, Long> sums = new LinkedHashMap<>();
+        repetitions.stream().flatMap(r -> r.ranks().stream())
+                .forEach(rank -> rank.counters().forEach((k, v) -> sums.merge(k, v, Long::sum)));
+        return Collections.unmodifiableMap(sums);
+    }
+
     /** @return the measurement of {@code operation} */
     public Measurement measurement(String operation) {
         Measurement m = measurements.get(operation);

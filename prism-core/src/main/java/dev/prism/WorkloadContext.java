@@ -60,6 +60,19 @@ public interface WorkloadContext {
     void addBytes(String operation, long bytes);
 
     /**
+     * Records one {@code operation} that took {@code nanos}, measured by the workload itself: for
+     * latencies that do not start now, such as the time from an operation's intended start
+     * (coordinated omission). Allocates nothing once the operation has been seen.
+     */
+    void record(String operation, long nanos);
+
+    /**
+     * Adds {@code delta} to a named counter of this rank (bytes found in the page cache, files
+     * skipped…). Counters are summed over ranks and repetitions and reported beside the measurements.
+     */
+    void addCounter(String counter, long delta);
+
+    /**
      * Waits until every rank has reached this barrier, or fails when a rank failed or the run's
      * deadline passed.
      */

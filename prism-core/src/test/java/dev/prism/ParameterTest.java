@@ -44,6 +44,18 @@ class ParameterTest {
     }
 
     @Test
+    void sizes_parseAListAndCheckEveryElement() {
+        Parameter<java.util.List<DataSize>> classes = Parameter.ofSizes("size_classes",
+                java.util.List.of(DataSize.ofKiB(8)), DataSize.ofKiB(1), DataSize.ofGiB(1), "size classes");
+        assertThat(classes.parse("8KiB, 1MiB,1GiB")).containsExactly(DataSize.ofKiB(8), DataSize.ofMiB(1), DataSize.ofGiB(1));
+        assertThat(classes.format(java.util.List.of(DataSize.ofKiB(8), DataSize.ofMiB(1)))).isEqualTo("8KiB,1MiB");
+        assertThatThrownBy(() -> classes.parse("8KiB,2GiB")).hasMessageContaining("size_classes")
+                .hasMessageContaining("2GiB").hasMessageContaining("1KiB..1GiB");
+        assertThatThrownBy(() -> classes.parse(",")).hasMessageContaining("size_classes needs at least one size");
+        assertThatThrownBy(() -> classes.parse("8KiB,lots")).hasMessageContaining("size_classes").hasMessageContaining("'lots'");
+    }
+
+    @Test
     void boolean_acceptsCommonSpellings() {
         Parameter<Boolean> fsync = Parameter.ofBoolean("fsync", false, "fsync");
         assertThat(fsync.parse("yes")).isTrue();

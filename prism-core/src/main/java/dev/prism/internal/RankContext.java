@@ -29,6 +29,7 @@ final class RankContext implements WorkloadContext {
     private final Map<String, OperationSlot> slots = new HashMap<>();
     private final List<OperationSlot> slotOrder = new ArrayList<>();
     private final List<Stall> stalls = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, Long> counters = new LinkedHashMap<>();
     private int userBarriers;
 
     RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
@@ -95,6 +96,25 @@ final class RankContext implements WorkloadContext {
     @Override
     public void addBytes(String operation, long bytes) {
         slot(operation).recorder().addBytes(bytes);
+    }
+
+    @Override
+    public void record(String operation, long nanos) {
+        slot(operation).recorder().record(nanos);
+    }
+
+    @Override
+    public void addCounter(String counter, long delta) {
+        synchronized (counters) {
+            counters.merge(counter, delta, Long::sum);
+        }
+    }
+
+    /** @return this rank's counters, in the order first added */
+    Map<String, Long> counters() {
+        synchronized (counters) {
+            return new LinkedHashMap<>(counters);
+        }
     }
 
     @Override

@@ -78,6 +78,7 @@ public final class ResultJson {
         putTarget(root.putObject("target"), run.target());
         putHost(root.putObject("host"), run.host());
         putMeasurements(root.putObject("measurements"), run.measurements());
+        putCounters(root.putObject("counters"), run.counters());
         putSpread(root.putObject("rankSpread"), run.rankSpread());
         ArrayNode repetitions = root.putArray("repetitions");
         for (RepetitionResult rep : run.repetitions()) {
@@ -103,6 +104,7 @@ public final class ResultJson {
         putFailure(node, rank.failure());
         node.put("phaseNanos", rank.phaseNanos());
         putMeasurements(node.putObject("measurements"), rank.measurements());
+        putCounters(node.putObject("counters"), rank.counters());
         putStalls(node.putArray("stalls"), rank.stalls());
     }
 
@@ -159,6 +161,10 @@ public final class ResultJson {
             o.put("elapsedNanos", m.elapsedNanos());
             o.put("histogram", m.encodedHistogram());
         });
+    }
+
+    private static void putCounters(ObjectNode node, Map<String, Long> counters) {
+        counters.forEach(node::put);
     }
 
     private static void putSpread(ObjectNode node, RankSpread spread) {

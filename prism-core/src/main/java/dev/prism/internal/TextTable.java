@@ -61,6 +61,11 @@ public final class TextTable {
                         duration(run.rankSpread().minNanos()), run.rankSpread().slowestRank(),
                         duration(run.rankSpread().maxNanos())));
             }
+            if (!run.counters().isEmpty()) {
+                StringBuilder line = new StringBuilder("  tasks " + run.tasks() + ":");
+                run.counters().forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+                out.append(line).append('\n');
+            }
             if (!run.stalls().isEmpty()) {
                 out.append(String.format("  tasks %d: %d stall(s) over %s, e.g. %s%n", run.tasks(), run.stalls().size(),
                         duration(run.stallThreshold().toNanos()), run.stalls().get(0)));

@@ -54,14 +54,14 @@ class ResultJsonGoldenTest {
         Map<String, Measurement> m = new LinkedHashMap<>();
         m.put("open", measurement("open", phase, 0, values));
         m.put("write", measurement("write", phase, 4096L * values.length, 2_000, 3_000));
-        return new RankResult(rank, "node" + rank, Status.PASS, null, phase, m, List.of());
+        return new RankResult(rank, "node" + rank, Status.PASS, null, phase, m, Map.of("resident_bytes", 4096L * rank), List.of());
     }
 
     private static RunResult run(boolean fail) {
         RankResult r0 = rank(0, 2_000_000, 10_000, 12_000, 15_000);
         RankResult r1 = fail
                 ? new RankResult(1, "node1", Status.FAIL, new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of 10s", 1),
-                3_000_000, Map.of("open", measurement("open", 3_000_000, 0, 20_000)),
+                3_000_000, Map.of("open", measurement("open", 3_000_000, 0, 20_000)), Map.of(),
                 List.of(new Stall(1, "open", "/mnt/nfs/prism-golden/rank-1/file-1.dat",
                         Instant.parse("2026-11-29T12:00:01Z"), 5_000_000_000L, false)))
                 : rank(1, 3_000_000, 20_000, 25_000, 30_000);
