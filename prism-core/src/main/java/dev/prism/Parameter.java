@@ -77,6 +77,13 @@ public final class Parameter<T> {
                 text -> parseNumber(name, text, Long::parseLong, "an integer"), String::valueOf);
     }
 
+    /** A decimal parameter accepting {@code min..max} (inclusive). */
+    public static Parameter<Double> ofDouble(String name, double defaultValue, double min, double max, String unit,
+                                             String description) {
+        return new Parameter<>(name, Double.class, defaultValue, unit, description, min, max,
+                text -> parseNumber(name, text, Double::parseDouble, "a number"), String::valueOf);
+    }
+
     /** A size parameter accepting {@code min..max}; parses {@code 4096}, {@code 4KiB}, {@code 1M}. */
     public static Parameter<DataSize> ofSize(String name, DataSize defaultValue, DataSize min, DataSize max,
                                              String description) {

@@ -25,6 +25,13 @@ public interface FileAccess {
     /** Opens an existing file for reading. */
     OpenFile openRead(Path file);
 
+    /**
+     * Opens an existing file for reading with {@code O_DIRECT}, bypassing the page cache: reads must
+     * use buffers, offsets and lengths aligned to the device's block size (4096 is safe). Filesystems
+     * without direct I/O (tmpfs) refuse with EINVAL.
+     */
+    OpenFile openReadDirect(Path file);
+
     /** Opens a file for reading and writing, creating it if missing (lock files). */
     OpenFile openReadWrite(Path file);
 

@@ -47,4 +47,19 @@ public final class PosixBenchmarks {
     public static LinkLock linkLock() {
         return new LinkLock(Parameters.defaults(LinkLock.PARAMETERS));
     }
+
+    /** @return {@code create_dataset}: classes 8KiB…1GiB, 4 files each, up to 1GiB, 16 shards */
+    public static CreateDataset createDataset() {
+        return new CreateDataset(Parameters.defaults(CreateDataset.PARAMETERS));
+    }
+
+    /** @return {@code md5_check}: generates the default dataset, reads it sequentially in 1MiB chunks, page cache kept */
+    public static Md5Check md5Check() {
+        return new Md5Check(Parameters.defaults(Md5Check.PARAMETERS));
+    }
+
+    /** @return {@code create_synthetic_workload}: 200 files per rank, Poisson at 200/s, lognormal sizes around 64KiB */
+    public static CreateSyntheticWorkload createSyntheticWorkload() {
+        return new CreateSyntheticWorkload(Parameters.defaults(CreateSyntheticWorkload.PARAMETERS));
+    }
 }

@@ -42,6 +42,12 @@ public final class NativeFileAccess implements FileAccess {
     }
 
     @Override
+    public OpenFile openReadDirect(Path file) {
+        return new NativeFile(NativeCalls.openat(Posix.AT_FDCWD, file,
+                Posix.O_RDONLY | Posix.O_DIRECT | Posix.O_CLOEXEC, 0), file);
+    }
+
+    @Override
     public OpenFile openReadWrite(Path file) {
         return new NativeFile(NativeCalls.openat(Posix.AT_FDCWD, file,
                 Posix.O_RDWR | Posix.O_CREAT | Posix.O_CLOEXEC, 0644), file);

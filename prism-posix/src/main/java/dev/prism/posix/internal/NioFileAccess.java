@@ -4,6 +4,8 @@ import dev.prism.posix.FileAccess;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.PosixException;
 
+import com.sun.nio.file.ExtendedOpenOption;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -53,6 +55,15 @@ public final class NioFileAccess implements FileAccess {
             return new NioFile(FileChannel.open(file, StandardOpenOption.READ), file);
         } catch (IOException e) {
             throw failure("FileChannel.open", quote(file) + ", READ", file, e);
+        }
+    }
+
+    @Override
+    public OpenFile openReadDirect(Path file) {
+        try {
+            return new NioFile(FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT), file);
+        } catch (IOException e) {
+            throw failure("FileChannel.open", quote(file) + ", READ, DIRECT", file, e);
         }
     }
 

@@ -1,7 +1,14 @@
 package dev.prism.posix.internal;
 
 import dev.prism.DataSize;
+import dev.prism.posix.CreateDataset;
 import dev.prism.posix.CreateFiles;
+import dev.prism.posix.CreateSyntheticWorkload;
+import dev.prism.posix.DatasetLayout;
+import dev.prism.posix.DatasetSpec;
+import dev.prism.posix.FileOrder;
+import dev.prism.posix.Md5Check;
+import dev.prism.posix.PageCache;
 import dev.prism.posix.DeleteFiles;
 import dev.prism.posix.DirectoryLayout;
 import dev.prism.posix.FolderBench;
@@ -73,6 +80,42 @@ public final class Providers {
         public LinkLockProvider() {
             super(PosixBenchmarks.linkLock(), LinkLock.PARAMETERS, LinkLock::of,
                     () -> List.of(PosixBenchmarks.linkLock().packages(10).filesPerPackage(20)));
+        }
+    }
+
+    /** The small dataset the quick suite writes and reads: 8KiB, 64KiB and 1MiB files, 8MiB at most. */
+    static DatasetSpec quickDataset() {
+        return new DatasetSpec(List.of(DataSize.ofKiB(8), DataSize.ofKiB(64), DataSize.ofMiB(1)), 6, DataSize.ofMiB(8),
+                DatasetLayout.SHARDED, 4, 42);
+    }
+
+    /** create_dataset */
+    public static final class CreateDatasetProvider extends PosixProvider {
+        public CreateDatasetProvider() {
+            super(PosixBenchmarks.createDataset(), CreateDataset.PARAMETERS, CreateDataset::of, () -> {
+                DatasetSpec quick = quickDataset();
+                return List.of(PosixBenchmarks.createDataset().sizeClasses(quick.sizeClasses())
+                        .filesPerClass(quick.filesPerClass()).totalSize(quick.totalSize()).shards(quick.shards()));
+            });
+        }
+    }
+
+    /** md5_check */
+    public static final class Md5CheckProvider extends PosixProvider {
+        public Md5CheckProvider() {
+            super(PosixBenchmarks.md5Check(), Md5Check.PARAMETERS, Md5Check::of, () -> {
+                Md5Check quick = PosixBenchmarks.md5Check().generate(quickDataset()).chunkSize(DataSize.ofKiB(32));
+                return List.of(quick, quick.order(FileOrder.RANDOM).cache(PageCache.DROP));
+            });
+        }
+    }
+
+    /** create_synthetic_workload */
+    public static final class CreateSyntheticWorkloadProvider extends PosixProvider {
+        public CreateSyntheticWorkloadProvider() {
+            super(PosixBenchmarks.createSyntheticWorkload(), CreateSyntheticWorkload.PARAMETERS, CreateSyntheticWorkload::of,
+                    () -> List.of(PosixBenchmarks.createSyntheticWorkload().files(100).rate(1000)
+                            .fileSize(DataSize.ofKiB(16)).sizeBounds(DataSize.ofBytes(1), DataSize.ofMiB(1))));
         }
     }
 }

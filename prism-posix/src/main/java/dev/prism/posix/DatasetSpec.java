@@ -1,0 +1,70 @@
+package dev.prism.posix;
+
+import dev.prism.DataSize;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a generated dataset holds: for each size class in order, up to {@code filesPerClass} files,
+ * as long as the running total stays within {@code totalSize}; laid out flat or sharded; its
+ * content given by {@link DatasetContent} with {@code seed}. File {@code i} is written by rank
+ * {@code i mod tasks}.
+ *
+ * <pre>{@code
+ * var spec = new dev.prism.posix.DatasetSpec(java.util.List.of(dev.prism.DataSize.ofKiB(8), dev.prism.DataSize.ofMiB(1)),
+ *         3, dev.prism.DataSize.ofMiB(4), dev.prism.posix.DatasetLayout.SHARDED, 4, 42);
+ * System.out.println(spec.files());
+ * }</pre>
+ *
+ * @param sizeClasses   file sizes, in the order they are filled
+ * @param filesPerClass at most this many files of each size
+ * @param totalSize     the dataset's size at most
+ * @param layout        flat or sharded
+ * @param shards        subdirectories when sharded
+ * @param seed          the content's seed
+ */
+public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSize totalSize, DatasetLayout layout,
+                          int shards, long seed) {
+    /** One file of the dataset. @param path relative, with '/' @param sizeBytes its size @param index its number */
+    public record File(String path, long sizeBytes, int index) {
+    }
+
+    /** Copies the list. */
+    public DatasetSpec {
+        sizeClasses = List.copyOf(sizeClasses);
+    }
+
+    /**
+     * @return every file, in index order
+     * @throws IllegalArgumentException naming total_size when not even the smallest file fits
+     */
+    public List<File> files() {
+        List<File> files = new ArrayList<>();
+        long total = 0;
+        for (DataSize size : sizeClasses) {
+            for (int j = 0; j < filesPerClass && total + size.bytes() <= totalSize.bytes(); j++) {
+                int index = files.size();
+                files.add(new File(path(index), size.bytes(), index));
+                total += size.bytes();
+            }
+        }
+        if (files.isEmpty()) {
+            DataSize smallest = sizeClasses.stream().min(DataSize::compareTo).orElseThrow();
+            throw new IllegalArgumentException("total_size " + totalSize + " is smaller than one file of the smallest"
+                    + " size class (" + smallest + "); raise total_size or add a smaller class");
+        }
+        return files;
+    }
+
+    /** @return the relative path of file {@code index} */
+    public String path(int index) {
+        String name = String.format("file-%06d.bin", index);
+        return layout == DatasetLayout.SHARDED ? String.format("shard-%03d/%s", index % shards, name) : name;
+    }
+
+    /** @return the bytes of all files */
+    public long bytes() {
+        return files().stream().mapToLong(File::sizeBytes).sum();
+    }
+}
