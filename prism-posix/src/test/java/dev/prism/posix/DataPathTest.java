@@ -39,6 +39,14 @@ class DataPathTest {
         return Scenario.builder().target(target).benchmark(b).tasks(tasks).build().execute().runs().get(0);
     }
 
+    @Test
+    void content_isPinned_soDatasetsFromEveryVersionStayVerifiable() throws Exception {
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(100_000);
+        new DatasetContent(42).fillFrom("shard-001/file-000001.bin", 0, file);
+        byte[] md5 = java.security.MessageDigest.getInstance("MD5").digest(file.array());
+        assertThat(java.util.HexFormat.of().formatHex(md5)).isEqualTo("ed66a6f2ddcaf0632d0a4966866f5536");
+    }
+
     @ParameterizedTest
     @EnumSource(DatasetLayout.class)
     void createDataset_writesEveryFileWithItsSizeClassAndAManifest(DatasetLayout layout) {
