@@ -1,5 +1,7 @@
 package dev.prism;
 
+import dev.prism.internal.ProcessLauncher;
+import dev.prism.internal.SlurmLauncher;
 import dev.prism.internal.ThreadLauncher;
 
 import java.util.List;
@@ -14,7 +16,7 @@ import java.util.List;
  * System.out.println(launcher.name());
  * }</pre>
  */
-public interface Launcher {
+public interface Launcher extends AutoCloseable {
     /** @return a short name recorded in results, e.g. {@code threads} */
     String name();
 
@@ -27,5 +29,27 @@ public interface Launcher {
      */
     static Launcher threads() {
         return new ThreadLauncher();
+    }
+
+    /**
+     * Ranks as child JVMs on this host, one process per rank, meeting through a coordinator on
+     * loopback: separate kernel clients, file descriptors and locks, as separate users would be. The
+     * benchmark must come from a {@link BenchmarkProvider}: each process makes it again by name.
+     */
+    static Launcher processes() {
+        return new ProcessLauncher();
+    }
+
+    /**
+     * This process is rank 0 of a SLURM step ({@code srun -n N prism run … --launcher slurm}): it
+     * hosts the coordinator and runs rank 0; the step's other tasks run {@code RankWorker}s.
+     */
+    static Launcher slurm(SlurmEnvironment environment) {
+        return new SlurmLauncher(environment, java.time.Duration.ofMinutes(5));
+    }
+
+    /** Releases what the launcher holds across repetitions (a coordinator, remote ranks); nothing by default. */
+    @Override
+    default void close() {
     }
 }

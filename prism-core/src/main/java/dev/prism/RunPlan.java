@@ -19,9 +19,12 @@ import java.time.Instant;
  * @param deadline       when the repetition must have finished
  * @param stallThreshold operations slower than this are stalls
  * @param listener       told about stalls while they run
+ * @param runId          the scenario's run id
+ * @param repetition     the measured repetition's index, or -1 for a warm-up
+ * @param rankOutput     where each rank writes its own {@code rank-<r>.json}, or null for nowhere
  */
 public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
-                      Duration stallThreshold, ScenarioListener listener) {
+                      Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput) {
     /** @return the directory of {@code rank} */
     public Path rankDirectory(int rank) {
         return runDirectory.resolve("rank-" + rank);

@@ -20,7 +20,7 @@ import java.io.PrintWriter;
 @Command(name = "prism", mixinStandardHelpOptions = true, versionProvider = PrismCommand.Version.class,
         description = "Qualifies POSIX storage for AI research by executing real workloads and reporting"
                 + " latency percentiles per operation and per rank.",
-        subcommands = {ListCommand.class, DescribeCommand.class, RunCommand.class, SuiteCommand.class,
+        subcommands = {ListCommand.class, DescribeCommand.class, RunCommand.class, SuiteCommand.class, SbatchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class PrismCommand implements Runnable {
     /** Exit code when every run passed. */

@@ -53,7 +53,8 @@ final class RunCommand implements Callable<Integer> {
         List<Benchmark> benchmarks = benchmarks();
         Scenario.Builder scenario = Scenario.builder().target(target).benchmarks(benchmarks).tasks(tasks)
                 .repetitions(repetitions).warmups(warmups);
-        return ScenarioExecution.run(spec.commandLine(), scenario, options.options);
+        boolean tasksGiven = spec.commandLine().getParseResult().hasMatchedOption("--tasks");
+        return ScenarioExecution.run(spec.commandLine(), scenario, options.options, tasksGiven, tasks);
     }
 
     /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */

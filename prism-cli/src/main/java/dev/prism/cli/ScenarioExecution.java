@@ -1,6 +1,9 @@
 package dev.prism.cli;
 
 import dev.prism.HostInfo;
+import dev.prism.Launcher;
+import dev.prism.SlurmEnvironment;
+import dev.prism.internal.RankWorker;
 import dev.prism.RunResult;
 import dev.prism.TargetInfo;
 import dev.prism.internal.TextTable;
@@ -10,11 +13,26 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.stream.Collectors;
 
 /** What {@code run} and {@code suite} share: options → scenario → progress → tables or JSON → exit code. */
 final class ScenarioExecution {
     private ScenarioExecution() {
+    }
+
+    /** A SLURM task other than rank 0: serve rank 0's plans until it says the run is over. */
+    private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm) {
+        try {
+            new RankWorker(slurm.coordinatorHost(), slurm.coordinatorPort(), slurm.rank()).serve(Duration.ofMinutes(5));
+            return PrismCommand.EXIT_PASSED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return PrismCommand.EXIT_FAILED;
+        } catch (java.io.IOException e) {
+            cli.getErr().println("prism: rank " + slurm.rank() + ": " + e.getMessage());
+            return PrismCommand.EXIT_FAILED;
+        }
     }
 
     /** @return one line saying what was measured where: the numbers mean nothing without it */
@@ -26,8 +44,25 @@ final class ScenarioExecution {
                 h.hostname(), h.cpus(), h.kernel());
     }
 
-    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options) {
+    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, boolean tasksGiven,
+                   int[] tasksAsked) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed);
+        switch (options.launcher) {
+            case PROCESSES -> builder.launcher(Launcher.processes());
+            case SLURM -> {
+                SlurmEnvironment slurm = SlurmEnvironment.current().orElseThrow(() -> new IllegalArgumentException(
+                        "--launcher slurm runs under srun (srun -n N prism run … --launcher slurm): SLURM_PROCID is not set"));
+                if (slurm.rank() != 0) {
+                    return serveAsWorker(cli, slurm);
+                }
+                if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {
+                    throw new IllegalArgumentException("--tasks must be the step's task count (" + slurm.worldSize()
+                            + ") under --launcher slurm; sweep task counts with one srun per count (see prism sbatch)");
+                }
+                builder.tasks(slurm.worldSize()).launcher(Launcher.slurm(slurm));
+            }
+            default -> builder.launcher(Launcher.threads());
+        }
         if (options.runId != null) {
             builder.runId(options.runId);
         }

@@ -31,6 +31,27 @@ final class ScenarioOptions {
             description = "seed of every rank's random source (default: ${DEFAULT-VALUE})")
     long seed;
 
+    /** How ranks are started. */
+    enum LauncherKind { THREADS, PROCESSES, SLURM }
+
+    @Option(names = "--launcher", paramLabel = "KIND", defaultValue = "threads", converter = LauncherConverter.class,
+            description = "threads (ranks in this JVM), processes (one JVM per rank on this host) or slurm"
+                    + " (each srun task is a rank; rank 0 coordinates) (default: ${DEFAULT-VALUE})")
+    LauncherKind launcher;
+
     @Option(names = "--run-id", paramLabel = "ID", description = "names the run directory and results (default: time-based)")
     String runId;
+
+    /** Reads threads|processes|slurm in any case. */
+    static final class LauncherConverter implements picocli.CommandLine.ITypeConverter<LauncherKind> {
+        @Override
+        public LauncherKind convert(String value) {
+            try {
+                return LauncherKind.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a launcher; use threads,"
+                        + " processes or slurm");
+            }
+        }
+    }
 }

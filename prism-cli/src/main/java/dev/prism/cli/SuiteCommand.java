@@ -33,7 +33,7 @@ final class SuiteCommand implements Callable<Integer> {
         Path temporary = target == null ? Files.createTempDirectory("prism-target-") : null;
         try {
             return ScenarioExecution.run(spec.commandLine(), suite.scenario(target != null ? target : temporary),
-                    options.options);
+                    options.options, false, new int[0]);
         } finally {
             if (temporary != null) {
                 RunDirectory.deleteTree(temporary);

@@ -3,8 +3,9 @@ package dev.prism.internal;
 import dev.prism.PrismException;
 
 /** A rank stopped at a barrier because another rank failed. */
-final class RankAbortedException extends PrismException {
-    RankAbortedException(String message) {
+public final class RankAbortedException extends PrismException {
+    /** @param message why the rank stopped */
+    public RankAbortedException(String message) {
         super(message);
     }
 }

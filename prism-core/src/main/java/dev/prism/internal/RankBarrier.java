@@ -9,7 +9,7 @@ import java.util.List;
  * deadline; a wait that reaches it names the ranks that never arrived; {@link #abort} releases every
  * waiter when a rank fails.
  */
-final class RankBarrier implements RankSync {
+public final class RankBarrier implements RankSync {
     private final int parties;
     private final Instant deadline;
     private final boolean[] arrived;
@@ -18,7 +18,8 @@ final class RankBarrier implements RankSync {
     private String abortReason;
     private String currentName = "";
 
-    RankBarrier(int parties, Instant deadline) {
+    /** A barrier for {@code parties} ranks whose every wait ends by {@code deadline}. */
+    public RankBarrier(int parties, Instant deadline) {
         this.parties = parties;
         this.deadline = deadline;
         this.arrived = new boolean[parties];

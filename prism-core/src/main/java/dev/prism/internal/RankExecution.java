@@ -27,7 +27,13 @@ public final class RankExecution {
     private volatile boolean started;
     private volatile boolean timedOut;
 
-    RankExecution(RunPlan plan, int rank, RankSync sync, StallMonitor monitor) {
+    /**
+     * @param plan    what to run
+     * @param rank    which rank this is
+     * @param sync    how it meets the other ranks
+     * @param monitor who watches its timers for stalls
+     */
+    public RankExecution(RunPlan plan, int rank, RankSync sync, StallMonitor monitor) {
         this.plan = plan;
         this.rank = rank;
         this.sync = sync;
@@ -38,7 +44,7 @@ public final class RankExecution {
     }
 
     /** Runs the rank in the calling thread. */
-    RankResult run() {
+    public RankResult run() {
         Failure failure = null;
         Workload workload = null;
         try {
@@ -66,16 +72,34 @@ public final class RankExecution {
                 }
             }
         }
-        return result(failure);
+        RankResult result = result(failure);
+        writeOwnResult(result);
+        return result;
+    }
+
+    /** Each rank writes its own result document, atomically, when the plan names a place for it. */
+    private void writeOwnResult(RankResult result) {
+        if (plan.rankOutput() == null) {
+            return;
+        }
+        try {
+            java.nio.file.Files.createDirectories(plan.rankOutput());
+            AtomicFiles.write(plan.rankOutput().resolve("rank-" + rank + ".json"), ResultJson.rankToJson(plan.runId(),
+                    plan.benchmark().name(), plan.tasks(), plan.repetition(), result)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException e) {
+            throw new PrismException("rank " + rank + " could not write its result into " + plan.rankOutput() + ": "
+                    + RunDirectory.describe(e), e);
+        }
     }
 
     /** The launcher stopped this rank because the run passed its deadline: whatever it throws now is a timeout. */
-    void markTimedOut() {
+    public void markTimedOut() {
         timedOut = true;
     }
 
     /** @return what this rank measured so far, for a rank that did not finish by the deadline */
-    RankResult unfinished() {
+    public RankResult unfinished() {
         return result(new Failure(Failure.Kind.TIMEOUT, "did not finish within the timeout of "
                 + Durations.format(plan.timeout()) + "; the rank is stuck (still running when the run ended)", rank));
     }

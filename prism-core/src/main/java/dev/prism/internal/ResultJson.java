@@ -1,6 +1,7 @@
 package dev.prism.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -30,6 +31,8 @@ import java.util.Map;
 public final class ResultJson {
     /** The schema id every run document carries. */
     public static final String SCHEMA = "prism.run/1";
+    /** The schema id of a per-rank document. */
+    public static final String RANK_SCHEMA = "prism.rank/1";
 
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -56,6 +59,56 @@ public final class ResultJson {
         Path file = directory.resolve(String.format("%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks()));
         write(run, file);
         return file;
+    }
+
+    /** @return one rank's result as a JSON document (the per-rank file, and what workers send back) */
+    public static String rankToJson(String runId, String benchmark, int tasks, int repetition, RankResult rank) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("schema", RANK_SCHEMA);
+        root.put("runId", runId);
+        root.put("benchmark", benchmark);
+        root.put("tasks", tasks);
+        root.put("repetition", repetition);
+        putRank(root.putObject("result"), rank);
+        try {
+            return MAPPER.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return the rank result in a {@link #rankToJson} document */
+    public static RankResult rankFromJson(String json) {
+        try {
+            return readRank(MAPPER.readTree(json).path("result"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static RankResult readRank(JsonNode node) {
+        Map<String, Measurement> measurements = new java.util.LinkedHashMap<>();
+        node.path("measurements").fields().forEachRemaining(e -> {
+            JsonNode m = e.getValue();
+            measurements.put(e.getKey(), Measurement.decode(e.getKey(), m.path("count").asLong(), m.path("bytes").asLong(),
+                    m.path("meanNanos").asDouble(), m.path("stddevNanos").asDouble(), m.path("minNanos").asLong(),
+                    m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText()));
+        });
+        Map<String, Long> counters = new java.util.LinkedHashMap<>();
+        node.path("counters").fields().forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asLong()));
+        List<Stall> stalls = new java.util.ArrayList<>();
+        for (JsonNode s : node.path("stalls")) {
+            stalls.add(new Stall(s.path("rank").asInt(), s.path("operation").asText(),
+                    s.path("path").isNull() ? null : s.path("path").asText(),
+                    java.time.Instant.parse(s.path("startedAt").asText()), s.path("durationNanos").asLong(),
+                    s.path("finished").asBoolean()));
+        }
+        JsonNode f = node.path("failure");
+        Failure failure = f.isMissingNode() || f.isNull() ? null
+                : new Failure(Failure.Kind.valueOf(f.path("kind").asText()), f.path("message").asText(), f.path("rank").asInt());
+        return new RankResult(node.path("rank").asInt(), node.path("hostname").asText(),
+                dev.prism.Status.valueOf(node.path("status").asText()), failure, node.path("phaseNanos").asLong(),
+                measurements, counters, stalls);
     }
 
     static ObjectNode tree(RunResult run) {

@@ -46,7 +46,7 @@ public final class ScenarioRunner {
         try {
             for (Benchmark benchmark : scenario.benchmarks()) {
                 for (int tasks : scenario.tasks()) {
-                    RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host);
+                    RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host, runs.size() + 1);
                     if (scenario.output() != null) {
                         ResultJson.writeInto(scenario.output(), runs.size(), run);
                     }
@@ -58,6 +58,7 @@ public final class ScenarioRunner {
             throw new PrismException("could not write results into " + scenario.output() + ": "
                     + RunDirectory.describe(e), e);
         } finally {
+            scenario.launcher().close();
             try {
                 RunDirectory.deleteTree(runDirectory);
             } catch (IOException e) {
@@ -69,7 +70,7 @@ public final class ScenarioRunner {
     }
 
     private RunResult runBenchmark(Benchmark benchmark, int tasks, Path runDirectory, TargetInfo target,
-                                   HostInfo host) {
+                                   HostInfo host, int runNumber) {
         Instant startedAt = Instant.now();
         List<RepetitionResult> repetitions = new ArrayList<>();
         Failure failure = null;
@@ -78,7 +79,10 @@ public final class ScenarioRunner {
             boolean warmup = i < scenario.warmups();
             scenario.listener().executionStarted(benchmark, tasks, warmup ? i : i - scenario.warmups(), warmup,
                     doneExecutions, totalExecutions);
-            RepetitionResult repetition = runOnce(benchmark, tasks, runDirectory, warmup ? -1 : i - scenario.warmups());
+            int index = warmup ? -1 : i - scenario.warmups();
+            Path rankOutput = scenario.output() == null || warmup ? null : scenario.output().resolve(
+                    String.format("%02d-%s-t%d", runNumber, benchmark.name(), tasks)).resolve("rep-" + index);
+            RepetitionResult repetition = runOnce(benchmark, tasks, runDirectory, index, rankOutput);
             doneExecutions++;
             if (!warmup) {
                 repetitions.add(repetition);
@@ -98,7 +102,7 @@ public final class ScenarioRunner {
                 repetitions, RankSpread.of(allRanks), startedAt, Instant.now(), target, host);
     }
 
-    private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index) {
+    private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
         try {
             RunDirectory.prepare(runDirectory, tasks);
         } catch (IOException e) {
@@ -107,7 +111,7 @@ public final class ScenarioRunner {
         }
         Instant deadline = Instant.now().plus(scenario.timeout());
         RunPlan plan = new RunPlan(benchmark, tasks, runDirectory, scenario.seed(), scenario.timeout(), deadline,
-                scenario.stallThreshold(), scenario.listener());
+                scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput);
         List<RankResult> ranks = scenario.launcher().launch(plan);
         if (ranks.size() != tasks) {
             throw new PrismException("launcher " + scenario.launcher().name() + " returned " + ranks.size()

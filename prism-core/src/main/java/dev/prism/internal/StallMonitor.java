@@ -10,14 +10,15 @@ import java.util.concurrent.TimeUnit;
  * Watches every rank's running timers from a daemon thread and tells the listener about an
  * operation as soon as it has run longer than the stall threshold, while it is still running.
  */
-final class StallMonitor implements AutoCloseable {
+public final class StallMonitor implements AutoCloseable {
     private final long thresholdNanos;
     private final ScenarioListener listener;
     private final List<OperationSlot> slots = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean stopped;
 
-    StallMonitor(long thresholdNanos, ScenarioListener listener) {
+    /** Starts watching; {@link #close()} stops. */
+    public StallMonitor(long thresholdNanos, ScenarioListener listener) {
         this.thresholdNanos = thresholdNanos;
         this.listener = listener;
         this.thread = new Thread(this::loop, "prism-stall-monitor");

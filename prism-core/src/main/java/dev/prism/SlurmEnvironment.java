@@ -1,0 +1,97 @@
+package dev.prism;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where this process sits in a SLURM job step: its rank ({@code SLURM_PROCID}), the world size
+ * ({@code SLURM_NTASKS}), its node ({@code SLURM_NODEID}) and the coordinator's address: the first
+ * node of {@code SLURM_STEP_NODELIST} (or {@code SLURM_JOB_NODELIST}), or {@code MASTER_ADDR} and
+ * {@code MASTER_PORT} when they are set. The port defaults to one derived from the job and step ids,
+ * the same in every rank.
+ *
+ * <pre>{@code
+ * var env = dev.prism.SlurmEnvironment.from(java.util.Map.of("SLURM_PROCID", "3", "SLURM_NTASKS", "8",
+ *         "SLURM_STEP_NODELIST", "gpu[007-010]", "SLURM_JOB_ID", "4242"));
+ * System.out.println(env.orElseThrow());
+ * }</pre>
+ *
+ * @param rank            this process's rank
+ * @param worldSize       ranks in the step
+ * @param nodeId          this process's node index in the step
+ * @param coordinatorHost where rank 0 listens
+ * @param coordinatorPort the port it listens on
+ */
+public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coordinatorHost, int coordinatorPort) {
+    /** @return the environment of this process, or empty when it is not a SLURM task */
+    public static Optional<SlurmEnvironment> current() {
+        return from(System.getenv());
+    }
+
+    /**
+     * @return the SLURM position described by {@code env}, or empty without {@code SLURM_PROCID}
+     * @throws IllegalArgumentException naming the variable when one is malformed
+     */
+    public static Optional<SlurmEnvironment> from(Map<String, String> env) {
+        if (!env.containsKey("SLURM_PROCID")) {
+            return Optional.empty();
+        }
+        int rank = integer(env, "SLURM_PROCID", null);
+        int size = integer(env, "SLURM_NTASKS", env.get("SLURM_NPROCS"));
+        int node = env.containsKey("SLURM_NODEID") ? integer(env, "SLURM_NODEID", null) : 0;
+        String host = env.get("MASTER_ADDR");
+        if (host == null || host.isBlank()) {
+            String list = env.getOrDefault("SLURM_STEP_NODELIST", env.getOrDefault("SLURM_JOB_NODELIST", ""));
+            if (list.isBlank()) {
+                throw new IllegalArgumentException("neither MASTER_ADDR nor SLURM_STEP_NODELIST is set: PRISM cannot"
+                        + " tell which node hosts the coordinator");
+            }
+            host = firstHost(list);
+        }
+        int port;
+        if (env.containsKey("MASTER_PORT")) {
+            port = integer(env, "MASTER_PORT", null);
+        } else {
+            long job = Long.parseLong(env.getOrDefault("SLURM_JOB_ID", "0").replaceAll("\\D", "0"));
+            long step = Long.parseLong(env.getOrDefault("SLURM_STEP_ID", "0").replaceAll("\\D", "0"));
+            port = 20_000 + (int) Math.floorMod(job * 31 + step, 20_000);
+        }
+        if (rank < 0 || rank >= size) {
+            throw new IllegalArgumentException("SLURM_PROCID must be in 0.." + (size - 1) + ", was " + rank);
+        }
+        return Optional.of(new SlurmEnvironment(rank, size, node, host, port));
+    }
+
+    private static int integer(Map<String, String> env, String name, String fallback) {
+        String value = env.getOrDefault(name, fallback);
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(name + " must be an integer, was " + (value == null ? "unset" : "'" + value + "'"));
+        }
+    }
+
+    /** @return the first host of a SLURM host list: {@code gpu[007-010,012],cpu1} → {@code gpu007} */
+    public static String firstHost(String hostList) {
+        String first = hostList.trim();
+        int depth = 0;
+        for (int i = 0; i < first.length(); i++) {
+            char c = first.charAt(i);
+            if (c == '[') {
+                depth++;
+            } else if (c == ']') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                first = first.substring(0, i);
+                break;
+            }
+        }
+        int open = first.indexOf('[');
+        if (open < 0) {
+            return first;
+        }
+        String range = first.substring(open + 1, first.indexOf(']', open));
+        String start = range.split("[,-]")[0];
+        return first.substring(0, open) + start + first.substring(first.indexOf(']', open) + 1);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.prism.internal;
+
+import dev.prism.Failure;
+import dev.prism.Launcher;
+import dev.prism.PrismException;
+import dev.prism.RankResult;
+import dev.prism.RunPlan;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ranks as child JVMs on this host (see {@link Launcher#processes()}): one process per rank per
+ * repetition, each a separate kernel client with its own file descriptors and locks.
+ */
+public final class ProcessLauncher implements Launcher {
+    private static final long GRACE_MILLIS = 3_000;
+    private static final int TAIL_BYTES = 8 * 1024;
+
+    @Override
+    public String name() {
+        return "processes";
+    }
+
+    @Override
+    public List<RankResult> launch(RunPlan plan) {
+        PlanCodec.requireRecreatable(plan.benchmark());
+        List<Process> children = new ArrayList<>();
+        List<OutputTail> tails = new ArrayList<>();
+        try (TcpCoordinator coordinator = new TcpCoordinator(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            for (int rank = 0; rank < plan.tasks(); rank++) {
+                Process child = start(coordinator.port(), rank, plan);
+                children.add(child);
+                tails.add(new OutputTail(child.getInputStream(), "prism-rank-" + rank + "-stdout"));
+                tails.add(new OutputTail(child.getErrorStream(), "prism-rank-" + rank + "-stderr"));
+            }
+            List<Integer> all = new ArrayList<>();
+            for (int r = 0; r < plan.tasks(); r++) {
+                all.add(r);
+            }
+            RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
+            List<Integer> missing = coordinator.awaitRanks(all, plan.deadline(), r -> !children.get(r).isAlive());
+            Map<Integer, RankResult> results = Map.of();
+            if (missing.isEmpty()) {
+                results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS));
+            }
+            List<RankResult> list = new ArrayList<>();
+            for (int rank = 0; rank < plan.tasks(); rank++) {
+                RankResult result = results.get(rank);
+                list.add(result != null ? result : explainMissing(rank, children.get(rank), tails.get(2 * rank + 1),
+                        missing.isEmpty() ? null : missing, plan));
+            }
+            return list;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrismException("interrupted while running ranks as processes", e);
+        } finally {
+            stop(children);
+        }
+    }
+
+    private Process start(int port, int rank, RunPlan plan) {
+        String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
+        List<String> command = new ArrayList<>(List.of(javaBinary, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
+                "-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
+                InetAddress.getLoopbackAddress().getHostAddress(), String.valueOf(port), String.valueOf(rank),
+                String.valueOf(connectSeconds)));
+        try {
+            return new ProcessBuilder(command).start();
+        } catch (IOException e) {
+            throw new PrismException("could not start rank " + rank + " as a process (" + javaBinary + "): " + e.getMessage(), e);
+        }
+    }
+
+    private static RankResult explainMissing(int rank, Process child, OutputTail stderr, List<Integer> neverConnected,
+                                             RunPlan plan) {
+        boolean exited = waitQuietly(child, 500);
+        String tail = stderr.tail().strip();
+        String output = tail.isEmpty() ? "" : "; its stderr ends: " + tail;
+        if (exited) {
+            int code = child.exitValue();
+            return TcpCoordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died with exit code "
+                    + code + (code > 128 ? " (signal " + (code - 128) + ")" : "") + output);
+        }
+        if (neverConnected != null && neverConnected.contains(rank)) {
+            return TcpCoordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
+                    + " never connected to the coordinator within the timeout of " + Durations.format(plan.timeout()) + output);
+        }
+        return TcpCoordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
+                + " did not report within the timeout of " + Durations.format(plan.timeout()) + output);
+    }
+
+    private static boolean waitQuietly(Process p, long millis) {
+        try {
+            return p.waitFor(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !p.isAlive();
+        }
+    }
+
+    /** No rank process outlives its repetition: ask, then force. */
+    private static void stop(List<Process> children) {
+        for (Process p : children) {
+            if (!waitQuietly(p, 2_000)) {
+                p.destroy();
+            }
+        }
+        for (Process p : children) {
+            if (!waitQuietly(p, 2_000)) {
+                p.destroyForcibly();
+                waitQuietly(p, 2_000);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+
+    /** Drains a child's output so it never blocks on a full pipe, keeping the last few KiB. */
+    static final class OutputTail {
+        private final byte[] ring = new byte[TAIL_BYTES];
+        private long written;
+
+        OutputTail(InputStream in, String name) {
+            Thread drain = new Thread(() -> {
+                byte[] buffer = new byte[4096];
+                try (in) {
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        synchronized (this) {
+                            for (int i = 0; i < n; i++) {
+                                ring[(int) (written++ % TAIL_BYTES)] = buffer[i];
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    // the child is gone
+                }
+            }, name);
+            drain.setDaemon(true);
+            drain.start();
+        }
+
+        synchronized String tail() {
+            int length = (int) Math.min(written, TAIL_BYTES);
+            byte[] out = new byte[length];
+            for (int i = 0; i < length; i++) {
+                out[i] = ring[(int) ((written - length + i) % TAIL_BYTES)];
+            }
+            return new String(out, StandardCharsets.UTF_8);
+        }
+    }
+}

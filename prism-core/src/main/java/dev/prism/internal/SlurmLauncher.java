@@ -1,0 +1,115 @@
+package dev.prism.internal;
+
+import dev.prism.Failure;
+import dev.prism.Launcher;
+import dev.prism.PrismException;
+import dev.prism.RankResult;
+import dev.prism.RunPlan;
+import dev.prism.SlurmEnvironment;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The launcher of SLURM rank 0 (see {@link Launcher#slurm}): every task of the {@code srun} step is
+ * one rank. Rank 0 hosts the coordinator, runs rank 0 itself, and drives the other tasks, which
+ * serve as {@link RankWorker}s for the whole step and exit when rank 0 closes the launcher.
+ */
+public final class SlurmLauncher implements Launcher {
+    private static final long GRACE_MILLIS = 3_000;
+
+    private final SlurmEnvironment environment;
+    private final Duration connectTimeout;
+    private TcpCoordinator coordinator;
+
+    /**
+     * @param environment    this step's ranks and coordinator address; this process must be rank 0
+     * @param connectTimeout how long rank 0 waits for the other tasks to connect
+     */
+    public SlurmLauncher(SlurmEnvironment environment, Duration connectTimeout) {
+        if (environment.rank() != 0) {
+            throw new IllegalArgumentException("only SLURM rank 0 drives the run; rank " + environment.rank()
+                    + " serves as a worker (RankWorker)");
+        }
+        this.environment = environment;
+        this.connectTimeout = connectTimeout;
+    }
+
+    @Override
+    public String name() {
+        return "slurm";
+    }
+
+    @Override
+    public List<RankResult> launch(RunPlan plan) {
+        if (plan.tasks() != environment.worldSize()) {
+            throw new PrismException("under SLURM the task count is the step's (" + environment.worldSize()
+                    + ", from SLURM_NTASKS), not " + plan.tasks() + ": run one srun step per task count");
+        }
+        PlanCodec.requireRecreatable(plan.benchmark());
+        List<Integer> remote = new ArrayList<>();
+        for (int r = 1; r < plan.tasks(); r++) {
+            remote.add(r);
+        }
+        try {
+            if (coordinator == null) {
+                coordinator = new TcpCoordinator(new InetSocketAddress(environment.coordinatorPort()));
+                List<Integer> missing = coordinator.awaitRanks(remote, Instant.now().plus(connectTimeout), r -> false);
+                if (!missing.isEmpty()) {
+                    throw new PrismException("SLURM rank(s) " + missing + " never connected to the coordinator on "
+                            + environment.coordinatorHost() + ":" + environment.coordinatorPort() + " within "
+                            + Durations.format(connectTimeout));
+                }
+            }
+            RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
+            AtomicReference<RankResult> own = new AtomicReference<>();
+            Thread local;
+            try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
+                RankExecution execution = new RankExecution(plan, 0, barrier, monitor);
+                local = new Thread(() -> own.set(execution.run()), "prism-rank-0");
+                local.setDaemon(true);
+                local.start();
+                Map<Integer, RankResult> results = coordinator.execute(plan, remote, barrier, plan.listener(),
+                        plan.deadline().plusMillis(GRACE_MILLIS));
+                local.join(Math.max(1, Duration.between(Instant.now(), plan.deadline()).toMillis()) + GRACE_MILLIS);
+                if (local.isAlive()) {
+                    execution.markTimedOut();
+                    barrier.expire();
+                    local.interrupt();
+                    local.join(GRACE_MILLIS);
+                }
+                List<RankResult> list = new ArrayList<>();
+                list.add(own.get() != null ? own.get() : execution.unfinished());
+                for (int r : remote) {
+                    RankResult result = results.get(r);
+                    list.add(result != null ? result : TcpCoordinator.missing(r, Failure.Kind.EXCEPTION, "rank " + r
+                            + " did not report: its process died, hung past the timeout of "
+                            + Durations.format(plan.timeout()) + " or lost its connection"));
+                }
+                return list;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrismException("interrupted while driving SLURM ranks", e);
+        }
+    }
+
+    /** Tells the worker ranks to exit. */
+    @Override
+    public void close() {
+        if (coordinator != null) {
+            coordinator.close();
+            coordinator = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

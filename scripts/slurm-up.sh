@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs SLURM and munge from Debian when missing, writes a one-node configuration for this
+# machine, and starts munged, slurmctld and slurmd (as root; state under /var/spool/prism-slurm,
+# logs under /var/log/prism-slurm). Waits until the node is idle. scripts/slurm-down.sh stops them.
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+  echo "slurm-up: needs root (it installs packages and starts daemons)" >&2
+  exit 1
+fi
+if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
+  echo "slurm-up: installing slurm-wlm and munge" >&2
+  apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends slurm-wlm munge >/dev/null
+fi
+
+state=/var/spool/prism-slurm
+logs=/var/log/prism-slurm
+mkdir -p "$state/ctld" "$state/d" "$logs" /etc/slurm /run/munge /var/lib/munge /var/log/munge /etc/munge
+chown munge:munge /run/munge /var/lib/munge /var/log/munge /etc/munge 2>/dev/null || true
+
+if [ ! -s /etc/munge/munge.key ]; then
+  if command -v mungekey >/dev/null; then mungekey --create --force >/dev/null 2>&1 || true; fi
+  [ -s /etc/munge/munge.key ] || dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
+  chown munge:munge /etc/munge/munge.key 2>/dev/null || true
+  chmod 400 /etc/munge/munge.key
+fi
+if ! pgrep -x munged >/dev/null; then
+  su -s /bin/sh munge -c "/usr/sbin/munged" 2>/dev/null || /usr/sbin/munged --force
+fi
+
+host=$(hostname -s)
+node=$(slurmd -C | head -1 | sed "s/^NodeName=[^ ]*/NodeName=$host/" | sed 's/ UpTime=.*//')
+cat > /etc/slurm/slurm.conf <<CONF
+# Written by PRISM's scripts/slurm-up.sh: a one-node cluster for tests.
+ClusterName=prism
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+StateSaveLocation=$state/ctld
+SlurmdSpoolDir=$state/d
+SlurmctldPidFile=$state/slurmctld.pid
+SlurmdPidFile=$state/slurmd.pid
+SlurmctldLogFile=$logs/slurmctld.log
+SlurmdLogFile=$logs/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+ReturnToService=2
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+KillWait=5
+$node State=UNKNOWN
+PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+CONF
+
+pgrep -x slurmctld >/dev/null || slurmctld
+pgrep -x slurmd >/dev/null || slurmd
+for _ in $(seq 1 60); do
+  if sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
+    echo "slurm-up: node $host is up" >&2
+    exit 0
+  fi
+  scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true
+  sleep 1
+done
+echo "slurm-up: the node did not become idle; see $logs" >&2
+sinfo >&2 || true
+exit 1
