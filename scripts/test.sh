@@ -6,4 +6,10 @@ root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$root"
 
 scripts/install-deps.sh
+# a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
+if [ "$(id -u)" -eq 0 ]; then
+  trap 'scripts/slurm-down.sh' EXIT
+  scripts/slurm-up.sh
+  export PRISM_REQUIRE_SLURM=1
+fi
 mvn -B -Dstyle.color=never verify "$@"

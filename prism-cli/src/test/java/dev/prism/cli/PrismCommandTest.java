@@ -58,8 +58,10 @@ class PrismCommandTest {
                 .contains("tasks").contains("op").contains("p99").contains("ops/s").contains("open").contains("close");
         List<Path> docs;
         try (Stream<Path> files = Files.list(out.resolve("cli"))) {
-            docs = files.sorted().toList();
+            docs = files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
         }
+        // and every rank's own document beside them
+        assertThat(out.resolve("cli/02-create_files-t2/rep-1/rank-1.json")).exists();
         assertThat(docs).extracting(p -> p.getFileName().toString())
                 .containsExactly("01-create_files-t1.json", "02-create_files-t2.json");
         JsonNode doc = new ObjectMapper().readTree(docs.get(1).toFile());
@@ -87,6 +89,31 @@ class PrismCommandTest {
         JsonNode docs = new ObjectMapper().readTree(o.out());
         assertThat(docs.get(0).at("/parameters/access").asText()).isEqualTo("nio");
         assertThat(docs.get(1).at("/measurements/rename/count").asLong()).isEqualTo(10);
+    }
+
+    @Test
+    void launcherProcesses_runsRanksAsProcesses_andBadLaunchersAreUsageErrors() throws IOException {
+        Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "2", "-p", "files=10",
+                "--launcher", "processes", "--json", "-q", "--out", out.toString());
+        assertThat(o.exit()).as(o.err()).isZero();
+        JsonNode doc = new ObjectMapper().readTree(o.out()).get(0);
+        assertThat(doc.get("launcher").asText()).isEqualTo("processes");
+        assertThat(doc.at("/measurements/open/count").asLong()).isEqualTo(20);
+        Outcome bad = prism("run", "create_files", "--target", target.toString(), "--launcher", "mpi");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("'mpi' is not a launcher");
+        Outcome noSlurm = prism("run", "create_files", "--target", target.toString(), "--launcher", "slurm");
+        assertThat(noSlurm.exit()).isEqualTo(2);
+        assertThat(noSlurm.err()).contains("SLURM_PROCID is not set");
+    }
+
+    @Test
+    void sbatch_writesOneSrunStepPerTaskCount() {
+        Outcome o = prism("sbatch", "--tasks", "1,4,16", "--nodes", "2", "--", "create_files", "--target", "/mnt/a b");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("#SBATCH --ntasks=16").contains("#SBATCH --nodes=2").contains("for n in 1 4 16; do")
+                .contains("run create_files --target '/mnt/a b' --launcher slurm --tasks \"$n\"");
+        assertThat(prism("sbatch", "--tasks", "2", "--time", "soon", "--", "create_files").exit()).isEqualTo(2);
     }
 
     @Test

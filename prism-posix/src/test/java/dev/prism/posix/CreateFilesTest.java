@@ -77,6 +77,20 @@ class CreateFilesTest {
         assertThat(counts).containsOnly(60L);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(DirectoryLayout.class)
+    void fourRanksAsProcesses_createEveryFile(DirectoryLayout layout) throws IOException {
+        RunResult run = Scenario.builder().target(target).benchmark(PosixBenchmarks.createFiles().files(25)
+                .directory(layout)).tasks(4).launcher(dev.prism.Launcher.processes()).build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.measurement("open").count()).isEqualTo(100);
+        assertThat(run.repetitions().get(0).ranks()).hasSize(4)
+                .allSatisfy(r -> assertThat(r.measurements().get("open").count()).isEqualTo(25));
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
     @Test
     void fsync_isTimedAsItsOwnOperation() {
         RunResult run = Scenario.builder().target(target)

@@ -1,0 +1,71 @@
+package dev.prism.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Real SLURM: {@code srun -n 4 --overcommit ./prism run … --launcher slurm}. Needs a running SLURM
+ * (scripts/slurm-up.sh); skipped without one, unless PRISM_REQUIRE_SLURM=1 (as scripts/test.sh sets
+ * where it could start one), which turns a missing SLURM into a failure.
+ */
+class PrismSlurmIT {
+    private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
+
+    @BeforeAll
+    static void slurmIsUp() throws Exception {
+        boolean up;
+        try {
+            Process sinfo = new ProcessBuilder("sinfo", "-h", "-o", "%t").redirectErrorStream(true).start();
+            String states = new String(sinfo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            up = sinfo.waitFor(20, TimeUnit.SECONDS) && sinfo.exitValue() == 0 && states.matches("(?s).*(idle|mix|alloc).*");
+        } catch (IOException e) {
+            up = false;
+        }
+        if ("1".equals(System.getenv("PRISM_REQUIRE_SLURM"))) {
+            assertThat(up).as("PRISM_REQUIRE_SLURM=1 but no SLURM node is up (scripts/slurm-up.sh)").isTrue();
+        }
+        Assumptions.assumeTrue(up, "no SLURM node is up: run scripts/slurm-up.sh as root");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"per-rank", "shared"})
+    void srunFourTasks_areFourRanksAggregatedByRankZero(String directory, @TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        Process srun = new ProcessBuilder(List.of("srun", "-n", "4", "--overcommit", "--time=5", SCRIPT.toString(), "run",
+                "create_files", "--target", target.toString(), "-p", "files=50", "-p", "directory=" + directory,
+                "--launcher", "slurm", "--out", out.toString(), "--run-id", "slurm-" + directory, "--json", "-q"))
+                .redirectError(work.resolve("stderr.txt").toFile()).start();
+        String stdout = new String(srun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(srun.waitFor(4, TimeUnit.MINUTES)).as("srun finished").isTrue();
+        assertThat(srun.exitValue()).as(Files.readString(work.resolve("stderr.txt"))).isZero();
+
+        JsonNode doc = new ObjectMapper().readTree(stdout).get(0);
+        assertThat(doc.get("launcher").asText()).isEqualTo("slurm");
+        assertThat(doc.get("tasks").asInt()).isEqualTo(4);
+        assertThat(doc.at("/repetitions/0/ranks")).hasSize(4);
+        assertThat(doc.at("/measurements/open/count").asLong()).isEqualTo(200);
+        try (Stream<Path> ranks = Files.list(out.resolve("slurm-" + directory).resolve("01-create_files-t4/rep-0"))) {
+            assertThat(ranks.map(p -> p.getFileName().toString()).sorted())
+                    .containsExactly("rank-0.json", "rank-1.json", "rank-2.json", "rank-3.json");
+        }
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+}

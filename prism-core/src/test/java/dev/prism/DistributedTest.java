@@ -1,0 +1,131 @@
+package dev.prism;
+
+import dev.prism.internal.RankWorker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Ranks as real child JVMs meeting through the TCP coordinator. */
+class DistributedTest {
+    @TempDir
+    Path target;
+    @TempDir
+    Path out;
+
+    private static Benchmark sleep(int slowRank, int millis, int failRank) {
+        return Benchmarks.create("test_sleep", Map.of("slow_rank", String.valueOf(slowRank),
+                "sleep_ms", String.valueOf(millis), "fail_rank", String.valueOf(failRank)));
+    }
+
+    @Test
+    void processes_runEveryRankInItsOwnJvm_andEachWritesItsOwnResult() throws IOException {
+        RunResult run = Scenario.builder().target(target).benchmark(sleep(-1, 0, -1)).tasks(3).repetitions(2)
+                .launcher(Launcher.processes()).runId("procs").output(out).build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.launcher()).isEqualTo("processes");
+        assertThat(run.measurement("step").count()).isEqualTo(3 * 10 * 2);
+        assertThat(run.counters()).containsEntry("steps", 60L);
+        assertThat(run.repetitions().get(0).ranks()).extracting(RankResult::rank).containsExactly(0, 1, 2);
+        try (Stream<Path> files = Files.list(out.resolve("01-test_sleep-t3/rep-1"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted())
+                    .containsExactly("rank-0.json", "rank-1.json", "rank-2.json");
+        }
+        assertThat(Files.readString(out.resolve("01-test_sleep-t3/rep-0/rank-2.json"))).contains("\"schema\" : \"prism.rank/1\"");
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    @Test
+    void aFailingRank_abortsTheOthersAtOnce() {
+        long start = System.nanoTime();
+        RunResult run = Scenario.builder().target(target).benchmark(sleep(-1, 0, 1)).tasks(3)
+                .timeout(Duration.ofSeconds(60)).launcher(Launcher.processes()).build().execute().runs().get(0);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
+        assertThat(run.failure().rank()).isEqualTo(1);
+        assertThat(run.failure().message()).contains("rank 1 was told to fail");
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(30);
+    }
+
+    @Test
+    void aRankKilledMidRun_failsTheRunWithinItsTimeoutNamingIt_andLeavesNoProcess() throws Exception {
+        CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(() -> Scenario.builder().target(target)
+                .benchmark(sleep(1, 120_000, -1)).tasks(3).timeout(Duration.ofSeconds(60))
+                .launcher(Launcher.processes()).build().execute().runs().get(0));
+        ProcessHandle rank1 = awaitRankProcess(1);
+        Thread.sleep(1_000); // well inside its sleep
+        rank1.destroyForcibly();
+        long killed = System.nanoTime();
+        RunResult run = running.get(60, TimeUnit.SECONDS);
+
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed)).isLessThan(20);
+        assertThat(run.failure().rank()).isEqualTo(1);
+        assertThat(run.failure().message()).contains("rank 1's process died with exit code 137 (signal 9)");
+        List<RankResult> ranks = run.repetitions().get(0).ranks();
+        // the survivors' results are kept: they measured their steps before the kill
+        assertThat(ranks.get(0).measurements().get("step").count()).isEqualTo(10);
+        assertThat(ranks.get(2).measurements().get("step").count()).isEqualTo(10);
+        Thread.sleep(500);
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    @Test
+    void aHungRank_isStoppedAtTheTimeoutAndNamed() {
+        RunResult run = Scenario.builder().target(target).benchmark(sleep(2, 120_000, -1)).tasks(3)
+                .timeout(Duration.ofSeconds(3)).launcher(Launcher.processes()).build().execute().runs().get(0);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
+        assertThat(run.failure().rank()).isEqualTo(2);
+        assertThat(run.stalls()).anySatisfy(s -> assertThat(s.operation()).isEqualTo("sleep"));
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    @Test
+    void aCoordinatorThatNeverStarts_makesRanksGiveUpWithinTheDeadline() throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        long start = System.nanoTime();
+        int p = port;
+        assertThatThrownBy(() -> new RankWorker("127.0.0.1", p, 3).serve(Duration.ofSeconds(2)))
+                .isInstanceOf(PrismException.class)
+                .hasMessageContaining("rank 3 could not reach the coordinator at 127.0.0.1:" + port + " within 2s");
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);
+    }
+
+    @Test
+    void customBenchmarks_cannotCrossProcesses_andSaySo() {
+        Benchmark lambda = Benchmark.builder("adhoc").run(ctx -> { }).build();
+        RunResult run = null;
+        try {
+            run = Scenario.builder().target(target).benchmark(lambda).launcher(Launcher.processes()).build().execute().runs().get(0);
+        } catch (PrismException e) {
+            assertThat(e.getMessage()).contains("'adhoc' cannot run in other processes").contains("threads launcher");
+        }
+        assertThat(run).isNull();
+    }
+
+    private static ProcessHandle awaitRankProcess(int rank) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            var found = ProcessHandle.current().descendants().filter(h -> h.info().arguments()
+                    .map(a -> a.length >= 3 && a[a.length - 2].equals(String.valueOf(rank))
+                            && String.join(" ", a).contains("RankWorker")).orElse(false)).findFirst();
+            if (found.isPresent()) {
+                return found.get();
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("rank " + rank + "'s process never appeared");
+    }
+}

@@ -1,0 +1,49 @@
+package dev.prism;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A provider for distributed tests (test class path only): each rank records 'step' a few times,
+ * waits at a barrier, then the rank named by 'slow_rank' sleeps 'sleep_ms' inside a timed 'sleep'.
+ */
+public final class TestSleepProvider implements BenchmarkProvider {
+    static final Parameter<Integer> SLEEP_MS = Parameter.ofInt("sleep_ms", 0, 0, 600_000, "ms", "how long the slow rank sleeps");
+    static final Parameter<Integer> SLOW_RANK = Parameter.ofInt("slow_rank", -1, -1, 100_000, null, "which rank sleeps; -1 none");
+    static final Parameter<Integer> FAIL_RANK = Parameter.ofInt("fail_rank", -1, -1, 100_000, null, "which rank throws; -1 none");
+
+    @Override
+    public String name() {
+        return "test_sleep";
+    }
+
+    @Override
+    public String description() {
+        return "records steps, meets at a barrier, one rank sleeps or fails";
+    }
+
+    @Override
+    public List<Parameter<?>> parameters() {
+        return List.of(SLEEP_MS, SLOW_RANK, FAIL_RANK);
+    }
+
+    @Override
+    public Benchmark create(Map<String, String> values) {
+        Parameters p = Parameters.defaults(parameters()).withText(values);
+        return Benchmark.builder(name()).parameters(p).run(ctx -> {
+            for (int i = 0; i < 10; i++) {
+                ctx.measure("step", () -> { });
+            }
+            ctx.addCounter("steps", 10);
+            ctx.barrier();
+            if (ctx.rank() == ctx.parameters().get(FAIL_RANK)) {
+                throw new java.io.IOException("rank " + ctx.rank() + " was told to fail");
+            }
+            if (ctx.rank() == ctx.parameters().get(SLOW_RANK)) {
+                try (var t = ctx.time("sleep", ctx.workDirectory())) {
+                    Thread.sleep(ctx.parameters().get(SLEEP_MS));
+                }
+            }
+        }).build();
+    }
+}
