@@ -1,7 +1,7 @@
 package dev.prism;
 
+import dev.prism.internal.Statistics;
 import org.HdrHistogram.Histogram;
-import org.apache.commons.math3.distribution.TDistribution;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
@@ -209,11 +209,7 @@ public final class Measurement {
 
     /** @return half the width of the 95% confidence interval of the mean (Student t); 0 with fewer than two operations */
     public double ci95HalfWidthNanos() {
-        if (count < 2) {
-            return 0;
-        }
-        double t = new TDistribution(null, count - 1).inverseCumulativeProbability(0.975);
-        return t * stddevNanos() / Math.sqrt(count);
+        return Statistics.ci95HalfWidth(count, stddevNanos());
     }
 
     /** @return the lower end of the 95% confidence interval of the mean */

@@ -27,4 +27,31 @@ public record RepetitionResult(int index, Status status, Failure failure, Map<St
         measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
         ranks = List.copyOf(ranks);
     }
+
+    /**
+     * The aggregate rate of {@code operation} when the fastest rank finished ("first done", as elbencho
+     * reports it): each rank's operations up to that moment, assuming it progressed evenly, over the
+     * fastest rank's phase. A first-done rate far above {@link #lastDoneOpsPerSecond} means stragglers.
+     */
+    public double firstDoneOpsPerSecond(String operation) {
+        long fastest = ranks.stream().filter(r -> r.measurements().containsKey(operation))
+                .mapToLong(RankResult::phaseNanos).filter(p -> p > 0).min().orElse(0);
+        if (fastest == 0) {
+            return 0;
+        }
+        double done = 0;
+        for (RankResult rank : ranks) {
+            Measurement m = rank.measurements().get(operation);
+            if (m != null && rank.phaseNanos() > 0) {
+                done += m.count() * Math.min(1.0, (double) fastest / rank.phaseNanos());
+            }
+        }
+        return done * 1e9 / fastest;
+    }
+
+    /** The aggregate rate of {@code operation} when the slowest rank finished ("last done"): all operations over its phase. */
+    public double lastDoneOpsPerSecond(String operation) {
+        Measurement m = measurements.get(operation);
+        return m == null ? 0 : m.opsPerSecond();
+    }
 }

@@ -77,6 +77,15 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return Collections.unmodifiableMap(sums);
     }
 
+    /** @return per operation, the mean over repetitions with its 95% confidence interval */
+    public Map<String, RepetitionStats> acrossRepetitions() {
+        Map<String, RepetitionStats> stats = new LinkedHashMap<>();
+        for (String operation : measurements.keySet()) {
+            stats.put(operation, RepetitionStats.of(operation, repetitions));
+        }
+        return Collections.unmodifiableMap(stats);
+    }
+
     /** @return the measurement of {@code operation} */
     public Measurement measurement(String operation) {
         Measurement m = measurements.get(operation);

@@ -265,9 +265,11 @@ class ScenarioTest {
         scenario(touch(3)).tasks(1, 2).output(out).build().execute();
         try (var files = Files.list(out)) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted())
-                    .containsExactly("01-touch-t1.json", "02-touch-t2.json");
+                    .containsExactly("01-touch-t1", "01-touch-t1.json", "02-touch-t2", "02-touch-t2.json");
         }
         assertThat(Files.readString(out.resolve("02-touch-t2.json"))).contains("\"schema\" : \"prism.run/1\"");
+        // each rank writes its own document too, even ranks that are threads
+        assertThat(Files.readString(out.resolve("02-touch-t2/rep-0/rank-1.json"))).contains("\"schema\" : \"prism.rank/1\"");
     }
 
     @Test

@@ -132,6 +132,15 @@ public final class ResultJson {
         putHost(root.putObject("host"), run.host());
         putMeasurements(root.putObject("measurements"), run.measurements());
         putCounters(root.putObject("counters"), run.counters());
+        ObjectNode across = root.putObject("acrossRepetitions");
+        run.acrossRepetitions().forEach((op, st) -> across.putObject(op)
+                .put("repetitions", st.repetitions())
+                .put("meanNanos", round(st.meanNanos()))
+                .put("ci95LowNanos", round(st.ci95LowNanos()))
+                .put("ci95HighNanos", round(st.ci95HighNanos()))
+                .put("meanOpsPerSecond", round(st.meanOpsPerSecond()))
+                .put("ci95LowOpsPerSecond", round(st.ci95LowOpsPerSecond()))
+                .put("ci95HighOpsPerSecond", round(st.ci95HighOpsPerSecond())));
         putSpread(root.putObject("rankSpread"), run.rankSpread());
         ArrayNode repetitions = root.putArray("repetitions");
         for (RepetitionResult rep : run.repetitions()) {
@@ -140,6 +149,10 @@ public final class ResultJson {
             r.put("status", rep.status().name());
             putFailure(r, rep.failure());
             putSpread(r.putObject("rankSpread"), rep.rankSpread());
+            ObjectNode rates = r.putObject("rates");
+            rep.measurements().keySet().forEach(op -> rates.putObject(op)
+                    .put("firstDoneOpsPerSecond", round(rep.firstDoneOpsPerSecond(op)))
+                    .put("lastDoneOpsPerSecond", round(rep.lastDoneOpsPerSecond(op))));
             putMeasurements(r.putObject("measurements"), rep.measurements());
             ArrayNode ranks = r.putArray("ranks");
             for (RankResult rank : rep.ranks()) {

@@ -1,6 +1,7 @@
 package dev.prism.internal;
 
 import dev.prism.Measurement;
+import dev.prism.RepetitionStats;
 import dev.prism.RunResult;
 
 import java.util.ArrayList;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /** The latency tables a person reads: one per benchmark configuration, one row per task count × operation. */
 public final class TextTable {
-    private static final String[] HEADER = {"tasks", "op", "count", "mean", "p50", "p90", "p99", "max", "ops/s"};
+    private static final String[] HEADER = {"tasks", "op", "count", "mean", "±95% reps", "p50", "p90", "p99", "max", "ops/s"};
 
     private TextTable() {
     }
@@ -48,8 +49,10 @@ public final class TextTable {
         for (RunResult run : runs) {
             for (Map.Entry<String, Measurement> e : run.measurements().entrySet()) {
                 Measurement m = e.getValue();
+                RepetitionStats across = run.acrossRepetitions().get(e.getKey());
+                String ci = across.repetitions() < 2 ? "-" : duration(across.ci95HighNanos() - across.meanNanos());
                 rows.add(new String[]{String.valueOf(run.tasks()), e.getKey(), String.valueOf(m.count()),
-                        duration(m.meanNanos()), duration(m.p50Nanos()), duration(m.p90Nanos()),
+                        duration(m.meanNanos()), ci, duration(m.p50Nanos()), duration(m.p90Nanos()),
                         duration(m.p99Nanos()), duration(m.maxNanos()), rate(m.opsPerSecond())});
             }
         }

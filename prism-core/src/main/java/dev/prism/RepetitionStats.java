@@ -1,0 +1,44 @@
+package dev.prism;
+
+import dev.prism.internal.Statistics;
+
+import java.util.List;
+
+/**
+ * One operation across a run's repetitions: the mean of the repetitions' mean latencies and of
+ * their aggregate rates, each with its 95% confidence interval (Student t over repetitions) — the
+ * statistic the paper's figures plot with error bars.
+ *
+ * <pre>{@code
+ * var s = dev.prism.RepetitionStats.of(new double[]{100, 110, 90}, new double[]{1000, 900, 1100});
+ * System.out.println(s.meanNanos() + " ± " + (s.ci95HighNanos() - s.meanNanos()));
+ * }</pre>
+ *
+ * @param repetitions          how many repetitions measured the operation
+ * @param meanNanos            mean of the repetitions' mean latencies
+ * @param ci95LowNanos         lower end of its 95% confidence interval
+ * @param ci95HighNanos        upper end
+ * @param meanOpsPerSecond     mean of the repetitions' aggregate rates
+ * @param ci95LowOpsPerSecond  lower end of its 95% confidence interval
+ * @param ci95HighOpsPerSecond upper end
+ */
+public record RepetitionStats(int repetitions, double meanNanos, double ci95LowNanos, double ci95HighNanos,
+                              double meanOpsPerSecond, double ci95LowOpsPerSecond, double ci95HighOpsPerSecond) {
+    /** @return the statistics of per-repetition mean latencies and rates */
+    public static RepetitionStats of(double[] meanNanosPerRepetition, double[] opsPerSecondPerRepetition) {
+        double latency = Statistics.mean(meanNanosPerRepetition);
+        double latencyHalf = Statistics.ci95HalfWidth(meanNanosPerRepetition.length, Statistics.stddev(meanNanosPerRepetition));
+        double rate = Statistics.mean(opsPerSecondPerRepetition);
+        double rateHalf = Statistics.ci95HalfWidth(opsPerSecondPerRepetition.length, Statistics.stddev(opsPerSecondPerRepetition));
+        return new RepetitionStats(meanNanosPerRepetition.length, latency, latency - latencyHalf, latency + latencyHalf,
+                rate, rate - rateHalf, rate + rateHalf);
+    }
+
+    /** @return the statistics of {@code operation} over {@code repetitions} (those that measured it) */
+    static RepetitionStats of(String operation, List<RepetitionResult> repetitions) {
+        List<Measurement> measured = repetitions.stream().map(r -> r.measurements().get(operation))
+                .filter(java.util.Objects::nonNull).toList();
+        return of(measured.stream().mapToDouble(Measurement::meanNanos).toArray(),
+                measured.stream().mapToDouble(Measurement::opsPerSecond).toArray());
+    }
+}
