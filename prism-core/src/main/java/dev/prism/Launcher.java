@@ -41,11 +41,25 @@ public interface Launcher extends AutoCloseable {
     }
 
     /**
+     * As {@link #processes()}, but ranks meet through files in {@code coordinationDirectory} (a fresh
+     * subdirectory per repetition, removed afterwards) instead of TCP: the method for clusters where
+     * ranks cannot open sockets to each other. A rank that dies is noticed at the deadline, not at once.
+     */
+    static Launcher processes(java.nio.file.Path coordinationDirectory) {
+        return new ProcessLauncher(coordinationDirectory);
+    }
+
+    /**
      * This process is rank 0 of a SLURM step ({@code srun -n N prism run … --launcher slurm}): it
      * hosts the coordinator and runs rank 0; the step's other tasks run {@code RankWorker}s.
      */
     static Launcher slurm(SlurmEnvironment environment) {
         return new SlurmLauncher(environment, java.time.Duration.ofMinutes(5));
+    }
+
+    /** As {@link #slurm(SlurmEnvironment)}, meeting through files in {@code coordinationDirectory} on the shared filesystem. */
+    static Launcher slurm(SlurmEnvironment environment, java.nio.file.Path coordinationDirectory) {
+        return new SlurmLauncher(environment, java.time.Duration.ofMinutes(5), coordinationDirectory);
     }
 
     /** Releases what the launcher holds across repetitions (a coordinator, remote ranks); nothing by default. */

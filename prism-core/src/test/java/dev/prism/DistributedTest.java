@@ -48,6 +48,29 @@ class DistributedTest {
     }
 
     @Test
+    void processesMeetingThroughFiles_runAndCleanUpTheirDirectory(@TempDir Path shared) throws IOException {
+        RunResult run = Scenario.builder().target(target).benchmark(sleep(-1, 0, -1)).tasks(3).repetitions(2)
+                .launcher(Launcher.processes(shared)).build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.launcher()).isEqualTo("processes+file");
+        assertThat(run.measurement("step").count()).isEqualTo(60);
+        try (Stream<Path> left = Files.list(shared)) {
+            assertThat(left).isEmpty();
+        }
+        RunResult failing = Scenario.builder().target(target).benchmark(sleep(-1, 0, 2)).tasks(3)
+                .launcher(Launcher.processes(shared)).build().execute().runs().get(0);
+        assertThat(failing.failure().rank()).isEqualTo(2);
+        assertThat(failing.repetitions().get(0).ranks().get(0).failure().kind()).isEqualTo(Failure.Kind.ABORTED);
+    }
+
+    @Test
+    void aRankThatNeverHearsFromAFileCoordinator_givesUpWithinTheDeadline(@TempDir Path shared) {
+        assertThatThrownBy(() -> new RankWorker(dev.prism.internal.Rendezvous.directory(shared), 1).serve(Duration.ofSeconds(1)))
+                .isInstanceOf(PrismException.class)
+                .hasMessageContaining("rank 1 got no plan from the coordinator at directory " + shared + " within 1s");
+    }
+
+    @Test
     void aFailingRank_abortsTheOthersAtOnce() {
         long start = System.nanoTime();
         RunResult run = Scenario.builder().target(target).benchmark(sleep(-1, 0, 1)).tasks(3)

@@ -4,6 +4,7 @@ import dev.prism.HostInfo;
 import dev.prism.Launcher;
 import dev.prism.SlurmEnvironment;
 import dev.prism.internal.RankWorker;
+import dev.prism.internal.Rendezvous;
 import dev.prism.RunResult;
 import dev.prism.TargetInfo;
 import dev.prism.internal.TextTable;
@@ -22,9 +23,10 @@ final class ScenarioExecution {
     }
 
     /** A SLURM task other than rank 0: serve rank 0's plans until it says the run is over. */
-    private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm) {
+    private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting) {
         try {
-            new RankWorker(slurm.coordinatorHost(), slurm.coordinatorPort(), slurm.rank()).serve(Duration.ofMinutes(5));
+            new RankWorker(meeting == null ? Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort())
+                    : Rendezvous.directory(meeting), slurm.rank()).serve(Duration.ofMinutes(5));
             return PrismCommand.EXIT_PASSED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -47,19 +49,23 @@ final class ScenarioExecution {
     static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, boolean tasksGiven,
                    int[] tasksAsked) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed);
+        java.nio.file.Path meeting = options.coordinationDirectory();
+        if (meeting != null && options.launcher == ScenarioOptions.LauncherKind.THREADS) {
+            throw new IllegalArgumentException("--coordinator applies to --launcher processes or slurm; threads meet in this JVM");
+        }
         switch (options.launcher) {
-            case PROCESSES -> builder.launcher(Launcher.processes());
+            case PROCESSES -> builder.launcher(meeting == null ? Launcher.processes() : Launcher.processes(meeting));
             case SLURM -> {
                 SlurmEnvironment slurm = SlurmEnvironment.current().orElseThrow(() -> new IllegalArgumentException(
                         "--launcher slurm runs under srun (srun -n N prism run … --launcher slurm): SLURM_PROCID is not set"));
                 if (slurm.rank() != 0) {
-                    return serveAsWorker(cli, slurm);
+                    return serveAsWorker(cli, slurm, meeting);
                 }
                 if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {
                     throw new IllegalArgumentException("--tasks must be the step's task count (" + slurm.worldSize()
                             + ") under --launcher slurm; sweep task counts with one srun per count (see prism sbatch)");
                 }
-                builder.tasks(slurm.worldSize()).launcher(Launcher.slurm(slurm));
+                builder.tasks(slurm.worldSize()).launcher(meeting == null ? Launcher.slurm(slurm) : Launcher.slurm(slurm, meeting));
             }
             default -> builder.launcher(Launcher.threads());
         }

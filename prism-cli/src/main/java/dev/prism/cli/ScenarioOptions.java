@@ -39,6 +39,22 @@ final class ScenarioOptions {
                     + " (each srun task is a rank; rank 0 coordinates) (default: ${DEFAULT-VALUE})")
     LauncherKind launcher;
 
+    @Option(names = "--coordinator", paramLabel = "tcp|file:DIR", defaultValue = "tcp",
+            description = "how processes and slurm ranks meet: tcp (rank 0 listens), or file:DIR, a directory on the"
+                    + " shared filesystem, where ranks cannot open sockets to each other (default: ${DEFAULT-VALUE})")
+    String coordinator;
+
+    /** @return the shared directory of --coordinator file:DIR, or null for tcp */
+    java.nio.file.Path coordinationDirectory() {
+        if (coordinator.equals("tcp")) {
+            return null;
+        }
+        if (coordinator.startsWith("file:") && coordinator.length() > 5) {
+            return java.nio.file.Path.of(coordinator.substring(5)).toAbsolutePath();
+        }
+        throw new IllegalArgumentException("--coordinator must be tcp or file:DIR, was '" + coordinator + "'");
+    }
+
     @Option(names = "--run-id", paramLabel = "ID", description = "names the run directory and results (default: time-based)")
     String runId;
 

@@ -43,20 +43,23 @@ class PrismSlurmIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"per-rank", "shared"})
-    void srunFourTasks_areFourRanksAggregatedByRankZero(String directory, @TempDir Path work) throws Exception {
+    @ValueSource(strings = {"per-rank", "shared", "per-rank,file"})
+    void srunFourTasks_areFourRanksAggregatedByRankZero(String variant, @TempDir Path work) throws Exception {
+        String directory = variant.split(",")[0];
+        boolean files = variant.endsWith(",file");
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
         Process srun = new ProcessBuilder(List.of("srun", "-n", "4", "--overcommit", "--time=5", SCRIPT.toString(), "run",
                 "create_files", "--target", target.toString(), "-p", "files=50", "-p", "directory=" + directory,
-                "--launcher", "slurm", "--out", out.toString(), "--run-id", "slurm-" + directory, "--json", "-q"))
+                "--launcher", "slurm", "--coordinator", files ? "file:" + work.resolve("meet") : "tcp",
+                "--out", out.toString(), "--run-id", "slurm-" + directory, "--json", "-q"))
                 .redirectError(work.resolve("stderr.txt").toFile()).start();
         String stdout = new String(srun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(srun.waitFor(4, TimeUnit.MINUTES)).as("srun finished").isTrue();
         assertThat(srun.exitValue()).as(Files.readString(work.resolve("stderr.txt"))).isZero();
 
         JsonNode doc = new ObjectMapper().readTree(stdout).get(0);
-        assertThat(doc.get("launcher").asText()).isEqualTo("slurm");
+        assertThat(doc.get("launcher").asText()).isEqualTo(files ? "slurm+file" : "slurm");
         assertThat(doc.get("tasks").asInt()).isEqualTo(4);
         assertThat(doc.at("/repetitions/0/ranks")).hasSize(4);
         assertThat(doc.at("/measurements/open/count").asLong()).isEqualTo(200);

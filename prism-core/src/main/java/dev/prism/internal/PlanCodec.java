@@ -40,7 +40,7 @@ final class PlanCodec {
     }
 
     static ObjectNode encode(RunPlan plan) {
-        ObjectNode m = Wire.message("plan");
+        ObjectNode m = Channel.message("plan");
         m.put("benchmark", plan.benchmark().name());
         ObjectNode parameters = m.putObject("parameters");
         plan.benchmark().parameters().asText().forEach(parameters::put);

@@ -24,11 +24,23 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProcessLauncher implements Launcher {
     private static final long GRACE_MILLIS = 3_000;
+    /** Where ranks meet the coordinator through files, or null for TCP on loopback. */
+    private final Path coordinationDirectory;
+
+    /** Ranks meet through a coordinator on loopback TCP. */
+    public ProcessLauncher() {
+        this(null);
+    }
+
+    /** @param coordinationDirectory where ranks meet through files, or null for TCP on loopback */
+    public ProcessLauncher(Path coordinationDirectory) {
+        this.coordinationDirectory = coordinationDirectory;
+    }
     private static final int TAIL_BYTES = 8 * 1024;
 
     @Override
     public String name() {
-        return "processes";
+        return coordinationDirectory == null ? "processes" : "processes+file";
     }
 
     @Override
@@ -36,9 +48,14 @@ public final class ProcessLauncher implements Launcher {
         PlanCodec.requireRecreatable(plan.benchmark());
         List<Process> children = new ArrayList<>();
         List<OutputTail> tails = new ArrayList<>();
-        try (TcpCoordinator coordinator = new TcpCoordinator(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+        Path meeting = coordinationDirectory == null ? null
+                : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
+        try (Coordinator coordinator = meeting == null
+                ? Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                : Coordinator.directory(meeting, plan.tasks())) {
             for (int rank = 0; rank < plan.tasks(); rank++) {
-                Process child = start(coordinator.port(), rank, plan);
+                Process child = start(meeting == null ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting,
+                        coordinator.port(), rank, plan);
                 children.add(child);
                 tails.add(new OutputTail(child.getInputStream(), "prism-rank-" + rank + "-stdout"));
                 tails.add(new OutputTail(child.getErrorStream(), "prism-rank-" + rank + "-stderr"));
@@ -65,15 +82,22 @@ public final class ProcessLauncher implements Launcher {
             throw new PrismException("interrupted while running ranks as processes", e);
         } finally {
             stop(children);
+            if (meeting != null) {
+                try {
+                    RunDirectory.deleteTree(meeting);
+                } catch (IOException e) {
+                    // only message files: left for the user to see
+                }
+            }
         }
     }
 
-    private Process start(int port, int rank, RunPlan plan) {
+    private Process start(String where, int port, int rank, RunPlan plan) {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
         List<String> command = new ArrayList<>(List.of(javaBinary, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
                 "-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
-                InetAddress.getLoopbackAddress().getHostAddress(), String.valueOf(port), String.valueOf(rank),
+                where, String.valueOf(port), String.valueOf(rank),
                 String.valueOf(connectSeconds)));
         try {
             return new ProcessBuilder(command).start();
@@ -89,14 +113,14 @@ public final class ProcessLauncher implements Launcher {
         String output = tail.isEmpty() ? "" : "; its stderr ends: " + tail;
         if (exited) {
             int code = child.exitValue();
-            return TcpCoordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died with exit code "
+            return Coordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died with exit code "
                     + code + (code > 128 ? " (signal " + (code - 128) + ")" : "") + output);
         }
         if (neverConnected != null && neverConnected.contains(rank)) {
-            return TcpCoordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
+            return Coordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
                     + " never connected to the coordinator within the timeout of " + Durations.format(plan.timeout()) + output);
         }
-        return TcpCoordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
+        return Coordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
                 + " did not report within the timeout of " + Durations.format(plan.timeout()) + output);
     }
 

@@ -12,7 +12,7 @@ import dev.prism.Workload;
 import java.time.Instant;
 
 /**
- * One rank's life in one repetition: setup → barrier → timed run → barrier → validate →
+ * One rank's life in one repetition: setup → barrier → timed run → barrier → validate → barrier →
  * teardown (always). Any launcher runs ranks through this class, so every rank behaves the same
  * whatever started it.
  */
@@ -57,6 +57,8 @@ public final class RankExecution {
             phaseEndNanos = System.nanoTime();
             context.await("after-run");
             workload.validate(context);
+            // the paper's third barrier: every rank's I/O is done and checked before anyone tears down
+            context.await("after-validate");
         } catch (Throwable t) {
             failure = classify(t);
             if (failure.kind() != Failure.Kind.ABORTED) {

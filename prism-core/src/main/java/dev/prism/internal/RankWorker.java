@@ -24,53 +24,67 @@ public final class RankWorker {
     /** How long a stuck rank gets after its deadline before the process gives up on it. */
     private static final long GRACE_MILLIS = 2_000;
 
-    private final String host;
-    private final int port;
+    private final Rendezvous rendezvous;
     private final int rank;
 
     /**
-     * @param host the coordinator's host
-     * @param port the coordinator's port
-     * @param rank this rank
+     * @param rendezvous where the coordinator is
+     * @param rank       this rank
      */
-    public RankWorker(String host, int port, int rank) {
-        this.host = host;
-        this.port = port;
+    public RankWorker(Rendezvous rendezvous, int rank) {
+        this.rendezvous = rendezvous;
         this.rank = rank;
     }
 
+    /** A worker for the coordinator at {@code host:port}. */
+    public RankWorker(String host, int port, int rank) {
+        this(Rendezvous.tcp(host, port), rank);
+    }
+
     /**
-     * Serves plans until told to exit.
+     * Serves plans until told to exit, or until the coordinator has been silent for {@code connectTimeout}
+     * (so no worker waits forever for a coordinator that died).
      *
-     * @param connectTimeout how long to keep trying to reach the coordinator
+     * @param connectTimeout how long to keep trying to reach the coordinator, and to wait for its next word
      * @throws PrismException naming the address when the coordinator cannot be reached in time
      */
     public void serve(Duration connectTimeout) throws IOException, InterruptedException {
-        try (Wire wire = connect(connectTimeout)) {
-            wire.send(Wire.message("hello").put("rank", rank).put("host", HostProbe.hostname())
+        try (Channel wire = rendezvous.isDirectory() ? DirectoryChannel.forRank(rendezvous.directory(), rank)
+                : connect(connectTimeout)) {
+            wire.send(Channel.message("hello").put("rank", rank).put("host", HostProbe.hostname())
                     .put("pid", ProcessHandle.current().pid()));
+            boolean heard = false;
             while (true) {
-                JsonNode m = wire.receive();
+                JsonNode m;
+                try {
+                    m = wire.receive(connectTimeout.toMillis());
+                } catch (SocketTimeoutException e) {
+                    throw new PrismException("rank " + rank + (heard ? " heard nothing more from" : " got no plan from")
+                            + " the coordinator at " + rendezvous + " within " + Durations.format(connectTimeout));
+                }
+                heard = true;
                 if (m == null || "exit".equals(m.path("type").asText())) {
                     return;
                 }
                 if ("plan".equals(m.path("type").asText())) {
                     RankResult result = runPlan(wire, m);
-                    wire.send(Wire.message("result").put("document",
+                    wire.send(Channel.message("result").put("document",
                             ResultJson.rankToJson("", "", 0, 0, result)));
                 }
             }
         }
     }
 
-    private Wire connect(Duration timeout) throws InterruptedException {
+    private Channel connect(Duration timeout) throws InterruptedException {
+        String host = rendezvous.host();
+        int port = rendezvous.port();
         Instant deadline = Instant.now().plus(timeout);
         String last = "";
         while (Instant.now().isBefore(deadline)) {
             Socket socket = new Socket();
             try {
                 socket.connect(new InetSocketAddress(host, port), 2_000);
-                return new Wire(socket);
+                return new TcpChannel(socket);
             } catch (IOException e) {
                 last = e.getMessage();
                 try {
@@ -85,12 +99,12 @@ public final class RankWorker {
                 + " within " + Durations.format(timeout) + " (" + last + ")");
     }
 
-    private RankResult runPlan(Wire wire, JsonNode message) throws InterruptedException {
+    private RankResult runPlan(Channel wire, JsonNode message) throws InterruptedException {
         ScenarioListener forwardStalls = new ScenarioListener() {
             @Override
             public void stallDetected(Stall stall) {
                 try {
-                    wire.send(Wire.message("stall").put("operation", stall.operation()).put("path", stall.path())
+                    wire.send(Channel.message("stall").put("operation", stall.operation()).put("path", stall.path())
                             .put("durationNanos", stall.durationNanos()));
                 } catch (IOException e) {
                     // the coordinator is gone; the rank will find out at its next barrier
@@ -117,10 +131,10 @@ public final class RankWorker {
 
     /** Barriers through the coordinator, each ending by the run's deadline. */
     private static final class RemoteSync implements RankSync {
-        private final Wire wire;
+        private final Channel wire;
         private final Instant deadline;
 
-        RemoteSync(Wire wire, Instant deadline) {
+        RemoteSync(Channel wire, Instant deadline) {
             this.wire = wire;
             this.deadline = deadline;
         }
@@ -128,7 +142,7 @@ public final class RankWorker {
         @Override
         public void await(int rank, String name) {
             try {
-                wire.send(Wire.message("barrier").put("rank", rank).put("name", name));
+                wire.send(Channel.message("barrier").put("rank", rank).put("name", name));
                 long wait = Duration.between(Instant.now(), deadline).toMillis() + GRACE_MILLIS;
                 JsonNode reply = wire.receive(Math.max(1, wait));
                 if (reply == null) {
@@ -147,7 +161,7 @@ public final class RankWorker {
         @Override
         public void abort(String reason) {
             try {
-                wire.send(Wire.message("abort").put("reason", reason));
+                wire.send(Channel.message("abort").put("reason", reason));
             } catch (IOException e) {
                 // the coordinator is gone: nothing to tell
             }
@@ -160,14 +174,17 @@ public final class RankWorker {
     }
 
     /**
-     * Entry point of a rank process: {@code RankWorker HOST PORT RANK [CONNECT_TIMEOUT_SECONDS]}.
+     * Entry point of a rank process: {@code RankWorker HOST PORT RANK [CONNECT_TIMEOUT_SECONDS]}, or
+     * {@code RankWorker dir:DIRECTORY 0 RANK [CONNECT_TIMEOUT_SECONDS]} to meet through files.
      * Exit codes: 0 done, 3 could not reach the coordinator, 1 anything else.
      */
     public static void main(String[] args) {
         int rank = Integer.parseInt(args[2]);
         Duration connect = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 60);
+        Rendezvous rendezvous = args[0].startsWith("dir:") ? Rendezvous.directory(java.nio.file.Path.of(args[0].substring(4)))
+                : Rendezvous.tcp(args[0], Integer.parseInt(args[1]));
         try {
-            new RankWorker(args[0], Integer.parseInt(args[1]), rank).serve(connect);
+            new RankWorker(rendezvous, rank).serve(connect);
             System.exit(0);
         } catch (PrismException e) {
             System.err.println("prism: " + e.getMessage());

@@ -25,13 +25,24 @@ public final class SlurmLauncher implements Launcher {
 
     private final SlurmEnvironment environment;
     private final Duration connectTimeout;
-    private TcpCoordinator coordinator;
+    private final java.nio.file.Path coordinationDirectory;
+    private Coordinator coordinator;
 
     /**
      * @param environment    this step's ranks and coordinator address; this process must be rank 0
      * @param connectTimeout how long rank 0 waits for the other tasks to connect
      */
     public SlurmLauncher(SlurmEnvironment environment, Duration connectTimeout) {
+        this(environment, connectTimeout, null);
+    }
+
+    /**
+     * @param environment           this step's ranks and coordinator address; this process must be rank 0
+     * @param connectTimeout        how long rank 0 waits for the other tasks to connect
+     * @param coordinationDirectory a directory on the shared filesystem to meet through, or null for TCP
+     */
+    public SlurmLauncher(SlurmEnvironment environment, Duration connectTimeout, java.nio.file.Path coordinationDirectory) {
+        this.coordinationDirectory = coordinationDirectory;
         if (environment.rank() != 0) {
             throw new IllegalArgumentException("only SLURM rank 0 drives the run; rank " + environment.rank()
                     + " serves as a worker (RankWorker)");
@@ -42,7 +53,7 @@ public final class SlurmLauncher implements Launcher {
 
     @Override
     public String name() {
-        return "slurm";
+        return coordinationDirectory == null ? "slurm" : "slurm+file";
     }
 
     @Override
@@ -58,12 +69,14 @@ public final class SlurmLauncher implements Launcher {
         }
         try {
             if (coordinator == null) {
-                coordinator = new TcpCoordinator(new InetSocketAddress(environment.coordinatorPort()));
+                coordinator = coordinationDirectory == null
+                        ? Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()))
+                        : Coordinator.directory(coordinationDirectory, environment.worldSize());
                 List<Integer> missing = coordinator.awaitRanks(remote, Instant.now().plus(connectTimeout), r -> false);
                 if (!missing.isEmpty()) {
-                    throw new PrismException("SLURM rank(s) " + missing + " never connected to the coordinator on "
-                            + environment.coordinatorHost() + ":" + environment.coordinatorPort() + " within "
-                            + Durations.format(connectTimeout));
+                    throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at "
+                            + (coordinationDirectory == null ? environment.coordinatorHost() + ":" + environment.coordinatorPort()
+                            : "directory " + coordinationDirectory) + " within " + Durations.format(connectTimeout));
                 }
             }
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
@@ -87,7 +100,7 @@ public final class SlurmLauncher implements Launcher {
                 list.add(own.get() != null ? own.get() : execution.unfinished());
                 for (int r : remote) {
                     RankResult result = results.get(r);
-                    list.add(result != null ? result : TcpCoordinator.missing(r, Failure.Kind.EXCEPTION, "rank " + r
+                    list.add(result != null ? result : Coordinator.missing(r, Failure.Kind.EXCEPTION, "rank " + r
                             + " did not report: its process died, hung past the timeout of "
                             + Durations.format(plan.timeout()) + " or lost its connection"));
                 }

@@ -28,7 +28,7 @@ class CoordinatorScaleTest {
 
     @Test
     void fiveHundredTwelveRanks_completeOneHundredBarriers() throws Exception {
-        try (TcpCoordinator coordinator = new TcpCoordinator(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+        try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             AtomicLong firstBarrier = new AtomicLong(Long.MAX_VALUE);
             AtomicLong lastRelease = new AtomicLong();
             List<Thread> ranks = new ArrayList<>();
@@ -61,20 +61,20 @@ class CoordinatorScaleTest {
     }
 
     private static void simulateRank(int port, int rank, AtomicLong firstBarrier, AtomicLong lastRelease) {
-        try (Wire wire = new Wire(new Socket(InetAddress.getLoopbackAddress(), port))) {
-            wire.send(Wire.message("hello").put("rank", rank));
+        try (TcpChannel wire = new TcpChannel(new Socket(InetAddress.getLoopbackAddress(), port))) {
+            wire.send(Channel.message("hello").put("rank", rank));
             JsonNode plan = wire.receive();
             assertThat(plan.path("type").asText()).isEqualTo("plan");
             for (int b = 0; b < BARRIERS; b++) {
                 long sent = System.nanoTime();
                 firstBarrier.accumulateAndGet(sent, Math::min);
-                wire.send(Wire.message("barrier").put("rank", rank).put("name", "b" + b));
+                wire.send(Channel.message("barrier").put("rank", rank).put("name", "b" + b));
                 JsonNode reply = wire.receive();
                 assertThat(reply.path("type").asText()).isEqualTo("released");
                 lastRelease.accumulateAndGet(System.nanoTime(), Math::max);
             }
             RankResult result = new RankResult(rank, "sim", Status.PASS, null, 1, Map.of(), Map.of(), List.of());
-            wire.send(Wire.message("result").put("document", ResultJson.rankToJson("scale", "test_noop", RANKS, 0, result)));
+            wire.send(Channel.message("result").put("document", ResultJson.rankToJson("scale", "test_noop", RANKS, 0, result)));
         } catch (Exception e) {
             throw new AssertionError("rank " + rank + ": " + e, e);
         }

@@ -1,7 +1,6 @@
 package dev.prism.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.BufferedReader;
@@ -10,45 +9,37 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 
-/** One connection between the coordinator and a rank: JSON messages, one per line. Sends are thread-safe. */
-final class Wire implements AutoCloseable {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+/** A {@link Channel} over a TCP connection: one JSON message per line. */
+final class TcpChannel implements Channel {
 
     private final Socket socket;
     private final BufferedReader in;
     private final BufferedWriter out;
 
-    Wire(Socket socket) throws IOException {
+    TcpChannel(Socket socket) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
         this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
         this.out = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
     }
 
-    static ObjectNode message(String type) {
-        return MAPPER.createObjectNode().put("type", type);
-    }
-
-    synchronized void send(ObjectNode message) throws IOException {
+    @Override
+    public synchronized void send(ObjectNode message) throws IOException {
         out.write(MAPPER.writeValueAsString(message));
         out.write('\n');
         out.flush();
     }
 
-    /** @return the next message, or null when the other side closed the connection */
-    JsonNode receive() throws IOException {
+    @Override
+    public JsonNode receive() throws IOException {
         String line = in.readLine();
         return line == null ? null : MAPPER.readTree(line);
     }
 
-    /**
-     * @return the next message, or null at end of stream
-     * @throws SocketTimeoutException when none came within {@code millis}
-     */
-    JsonNode receive(long millis) throws IOException {
+    @Override
+    public JsonNode receive(long millis) throws IOException {
         socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, millis)));
         try {
             return receive();
@@ -57,10 +48,6 @@ final class Wire implements AutoCloseable {
                 socket.setSoTimeout(0);
             }
         }
-    }
-
-    String peer() {
-        return String.valueOf(socket.getRemoteSocketAddress());
     }
 
     @Override

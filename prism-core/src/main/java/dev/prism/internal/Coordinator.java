@@ -14,6 +14,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,35 +31,64 @@ import java.util.function.IntFunction;
  * gathers their results. A rank whose connection drops aborts the barrier at once, so the others
  * do not wait for it.
  */
-public final class TcpCoordinator implements AutoCloseable {
+public final class Coordinator implements AutoCloseable {
     private final ServerSocket server;
-    private final Map<Integer, Wire> ranks = new ConcurrentHashMap<>();
-    private final Thread acceptor;
+    private final Path directory;
+    private final int worldSize;
+    private final Map<Integer, Channel> ranks = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
-    /** Listens on {@code address} (port 0: any free port). */
-    public TcpCoordinator(InetSocketAddress address) {
-        try {
-            server = new ServerSocket();
-            server.setReuseAddress(true);
-            server.bind(address, 1024);
-        } catch (IOException e) {
-            throw new PrismException("the coordinator cannot listen on " + address + ": " + e.getMessage(), e);
-        }
-        acceptor = new Thread(this::acceptLoop, "prism-coordinator-accept");
+    private Coordinator(ServerSocket server, Path directory, int worldSize) {
+        this.server = server;
+        this.directory = directory;
+        this.worldSize = worldSize;
+        Thread acceptor = new Thread(server != null ? this::acceptLoop : this::scanLoop, "prism-coordinator-accept");
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
-    /** @return the port it listens on */
+    /** @return a coordinator listening on {@code address} (port 0: any free port) */
+    public static Coordinator tcp(InetSocketAddress address) {
+        try {
+            ServerSocket server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(address, 1024);
+            return new Coordinator(server, null, 0);
+        } catch (IOException e) {
+            throw new PrismException("the coordinator cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return a coordinator meeting {@code worldSize} ranks through files in {@code directory} (created if missing) */
+    public static Coordinator directory(Path directory, int worldSize) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new PrismException("the coordinator cannot use the directory " + directory + ": " + e.getMessage(), e);
+        }
+        return new Coordinator(null, directory, worldSize);
+    }
+
+    /** @return the port it listens on (TCP), or 0 */
     public int port() {
-        return server.getLocalPort();
+        return server == null ? 0 : server.getLocalPort();
     }
 
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
-                Thread hello = new Thread(() -> register(socket), "prism-coordinator-hello");
+                Thread hello = new Thread(() -> {
+                    try {
+                        register(new TcpChannel(socket));
+                    } catch (IOException e) {
+                        try {
+                            socket.close();
+                        } catch (IOException ignored) {
+                            // nothing more to do with a socket that failed its hello
+                        }
+                    }
+                }, "prism-coordinator-hello");
                 hello.setDaemon(true);
                 hello.start();
             } catch (IOException e) {
@@ -66,27 +97,38 @@ public final class TcpCoordinator implements AutoCloseable {
         }
     }
 
-    private void register(Socket socket) {
-        try {
-            Wire wire = new Wire(socket);
-            JsonNode hello = wire.receive(30_000);
-            if (hello == null || !"hello".equals(hello.path("type").asText())) {
-                wire.close();
+    /** Looks for ranks announcing themselves with a file; each is registered once. */
+    private void scanLoop() {
+        while (!closed) {
+            for (int rank = 0; rank < worldSize; rank++) {
+                if (!ranks.containsKey(rank) && DirectoryChannel.announced(directory, rank)) {
+                    try {
+                        register(DirectoryChannel.forCoordinator(directory, rank));
+                    } catch (IOException e) {
+                        // a half-written hello: looked at again next time
+                    }
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
                 return;
             }
-            Wire previous = ranks.put(hello.path("rank").asInt(), wire);
-            if (previous != null) {
-                previous.close();
-            }
-            synchronized (ranks) {
-                ranks.notifyAll();
-            }
-        } catch (IOException e) {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // nothing more to do with a socket that failed its hello
-            }
+        }
+    }
+
+    private void register(Channel channel) throws IOException {
+        JsonNode hello = channel.receive(30_000);
+        if (hello == null || !"hello".equals(hello.path("type").asText())) {
+            channel.close();
+            return;
+        }
+        Channel previous = ranks.put(hello.path("rank").asInt(), channel);
+        if (previous != null) {
+            previous.close();
+        }
+        synchronized (ranks) {
+            ranks.notifyAll();
         }
     }
 
@@ -127,7 +169,7 @@ public final class TcpCoordinator implements AutoCloseable {
         Map<Integer, RankResult> results = new ConcurrentHashMap<>();
         List<Thread> handlers = new ArrayList<>();
         for (int rank : remote) {
-            Wire wire = ranks.get(rank);
+            Channel wire = ranks.get(rank);
             Thread handler = new Thread(() -> serve(rank, wire, plan, barrier, listener, results), "prism-coordinator-rank-" + rank);
             handler.setDaemon(true);
             handlers.add(handler);
@@ -143,7 +185,7 @@ public final class TcpCoordinator implements AutoCloseable {
             if (handlers.get(i).isAlive()) {
                 // a rank that has not reported by now is hung: drop its connection so its handler ends
                 barrier.expire();
-                Wire wire = ranks.remove(new ArrayList<>(remote).get(i));
+                Channel wire = ranks.remove(new ArrayList<>(remote).get(i));
                 if (wire != null) {
                     wire.close();
                 }
@@ -152,7 +194,7 @@ public final class TcpCoordinator implements AutoCloseable {
         return results;
     }
 
-    private void serve(int rank, Wire wire, RunPlan plan, RankBarrier barrier, ScenarioListener listener,
+    private void serve(int rank, Channel wire, RunPlan plan, RankBarrier barrier, ScenarioListener listener,
                        Map<Integer, RankResult> results) {
         try {
             wire.send(PlanCodec.encode(plan));
@@ -165,9 +207,9 @@ public final class TcpCoordinator implements AutoCloseable {
                     case "barrier" -> {
                         try {
                             barrier.await(rank, m.path("name").asText());
-                            wire.send(Wire.message("released"));
+                            wire.send(Channel.message("released"));
                         } catch (RankAbortedException e) {
-                            wire.send(Wire.message("aborted").put("reason", e.getMessage()));
+                            wire.send(Channel.message("aborted").put("reason", e.getMessage()));
                         }
                     }
                     case "abort" -> barrier.abort(m.path("reason").asText());
@@ -203,19 +245,22 @@ public final class TcpCoordinator implements AutoCloseable {
     /** Tells every connected rank to exit, then stops listening. */
     @Override
     public void close() {
-        for (Wire wire : ranks.values()) {
+        for (Channel wire : ranks.values()) {
             try {
-                wire.send(Wire.message("exit"));
+                wire.send(Channel.message("exit"));
             } catch (IOException e) {
                 // already gone
             }
             wire.close();
         }
         ranks.clear();
-        try {
-            server.close();
-        } catch (IOException e) {
-            // stopping anyway
+        closed = true;
+        if (server != null) {
+            try {
+                server.close();
+            } catch (IOException e) {
+                // stopping anyway
+            }
         }
     }
 }

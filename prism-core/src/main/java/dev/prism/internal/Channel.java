@@ -1,0 +1,31 @@
+package dev.prism.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+
+/** A two-way message link between the coordinator and one rank: JSON messages, in order. Sends are thread-safe. */
+interface Channel extends AutoCloseable {
+    ObjectMapper MAPPER = new ObjectMapper();
+
+    static ObjectNode message(String type) {
+        return MAPPER.createObjectNode().put("type", type);
+    }
+
+    void send(ObjectNode message) throws IOException;
+
+    /** @return the next message, or null when the other side is gone */
+    JsonNode receive() throws IOException;
+
+    /**
+     * @return the next message, or null when the other side is gone
+     * @throws SocketTimeoutException when none came within {@code millis}
+     */
+    JsonNode receive(long millis) throws IOException;
+
+    @Override
+    void close();
+}
