@@ -6,6 +6,9 @@ root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$root"
 
 scripts/install-deps.sh
+# Python with torch (CPU) and transformers for prism-torch; its tests must run, not skip
+scripts/python-venv.sh
+export PRISM_REQUIRE_TORCH=1
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
 if [ "$(id -u)" -eq 0 ]; then
   trap 'scripts/slurm-down.sh' EXIT

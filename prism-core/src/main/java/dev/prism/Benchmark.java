@@ -32,6 +32,14 @@ public interface Benchmark {
     /** @return a new workload for one rank */
     Workload newWorkload();
 
+    /**
+     * @return the launcher this benchmark's ranks must be started by, for benchmarks that bring their
+     * own ranks (torchrun); empty to use the scenario's
+     */
+    default java.util.Optional<Launcher> launcher() {
+        return java.util.Optional.empty();
+    }
+
     /** @return a builder for a custom benchmark named {@code name} */
     static Builder builder(String name) {
         return new Builder(name);

@@ -3,6 +3,7 @@ package dev.prism.internal;
 import dev.prism.Benchmark;
 import dev.prism.Failure;
 import dev.prism.HostInfo;
+import dev.prism.Launcher;
 import dev.prism.Measurement;
 import dev.prism.PrismException;
 import dev.prism.RankResult;
@@ -59,6 +60,7 @@ public final class ScenarioRunner {
                     + RunDirectory.describe(e), e);
         } finally {
             scenario.launcher().close();
+            scenario.benchmarks().forEach(b -> b.launcher().ifPresent(Launcher::close));
             try {
                 RunDirectory.deleteTree(runDirectory);
             } catch (IOException e) {
@@ -96,7 +98,7 @@ public final class ScenarioRunner {
         }
         List<RankResult> allRanks = repetitions.stream().flatMap(r -> r.ranks().stream()).toList();
         return new RunResult(scenario.runId(), benchmark.name(), benchmark.parameters().asText(), tasks,
-                scenario.launcher().name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
+                launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
                 scenario.stallThreshold(), failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
                 repetitions, RankSpread.of(allRanks), startedAt, Instant.now(), target, host);
@@ -112,14 +114,20 @@ public final class ScenarioRunner {
         Instant deadline = Instant.now().plus(scenario.timeout());
         RunPlan plan = new RunPlan(benchmark, tasks, runDirectory, scenario.seed(), scenario.timeout(), deadline,
                 scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput);
-        List<RankResult> ranks = scenario.launcher().launch(plan);
+        Launcher launcher = launcherOf(benchmark);
+        List<RankResult> ranks = launcher.launch(plan);
         if (ranks.size() != tasks) {
-            throw new PrismException("launcher " + scenario.launcher().name() + " returned " + ranks.size()
+            throw new PrismException("launcher " + launcher.name() + " returned " + ranks.size()
                     + " rank results for " + tasks + " tasks");
         }
         Failure failure = firstFailure(ranks);
         return new RepetitionResult(index, failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(ranks.stream().map(RankResult::measurements).toList(), true), ranks, RankSpread.of(ranks));
+    }
+
+    /** @return the launcher {@code benchmark} brings (torchrun), or the scenario's */
+    private Launcher launcherOf(Benchmark benchmark) {
+        return benchmark.launcher().orElse(scenario.launcher());
     }
 
     /** @return the failure of the lowest rank that failed on its own, else of the lowest aborted rank */

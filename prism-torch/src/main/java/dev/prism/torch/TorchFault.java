@@ -1,0 +1,18 @@
+package dev.prism.torch;
+
+/**
+ * A fault to inject, to qualify how a checkpoint path fails: the run must FAIL naming the file or
+ * carrying the worker's traceback, never hang.
+ *
+ * <pre>{@code
+ * var b = dev.prism.torch.TorchBenchmarks.fsdpLoad().fault(dev.prism.torch.TorchFault.TRUNCATE_SHARD);
+ * }</pre>
+ */
+public enum TorchFault {
+    /** No fault. */
+    NONE,
+    /** Cut a checkpoint file to half its size before it is loaded. */
+    TRUNCATE_SHARD,
+    /** Rank 1 raises before training. */
+    CRASH_RANK1
+}

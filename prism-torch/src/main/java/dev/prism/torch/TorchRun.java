@@ -1,0 +1,311 @@
+package dev.prism.torch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a Python script under {@code python -m torch.distributed.run} (never whatever {@code torchrun}
+ * is on PATH): processes per node, nodes and rendezvous endpoint for multi-node use under SLURM,
+ * environment ({@code OMP_NUM_THREADS}), timeout. Output is drained and its tail kept; a failure
+ * raises {@link TorchException} with the exit code and that tail. Immutable once built.
+ *
+ * <pre>{@code
+ * var torchrun = dev.prism.torch.TorchRun.builder().ompThreads(1).timeout(java.time.Duration.ofMinutes(5)).build();
+ * System.out.println(torchrun.python());
+ * }</pre>
+ */
+public final class TorchRun {
+    /** The oldest torch PRISM's scripts work with (FSDP2 and DCP as they use them). */
+    public static final String MINIMUM_TORCH = "2.4";
+    private static final int TAIL_BYTES = 16 * 1024;
+
+    private final Path python;
+    private final int nodes;
+    private final String rendezvousEndpoint;
+    private final Map<String, String> environment;
+    private final Duration timeout;
+
+    private TorchRun(Builder b) {
+        this.python = b.python != null ? b.python : defaultPython();
+        this.nodes = b.nodes;
+        this.rendezvousEndpoint = b.rendezvousEndpoint;
+        this.environment = Map.copyOf(b.environment);
+        this.timeout = b.timeout;
+    }
+
+    /** @return a builder with the defaults: PRISM_PYTHON, else a project .venv, else python3; 1 node; 1 OpenMP thread */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * @return {@code $PRISM_PYTHON}, else {@code .venv/bin/python} in this directory or one above it (or
+     * under {@code prism.home}), else {@code python3}
+     */
+    public static Path defaultPython() {
+        String fromEnvironment = System.getenv("PRISM_PYTHON");
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return Path.of(fromEnvironment);
+        }
+        List<Path> roots = new ArrayList<>();
+        if (System.getProperty("prism.home") != null) {
+            roots.add(Path.of(System.getProperty("prism.home")));
+        }
+        Path dir = Path.of("").toAbsolutePath();
+        for (int i = 0; i < 3 && dir != null; i++, dir = dir.getParent()) {
+            roots.add(dir);
+        }
+        for (Path root : roots) {
+            Path venv = root.resolve(".venv/bin/python");
+            if (Files.isExecutable(venv)) {
+                return venv;
+            }
+        }
+        return Path.of("python3");
+    }
+
+    /** @return the interpreter */
+    public Path python() {
+        return python;
+    }
+
+    /** @return nodes in the job (each runs one torchrun) */
+    public int nodes() {
+        return nodes;
+    }
+
+    /** @return how long a run may take */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * @return torch's version in the interpreter
+     * @throws TorchException saying what is missing: the interpreter, torch, or a new enough torch
+     */
+    public String checkTorch() {
+        Outcome o;
+        try {
+            // the installed distribution's metadata answers in milliseconds; importing torch takes seconds
+            o = execute(List.of(python.toString(), "-c", "import importlib.metadata as m; print(m.version('torch'))"),
+                    Duration.ofSeconds(120), Map.of());
+        } catch (IOException e) {
+            throw new TorchException("cannot run " + python + " (" + e.getMessage() + "): set PRISM_PYTHON to a Python"
+                    + " with torch >= " + MINIMUM_TORCH + ", or create the project's .venv with scripts/python-venv.sh", -1);
+        }
+        if (o.exitCode != 0) {
+            throw new TorchException(python + " has no torch (" + lastLine(o.output) + "): install torch >= "
+                    + MINIMUM_TORCH + " into it, or run scripts/python-venv.sh", o.exitCode);
+        }
+        String version = o.output.strip();
+        if (!atLeast(version, MINIMUM_TORCH)) {
+            throw new TorchException(python + " has torch " + version + "; PRISM's checkpoint benchmarks need torch >= "
+                    + MINIMUM_TORCH + " (FSDP2 and torch.distributed.checkpoint)", -1);
+        }
+        return version;
+    }
+
+    /** @return whether version {@code v} (e.g. 2.13.0+cpu) is at least {@code minimum} (e.g. 2.4) */
+    static boolean atLeast(String v, String minimum) {
+        String[] a = v.split("[.+a-z]");
+        String[] b = minimum.split("\\.");
+        for (int i = 0; i < b.length; i++) {
+            int x = i < a.length && a[i].matches("\\d+") ? Integer.parseInt(a[i]) : 0;
+            int y = Integer.parseInt(b[i]);
+            if (x != y) {
+                return x > y;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Runs {@code script} with {@code processesPerNode} workers on this node.
+     *
+     * @return the output's tail and timing
+     * @throws TorchException when torchrun exits non-zero or passes the timeout, with the tail of its output
+     */
+    public Outcome run(Path script, List<String> scriptArguments, int processesPerNode, Path workingDirectory) {
+        List<String> command = new ArrayList<>(List.of(python.toString(), "-m", "torch.distributed.run",
+                "--nnodes", String.valueOf(nodes), "--nproc-per-node", String.valueOf(processesPerNode)));
+        if (nodes == 1 && rendezvousEndpoint == null) {
+            command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"));
+        } else {
+            command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint",
+                    Objects.requireNonNull(rendezvousEndpoint, "a rendezvous endpoint is needed with more than one node"),
+                    "--rdzv-id", environment.getOrDefault("SLURM_JOB_ID", System.getenv().getOrDefault("SLURM_JOB_ID", "prism"))));
+        }
+        command.add(script.toString());
+        command.addAll(scriptArguments);
+        Outcome o;
+        try {
+            o = execute(command, timeout, environment, workingDirectory);
+        } catch (IOException e) {
+            throw new TorchException("cannot start " + python + " -m torch.distributed.run: " + e.getMessage(), -1);
+        }
+        if (o.timedOut) {
+            throw new TorchException("torchrun passed its timeout of " + timeout.toSeconds() + "s and was stopped;"
+                    + " its output ends:\n" + o.output, -1);
+        }
+        if (o.exitCode != 0) {
+            throw new TorchException("torchrun exited with code " + o.exitCode + "; its output ends:\n" + o.output, o.exitCode);
+        }
+        return o;
+    }
+
+    /** What a run printed (its last 16 KiB), how it ended and how long it took. */
+    public record Outcome(int exitCode, boolean timedOut, String output, long wallNanos) {
+    }
+
+    private static Outcome execute(List<String> command, Duration timeout, Map<String, String> env) throws IOException {
+        return execute(command, timeout, env, null);
+    }
+
+    private static Outcome execute(List<String> command, Duration timeout, Map<String, String> env, Path dir)
+            throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        if (dir != null) {
+            pb.directory(dir.toFile());
+        }
+        long start = System.nanoTime();
+        Process p = pb.start();
+        Tail tail = new Tail(p.getInputStream());
+        boolean finished;
+        try {
+            finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                // SIGTERM lets torchrun stop its workers; SIGKILL would orphan them: escalate only after a grace period
+                p.destroy();
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly();
+                    p.waitFor(5, TimeUnit.SECONDS);
+                }
+            }
+            tail.thread.join(2_000);
+        } catch (InterruptedException e) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        return new Outcome(finished ? p.exitValue() : -1, !finished, tail.text(), System.nanoTime() - start);
+    }
+
+    private static String lastLine(String text) {
+        String[] lines = text.strip().split("\n");
+        return lines[lines.length - 1];
+    }
+
+    /** Drains a stream, keeping its last bytes. */
+    private static final class Tail {
+        private final byte[] ring = new byte[TAIL_BYTES];
+        private long written;
+        private final Thread thread;
+
+        Tail(InputStream in) {
+            thread = new Thread(() -> {
+                byte[] buffer = new byte[8192];
+                try (in) {
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        synchronized (this) {
+                            for (int i = 0; i < n; i++) {
+                                ring[(int) (written++ % TAIL_BYTES)] = buffer[i];
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process is gone
+                }
+            }, "prism-torchrun-output");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        synchronized String text() {
+            int length = (int) Math.min(written, TAIL_BYTES);
+            byte[] out = new byte[length];
+            for (int i = 0; i < length; i++) {
+                out[i] = ring[(int) ((written - length + i) % TAIL_BYTES)];
+            }
+            return new String(out, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Builds a {@link TorchRun}; each setter checks its argument at once. */
+    public static final class Builder {
+        private Path python;
+        private int nodes = 1;
+        private String rendezvousEndpoint;
+        private final Map<String, String> environment = new LinkedHashMap<>(Map.of("OMP_NUM_THREADS", "1"));
+        private Duration timeout = Duration.ofMinutes(30);
+
+        private Builder() {
+        }
+
+        /** @param python the interpreter with torch */
+        public Builder python(Path python) {
+            this.python = Objects.requireNonNull(python, "python");
+            return this;
+        }
+
+        /** @param nodes nodes in the job, 1..100000 (more than 1 needs a rendezvous endpoint) */
+        public Builder nodes(int nodes) {
+            if (nodes < 1 || nodes > 100_000) {
+                throw new IllegalArgumentException("nodes must be in 1..100000, was " + nodes);
+            }
+            this.nodes = nodes;
+            return this;
+        }
+
+        /** @param endpoint host:port of the c10d rendezvous, e.g. the first SLURM node and 29500 */
+        public Builder rendezvousEndpoint(String endpoint) {
+            if (endpoint == null || !endpoint.matches("[^:\\s]+:\\d{1,5}")) {
+                throw new IllegalArgumentException("rendezvousEndpoint must be host:port, was " + endpoint);
+            }
+            this.rendezvousEndpoint = endpoint;
+            return this;
+        }
+
+        /** @param threads OMP_NUM_THREADS for each worker, 1..1024 */
+        public Builder ompThreads(int threads) {
+            if (threads < 1 || threads > 1024) {
+                throw new IllegalArgumentException("ompThreads must be in 1..1024, was " + threads);
+            }
+            environment.put("OMP_NUM_THREADS", String.valueOf(threads));
+            return this;
+        }
+
+        /** @param name an environment variable for the workers @param value its value */
+        public Builder environment(String name, String value) {
+            environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** @param timeout how long a run may take, 1s..7 days */
+        public Builder timeout(Duration timeout) {
+            if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofDays(7)) > 0) {
+                throw new IllegalArgumentException("timeout must be in 1s..7 days, was " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** @return the TorchRun */
+        public TorchRun build() {
+            return new TorchRun(this);
+        }
+    }
+}

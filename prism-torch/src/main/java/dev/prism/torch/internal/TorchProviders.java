@@ -1,0 +1,80 @@
+package dev.prism.torch.internal;
+
+import dev.prism.Benchmark;
+import dev.prism.BenchmarkProvider;
+import dev.prism.Parameter;
+import dev.prism.torch.TorchBenchmark;
+import dev.prism.torch.TorchBenchmarks;
+
+import java.util.List;
+import java.util.Map;
+
+/** The torch benchmarks' providers, listed in META-INF/services/dev.prism.BenchmarkProvider. */
+public final class TorchProviders {
+    private TorchProviders() {
+    }
+
+    /** One provider per torch benchmark; torch benchmarks join no JDK-only suite. */
+    abstract static class TorchProvider implements BenchmarkProvider {
+        private final String name;
+
+        TorchProvider(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return TorchBenchmarks.named(name, Map.of()).description() + " (needs Python with torch)";
+        }
+
+        @Override
+        public List<Parameter<?>> parameters() {
+            return TorchBenchmark.PARAMETERS;
+        }
+
+        @Override
+        public Benchmark create(Map<String, String> values) {
+            return TorchBenchmarks.named(name, values);
+        }
+    }
+
+    /** ddp_save */
+    public static final class DdpSave extends TorchProvider {
+        public DdpSave() {
+            super("ddp_save");
+        }
+    }
+
+    /** ddp_load */
+    public static final class DdpLoad extends TorchProvider {
+        public DdpLoad() {
+            super("ddp_load");
+        }
+    }
+
+    /** fsdp_save */
+    public static final class FsdpSave extends TorchProvider {
+        public FsdpSave() {
+            super("fsdp_save");
+        }
+    }
+
+    /** fsdp_load */
+    public static final class FsdpLoad extends TorchProvider {
+        public FsdpLoad() {
+            super("fsdp_load");
+        }
+    }
+
+    /** rl_load */
+    public static final class RlLoad extends TorchProvider {
+        public RlLoad() {
+            super("rl_load");
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package dev.prism.torch.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.prism.Failure;
+import dev.prism.LatencyRecorder;
+import dev.prism.Launcher;
+import dev.prism.Measurement;
+import dev.prism.Parameters;
+import dev.prism.PrismException;
+import dev.prism.RankResult;
+import dev.prism.RunPlan;
+import dev.prism.Status;
+import dev.prism.internal.AtomicFiles;
+import dev.prism.internal.ResultJson;
+import dev.prism.torch.TorchBenchmark;
+import dev.prism.torch.TorchException;
+import dev.prism.torch.TorchRun;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Runs a {@link TorchBenchmark} with torchrun, one process per rank, and reads each rank's
+ * {@code prism.torchrank/1} document into the same {@link RankResult}s every other launcher returns.
+ * The script is extracted from the jar into the run directory; the checkpoint lives there too.
+ */
+public final class TorchRunLauncher implements Launcher {
+    private static final String SCRIPT = "prism_torch_bench.py";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final TorchRun torchRun;
+    private String checkedTorch;
+
+    public TorchRunLauncher(TorchRun torchRun) {
+        this.torchRun = torchRun;
+    }
+
+    @Override
+    public String name() {
+        return "torchrun";
+    }
+
+    @Override
+    public List<RankResult> launch(RunPlan plan) {
+        if (!(plan.benchmark() instanceof TorchBenchmark benchmark)) {
+            throw new PrismException("the torchrun launcher runs torch benchmarks only, not " + plan.benchmark().name());
+        }
+        if (checkedTorch == null) {
+            checkedTorch = torchRun.checkTorch();
+        }
+        Path work = plan.runDirectory().resolve("torch");
+        Path out = work.resolve("ranks");
+        Path checkpoint = plan.runDirectory().resolve("shared").resolve("checkpoint");
+        Path script = work.resolve(SCRIPT);
+        try {
+            Files.createDirectories(out);
+            Files.createDirectories(checkpoint);
+            try (InputStream in = TorchRunLauncher.class.getResourceAsStream("/dev/prism/torch/" + SCRIPT)) {
+                if (in == null) {
+                    throw new PrismException(SCRIPT + " is missing from the prism-torch jar");
+                }
+                Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new PrismException("could not prepare " + work + " for torchrun: " + e.getMessage(), e);
+        }
+        Duration left = Duration.between(Instant.now(), plan.deadline());
+        TorchRun bounded = left.compareTo(torchRun.timeout()) < 0 && left.toSeconds() >= 1
+                ? TorchRun.builder().python(torchRun.python()).timeout(left).build() : torchRun;
+        String failure = null;
+        boolean timedOut = false;
+        try {
+            bounded.run(script, arguments(benchmark, out, checkpoint), plan.tasks(), work);
+        } catch (TorchException e) {
+            failure = e.getMessage();
+            timedOut = e.exitCode() == -1 && e.getMessage().contains("timeout");
+        }
+        List<RankResult> results = new ArrayList<>();
+        for (int rank = 0; rank < plan.tasks(); rank++) {
+            Path doc = out.resolve("rank-" + rank + ".json");
+            RankResult result;
+            if (Files.isRegularFile(doc)) {
+                result = ingest(doc);
+            } else {
+                Failure.Kind kind = timedOut ? Failure.Kind.TIMEOUT : Failure.Kind.EXCEPTION;
+                result = new RankResult(rank, "?", Status.FAIL, new Failure(kind, "rank " + rank + " wrote no result: "
+                        + (failure == null ? "torchrun ended without it" : failure), rank), 0, Map.of(), Map.of(), List.of());
+            }
+            results.add(result);
+            writeOwnResult(plan, result);
+        }
+        return results;
+    }
+
+    private static List<String> arguments(TorchBenchmark b, Path out, Path checkpoint) {
+        Parameters p = b.parameters();
+        return List.of("--benchmark", b.name(), "--out", out.toString(), "--checkpoint-dir", checkpoint.toString(),
+                "--model", p.get(TorchBenchmark.MODEL).name().toLowerCase(Locale.ROOT),
+                "--params", String.valueOf(p.get(TorchBenchmark.PARAMS)),
+                "--layers", String.valueOf(p.get(TorchBenchmark.LAYERS)),
+                "--batch", String.valueOf(p.get(TorchBenchmark.BATCH)),
+                "--thread-count", String.valueOf(p.get(TorchBenchmark.THREAD_COUNT)),
+                "--sync-files", String.valueOf(p.get(TorchBenchmark.SYNC_FILES)),
+                "--drop-cache", String.valueOf(p.get(TorchBenchmark.DROP_CACHE)),
+                "--full-state-dict", String.valueOf(p.get(TorchBenchmark.FULL_STATE_DICT)),
+                "--fault", p.get(TorchBenchmark.FAULT).name().toLowerCase(Locale.ROOT));
+    }
+
+    /** @return a torch rank's document as a RankResult: each phase an operation, its bytes, its counters */
+    static RankResult ingest(Path document) {
+        JsonNode d;
+        try {
+            d = MAPPER.readTree(document.toFile());
+        } catch (IOException e) {
+            throw new PrismException(document + " is not a readable prism.torchrank/1 document: " + e.getMessage(), e);
+        }
+        long phase = d.path("phaseNanos").asLong();
+        Map<String, Measurement> measurements = new LinkedHashMap<>();
+        d.path("phases").fields().forEachRemaining(e -> {
+            LatencyRecorder recorder = new LatencyRecorder(e.getKey());
+            e.getValue().forEach(ns -> recorder.record(ns.asLong()));
+            JsonNode bytes = d.path("bytes").path(e.getKey());
+            if (bytes.isNumber()) {
+                recorder.addBytes(bytes.asLong());
+            }
+            long elapsed = 0;
+            for (JsonNode ns : e.getValue()) {
+                elapsed += ns.asLong();
+            }
+            measurements.put(e.getKey(), recorder.snapshot(elapsed));
+        });
+        Map<String, Long> counters = new LinkedHashMap<>();
+        d.path("counters").fields().forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asLong()));
+        JsonNode f = d.path("failure");
+        int rank = d.path("rank").asInt();
+        Failure failure = f.isMissingNode() || f.isNull() ? null
+                : new Failure(Failure.Kind.valueOf(f.path("kind").asText("EXCEPTION")), f.path("message").asText(), rank);
+        return new RankResult(rank, d.path("hostname").asText(), failure == null ? Status.PASS : Status.FAIL, failure,
+                phase, measurements, counters, List.of());
+    }
+
+    private static void writeOwnResult(RunPlan plan, RankResult result) {
+        if (plan.rankOutput() == null) {
+            return;
+        }
+        try {
+            Files.createDirectories(plan.rankOutput());
+            AtomicFiles.write(plan.rankOutput().resolve("rank-" + result.rank() + ".json"), ResultJson.rankToJson(
+                    plan.runId(), plan.benchmark().name(), plan.tasks(), plan.repetition(), result)
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new PrismException("could not write rank " + result.rank() + "'s result into " + plan.rankOutput(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}
