@@ -256,7 +256,9 @@ def run(args, rec, rank, world, device):
 
     if bench in ("ddp_save", "ddp_load"):
         from torch.nn.parallel import DistributedDataParallel as DDP
-        ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None)
+        # Hugging Face models have parameters the loss may not reach (BERT's pooler): let DDP allow for them
+        ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
+                  find_unused_parameters=args.model != "synthetic")
         optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01)
         with rec.time("barrier_before_train"):
             dist.barrier()

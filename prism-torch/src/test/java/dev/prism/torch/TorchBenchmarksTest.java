@@ -83,6 +83,13 @@ class TorchBenchmarksTest {
         assertThat(r.measurement("drop_cache").count()).isEqualTo(2);
     }
 
+    @Test
+    void bertUnderDdp_trainsAgainAfterLoading() {
+        RunResult r = run(TorchBenchmarks.ddpLoad().model(TorchModel.BERT).parameters(3_000_000).layers(2), 2);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(r.measurement("train_after_load").count()).isEqualTo(2);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"fsdp_load", "ddp_load", "rl_load"})
     void aTruncatedCheckpoint_failsNamingTheFile(String name) {
