@@ -23,9 +23,11 @@ import java.util.Objects;
  * @param measurements per operation, in the order first seen
  * @param counters     the workload's counters ({@link WorkloadContext#addCounter}), in the order first added
  * @param stalls       operations slower than the stall threshold
+ * @param notes        facts as text ({@link WorkloadContext#note}): program versions, tools chosen
  */
 public record RankResult(int rank, String hostname, Status status, Failure failure, long phaseNanos,
-                         Map<String, Measurement> measurements, Map<String, Long> counters, List<Stall> stalls) {
+                         Map<String, Measurement> measurements, Map<String, Long> counters, List<Stall> stalls,
+                         Map<String, String> notes) {
     /** Copies the collections and checks that status and failure agree. */
     public RankResult {
         Objects.requireNonNull(status, "status");
@@ -35,5 +37,12 @@ public record RankResult(int rank, String hostname, Status status, Failure failu
         measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
         counters = Collections.unmodifiableMap(new LinkedHashMap<>(counters));
         stalls = List.copyOf(stalls);
+        notes = Collections.unmodifiableMap(new LinkedHashMap<>(notes));
+    }
+
+    /** A result without notes. */
+    public RankResult(int rank, String hostname, Status status, Failure failure, long phaseNanos,
+                      Map<String, Measurement> measurements, Map<String, Long> counters, List<Stall> stalls) {
+        this(rank, hostname, status, failure, phaseNanos, measurements, counters, stalls, Map.of());
     }
 }

@@ -77,6 +77,16 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return Collections.unmodifiableMap(sums);
     }
 
+    /** @return every rank's notes; where ranks differ, their distinct values joined with " | " */
+    public Map<String, String> notes() {
+        Map<String, java.util.Set<String>> values = new LinkedHashMap<>();
+        repetitions.stream().flatMap(r -> r.ranks().stream()).forEach(rank -> rank.notes()
+                .forEach((k, v) -> values.computeIfAbsent(k, x -> new java.util.LinkedHashSet<>()).add(v)));
+        Map<String, String> notes = new LinkedHashMap<>();
+        values.forEach((k, v) -> notes.put(k, String.join(" | ", v)));
+        return Collections.unmodifiableMap(notes);
+    }
+
     /** @return per operation, the mean over repetitions with its 95% confidence interval */
     public Map<String, RepetitionStats> acrossRepetitions() {
         Map<String, RepetitionStats> stats = new LinkedHashMap<>();

@@ -73,6 +73,12 @@ public interface WorkloadContext {
     void addCounter(String counter, long delta);
 
     /**
+     * Records a fact about this rank's run as text, e.g. the version of a program it ran
+     * ({@code git=git version 2.39.5}) or the tool it chose. Reported beside the measurements.
+     */
+    void note(String key, String value);
+
+    /**
      * Waits until every rank has reached this barrier, or fails when a rank failed or the run's
      * deadline passed.
      */

@@ -213,12 +213,14 @@ class ScenarioTest {
             ctx.record("response", 5_000_000L * (ctx.rank() + 1));
             ctx.addCounter("resident_bytes", 100);
             ctx.addCounter("resident_bytes", 1);
+            ctx.note("tool", "venv");
         }).build();
         RunResult run = scenario(b).tasks(3).repetitions(2).build().execute().runs().get(0);
         assertThat(run.measurement("response").count()).isEqualTo(6);
         assertThat(run.measurement("response").maxNanos()).isEqualTo(15_000_000L);
         assertThat(run.counters()).containsEntry("resident_bytes", 101L * 3 * 2);
-        assertThat(run.table()).contains("resident_bytes=606");
+        assertThat(run.table()).contains("resident_bytes=606").contains("tool=\"venv\"");
+        assertThat(run.notes()).containsEntry("tool", "venv");
         assertThat(run.toJson()).contains("\"resident_bytes\" : 606");
     }
 

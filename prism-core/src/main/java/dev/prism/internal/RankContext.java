@@ -30,6 +30,7 @@ final class RankContext implements WorkloadContext {
     private final List<OperationSlot> slotOrder = new ArrayList<>();
     private final List<Stall> stalls = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, Long> counters = new LinkedHashMap<>();
+    private final Map<String, String> notes = new LinkedHashMap<>();
     private int userBarriers;
 
     RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
@@ -107,6 +108,20 @@ final class RankContext implements WorkloadContext {
     public void addCounter(String counter, long delta) {
         synchronized (counters) {
             counters.merge(counter, delta, Long::sum);
+        }
+    }
+
+    @Override
+    public void note(String key, String value) {
+        synchronized (notes) {
+            notes.put(key, value);
+        }
+    }
+
+    /** @return this rank's notes */
+    Map<String, String> notes() {
+        synchronized (notes) {
+            return new LinkedHashMap<>(notes);
         }
     }
 

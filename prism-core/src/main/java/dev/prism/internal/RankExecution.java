@@ -109,7 +109,7 @@ public final class RankExecution {
     private RankResult result(Failure failure) {
         long phase = !started ? 0 : (phaseEndNanos != 0 ? phaseEndNanos : System.nanoTime()) - phaseStartNanos;
         return new RankResult(rank, hostname, failure == null ? Status.PASS : Status.FAIL, failure, phase,
-                context.measurements(phase), context.counters(), context.stalls());
+                context.measurements(phase), context.counters(), context.stalls(), context.notes());
     }
 
     private Failure classify(Throwable t) {

@@ -106,9 +106,11 @@ public final class ResultJson {
         JsonNode f = node.path("failure");
         Failure failure = f.isMissingNode() || f.isNull() ? null
                 : new Failure(Failure.Kind.valueOf(f.path("kind").asText()), f.path("message").asText(), f.path("rank").asInt());
+        Map<String, String> notes = new java.util.LinkedHashMap<>();
+        node.path("notes").fields().forEachRemaining(e -> notes.put(e.getKey(), e.getValue().asText()));
         return new RankResult(node.path("rank").asInt(), node.path("hostname").asText(),
                 dev.prism.Status.valueOf(node.path("status").asText()), failure, node.path("phaseNanos").asLong(),
-                measurements, counters, stalls);
+                measurements, counters, stalls, notes);
     }
 
     static ObjectNode tree(RunResult run) {
@@ -132,6 +134,8 @@ public final class ResultJson {
         putHost(root.putObject("host"), run.host());
         putMeasurements(root.putObject("measurements"), run.measurements());
         putCounters(root.putObject("counters"), run.counters());
+        ObjectNode notes = root.putObject("notes");
+        run.notes().forEach(notes::put);
         ObjectNode across = root.putObject("acrossRepetitions");
         run.acrossRepetitions().forEach((op, st) -> across.putObject(op)
                 .put("repetitions", st.repetitions())
@@ -172,6 +176,8 @@ public final class ResultJson {
         putMeasurements(node.putObject("measurements"), rank.measurements());
         putCounters(node.putObject("counters"), rank.counters());
         putStalls(node.putArray("stalls"), rank.stalls());
+        ObjectNode notes = node.putObject("notes");
+        rank.notes().forEach(notes::put);
     }
 
     private static void putFailure(ObjectNode node, Failure failure) {

@@ -69,6 +69,11 @@ public final class TextTable {
                 run.counters().forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
                 out.append(line).append('\n');
             }
+            if (!run.notes().isEmpty()) {
+                StringBuilder line = new StringBuilder("  tasks " + run.tasks() + ":");
+                run.notes().forEach((k, v) -> line.append(' ').append(k).append("=\"").append(v).append('"'));
+                out.append(line).append('\n');
+            }
             if (!run.stalls().isEmpty()) {
                 out.append(String.format("  tasks %d: %d stall(s) over %s, e.g. %s%n", run.tasks(), run.stalls().size(),
                         duration(run.stallThreshold().toNanos()), run.stalls().get(0)));

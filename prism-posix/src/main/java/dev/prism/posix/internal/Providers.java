@@ -1,7 +1,10 @@
 package dev.prism.posix.internal;
 
 import dev.prism.DataSize;
+import dev.prism.Benchmark;
 import dev.prism.posix.CreateDataset;
+import dev.prism.posix.DevWorkflows;
+import dev.prism.posix.WorkflowBenchmark;
 import dev.prism.posix.CreateFiles;
 import dev.prism.posix.CreateSyntheticWorkload;
 import dev.prism.posix.DatasetLayout;
@@ -116,6 +119,66 @@ public final class Providers {
             super(PosixBenchmarks.createSyntheticWorkload(), CreateSyntheticWorkload.PARAMETERS, CreateSyntheticWorkload::of,
                     () -> List.of(PosixBenchmarks.createSyntheticWorkload().files(100).rate(1000)
                             .fileSize(DataSize.ofKiB(16)).sizeBounds(DataSize.ofBytes(1), DataSize.ofMiB(1))));
+        }
+    }
+
+    /** A provider for one development-workflow benchmark. */
+    abstract static class WorkflowProvider extends PosixProvider {
+        WorkflowProvider(WorkflowBenchmark defaults, List<dev.prism.Parameter<?>> parameters, List<Benchmark> quick) {
+            super(defaults, parameters, p -> defaults.withText(p.asText()), () -> quick);
+        }
+    }
+
+    /** git_clone */
+    public static final class GitCloneProvider extends WorkflowProvider {
+        public GitCloneProvider() {
+            super(DevWorkflows.gitClone(), DevWorkflows.GIT_CLONE_PARAMETERS, List.of(DevWorkflows.gitClone()
+                    .with(DevWorkflows.REPO_FILES, 100).with(DevWorkflows.COMMITS, 5).with(DevWorkflows.CLONES, 2)));
+        }
+    }
+
+    /** git_status */
+    public static final class GitStatusProvider extends WorkflowProvider {
+        public GitStatusProvider() {
+            super(DevWorkflows.gitStatus(), DevWorkflows.GIT_STATUS_PARAMETERS, List.of(DevWorkflows.gitStatus()
+                    .with(DevWorkflows.REPO_FILES, 200).with(DevWorkflows.COMMITS, 3).with(DevWorkflows.SCANS, 3)));
+        }
+    }
+
+    /** env_create (needs Python: not in the quick suite) */
+    public static final class EnvCreateProvider extends WorkflowProvider {
+        public EnvCreateProvider() {
+            super(DevWorkflows.envCreate(), DevWorkflows.ENV_CREATE_PARAMETERS, List.of());
+        }
+    }
+
+    /** env_activate (needs Python: not in the quick suite) */
+    public static final class EnvActivateProvider extends WorkflowProvider {
+        public EnvActivateProvider() {
+            super(DevWorkflows.envActivate(), DevWorkflows.ENV_ACTIVATE_PARAMETERS, List.of());
+        }
+    }
+
+    /** tar_extract */
+    public static final class TarExtractProvider extends WorkflowProvider {
+        public TarExtractProvider() {
+            super(DevWorkflows.tarExtract(), DevWorkflows.TAR_PARAMETERS, List.of(DevWorkflows.tarExtract()
+                    .with(DevWorkflows.TAR_FILES, 200).with(DevWorkflows.REPEATS, 2)));
+        }
+    }
+
+    /** tar_create */
+    public static final class TarCreateProvider extends WorkflowProvider {
+        public TarCreateProvider() {
+            super(DevWorkflows.tarCreate(), DevWorkflows.TAR_PARAMETERS, List.of(DevWorkflows.tarCreate()
+                    .with(DevWorkflows.TAR_FILES, 200).with(DevWorkflows.REPEATS, 2)));
+        }
+    }
+
+    /** fio (needs fio: not in the quick suite) */
+    public static final class FioProvider extends WorkflowProvider {
+        public FioProvider() {
+            super(DevWorkflows.fio(), DevWorkflows.FIO_PARAMETERS, List.of());
         }
     }
 }

@@ -1,0 +1,155 @@
+package dev.prism.posix.internal;
+
+import dev.prism.PrismException;
+import dev.prism.WorkloadContext;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the real programs researchers use (git, tar, python, fio): found on PATH or given explicitly,
+ * a clear error with the install command when missing, the version recorded, output drained, and a
+ * non-zero exit turned into a failure carrying the end of stderr.
+ */
+public final class Programs {
+    private static final int TAIL = 4096;
+
+    private Programs() {
+    }
+
+    /**
+     * @param name    what to look for on PATH when {@code given} is empty (git, tar, fio…)
+     * @param given   an explicit executable, or empty
+     * @param install how to install it on Debian, for the message
+     * @return the executable
+     * @throws IllegalArgumentException saying how to install it or which parameter to set
+     */
+    public static String resolve(String name, String given, String install) {
+        if (given != null && !given.isBlank()) {
+            if (!Files.isExecutable(Path.of(given))) {
+                throw new IllegalArgumentException(name + " executable " + given + " does not exist or cannot be run");
+            }
+            return given;
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
+            Path candidate = Path.of(dir, name);
+            if (Files.isExecutable(candidate)) {
+                return candidate.toString();
+            }
+        }
+        throw new IllegalArgumentException(name + " is not installed (not on PATH): " + install
+                + ", or give its path with -p " + name + "=/path/to/" + name);
+    }
+
+    /** Runs {@code program --version} (or {@code versionArgs}) and notes the first line under {@code name}. */
+    public static void noteVersion(WorkloadContext ctx, String name, List<String> command) {
+        try {
+            Result r = run(command, null, Map.of(), Duration.ofSeconds(30));
+            String first = (r.stdout + r.stderr).strip().split("\n")[0];
+            ctx.note(name, first);
+        } catch (RuntimeException e) {
+            ctx.note(name, "unknown (" + e.getMessage() + ")");
+        }
+    }
+
+    /** What a program printed and how it ended. */
+    public record Result(int exitCode, String stdout, String stderr) {
+    }
+
+    /** Runs {@code command} in {@code directory}, failing with the tail of its stderr unless it exits 0. */
+    public static Result check(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
+        Result r = run(command, directory, environment, timeout);
+        if (r.exitCode != 0) {
+            throw new PrismException(String.join(" ", command) + " exited with code " + r.exitCode
+                    + (r.stderr.isBlank() ? "" : "; its stderr ends: " + tail(r.stderr.strip())));
+        }
+        return r;
+    }
+
+    /** Runs {@code command}; never waits past {@code timeout} (the process is killed then). */
+    public static Result run(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        if (directory != null) {
+            pb.directory(directory.toFile());
+        }
+        pb.environment().putAll(environment);
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new PrismException("cannot run " + command.get(0) + ": " + e.getMessage(), e);
+        }
+        Drain out = new Drain(p.getInputStream());
+        Drain err = new Drain(p.getErrorStream());
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(5, TimeUnit.SECONDS);
+                throw new PrismException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
+                        + "s and was killed");
+            }
+            out.thread.join(5_000);
+            err.thread.join(5_000);
+        } catch (InterruptedException e) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new PrismException("interrupted while running " + command.get(0), e);
+        }
+        return new Result(p.exitValue(), out.text(), err.text());
+    }
+
+    static String tail(String text) {
+        return text.length() <= TAIL ? text : "…" + text.substring(text.length() - TAIL);
+    }
+
+    /** @return {@code a} followed by {@code rest} */
+    public static List<String> command(String a, String... rest) {
+        List<String> c = new ArrayList<>();
+        c.add(a);
+        c.addAll(List.of(rest));
+        return c;
+    }
+
+    private static final class Drain {
+        private final StringBuilder text = new StringBuilder();
+        private final Thread thread;
+
+        Drain(InputStream in) {
+            thread = new Thread(() -> {
+                byte[] buffer = new byte[8192];
+                try (in) {
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        synchronized (text) {
+                            text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                            if (text.length() > 4 * TAIL) {
+                                text.delete(0, text.length() - 2 * TAIL);
+                            }
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process is gone
+                }
+            }, "prism-program-output");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        String text() {
+            synchronized (text) {
+                return text.toString();
+            }
+        }
+    }
+}
