@@ -7,10 +7,8 @@ import dev.prism.RankResult;
 import dev.prism.RunPlan;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,8 +55,8 @@ public final class ProcessLauncher implements Launcher {
                 Process child = start(meeting == null ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting,
                         coordinator.port(), rank, plan);
                 children.add(child);
-                tails.add(new OutputTail(child.getInputStream(), "prism-rank-" + rank + "-stdout"));
-                tails.add(new OutputTail(child.getErrorStream(), "prism-rank-" + rank + "-stderr"));
+                tails.add(new OutputTail(child.getInputStream(), TAIL_BYTES, "prism-rank-" + rank + "-stdout"));
+                tails.add(new OutputTail(child.getErrorStream(), TAIL_BYTES, "prism-rank-" + rank + "-stderr"));
             }
             List<Integer> all = new ArrayList<>();
             for (int r = 0; r < plan.tasks(); r++) {
@@ -109,7 +107,7 @@ public final class ProcessLauncher implements Launcher {
     private static RankResult explainMissing(int rank, Process child, OutputTail stderr, List<Integer> neverConnected,
                                              RunPlan plan) {
         boolean exited = waitQuietly(child, 500);
-        String tail = stderr.tail().strip();
+        String tail = stderr.text().strip();
         String output = tail.isEmpty() ? "" : "; its stderr ends: " + tail;
         if (exited) {
             int code = child.exitValue();
@@ -151,40 +149,5 @@ public final class ProcessLauncher implements Launcher {
     @Override
     public String toString() {
         return name();
-    }
-
-    /** Drains a child's output so it never blocks on a full pipe, keeping the last few KiB. */
-    static final class OutputTail {
-        private final byte[] ring = new byte[TAIL_BYTES];
-        private long written;
-
-        OutputTail(InputStream in, String name) {
-            Thread drain = new Thread(() -> {
-                byte[] buffer = new byte[4096];
-                try (in) {
-                    int n;
-                    while ((n = in.read(buffer)) > 0) {
-                        synchronized (this) {
-                            for (int i = 0; i < n; i++) {
-                                ring[(int) (written++ % TAIL_BYTES)] = buffer[i];
-                            }
-                        }
-                    }
-                } catch (IOException e) {
-                    // the child is gone
-                }
-            }, name);
-            drain.setDaemon(true);
-            drain.start();
-        }
-
-        synchronized String tail() {
-            int length = (int) Math.min(written, TAIL_BYTES);
-            byte[] out = new byte[length];
-            for (int i = 0; i < length; i++) {
-                out[i] = ring[(int) ((written - length + i) % TAIL_BYTES)];
-            }
-            return new String(out, StandardCharsets.UTF_8);
-        }
     }
 }

@@ -86,6 +86,16 @@ class DevWorkflowsTest {
     }
 
     @Test
+    void fioWithSeveralJobs_isReadWhole() {
+        // four jobs make fio's JSON far longer than an error message's tail: all of stdout must be kept
+        RunResult r = Scenario.builder().target(target).benchmark(DevWorkflows.fio().with(DevWorkflows.NUMJOBS, 4)
+                .with(DevWorkflows.SIZE, dev.prism.DataSize.ofMiB(1))).build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(r.counters()).containsEntry("fio_read_ios", 4L * 256);
+        assertThat(r.measurement("fio_read").count()).isEqualTo(4L * 256);
+    }
+
+    @Test
     void aMissingProgram_isAClearError() {
         RunResult r = Scenario.builder().target(target).benchmark(DevWorkflows.fio().with(DevWorkflows.FIO, "/no/such/fio"))
                 .build().execute().runs().get(0);

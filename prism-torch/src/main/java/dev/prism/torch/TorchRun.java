@@ -1,8 +1,8 @@
 package dev.prism.torch;
 
+import dev.prism.internal.OutputTail;
+
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -180,7 +180,7 @@ public final class TorchRun {
         }
         long start = System.nanoTime();
         Process p = pb.start();
-        Tail tail = new Tail(p.getInputStream());
+        OutputTail tail = new OutputTail(p.getInputStream(), TAIL_BYTES, "prism-torchrun-output");
         boolean finished;
         try {
             finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -193,7 +193,7 @@ public final class TorchRun {
                     p.waitFor(5, TimeUnit.SECONDS);
                 }
             }
-            tail.thread.join(2_000);
+            tail.await(2_000);
         } catch (InterruptedException e) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -206,42 +206,6 @@ public final class TorchRun {
     private static String lastLine(String text) {
         String[] lines = text.strip().split("\n");
         return lines[lines.length - 1];
-    }
-
-    /** Drains a stream, keeping its last bytes. */
-    private static final class Tail {
-        private final byte[] ring = new byte[TAIL_BYTES];
-        private long written;
-        private final Thread thread;
-
-        Tail(InputStream in) {
-            thread = new Thread(() -> {
-                byte[] buffer = new byte[8192];
-                try (in) {
-                    int n;
-                    while ((n = in.read(buffer)) > 0) {
-                        synchronized (this) {
-                            for (int i = 0; i < n; i++) {
-                                ring[(int) (written++ % TAIL_BYTES)] = buffer[i];
-                            }
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process is gone
-                }
-            }, "prism-torchrun-output");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        synchronized String text() {
-            int length = (int) Math.min(written, TAIL_BYTES);
-            byte[] out = new byte[length];
-            for (int i = 0; i < length; i++) {
-                out[i] = ring[(int) ((written - length + i) % TAIL_BYTES)];
-            }
-            return new String(out, StandardCharsets.UTF_8);
-        }
     }
 
     /** Builds a {@link TorchRun}; each setter checks its argument at once. */

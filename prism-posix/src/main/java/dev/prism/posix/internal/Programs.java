@@ -2,11 +2,10 @@ package dev.prism.posix.internal;
 
 import dev.prism.PrismException;
 import dev.prism.WorkloadContext;
+import dev.prism.internal.OutputTail;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,8 +87,9 @@ public final class Programs {
         } catch (IOException e) {
             throw new PrismException("cannot run " + command.get(0) + ": " + e.getMessage(), e);
         }
-        Drain out = new Drain(p.getInputStream());
-        Drain err = new Drain(p.getErrorStream());
+        // stdout is parsed (fio's JSON): keep all of it up to 16 MiB; of stderr only the end matters
+        OutputTail out = new OutputTail(p.getInputStream(), 16 << 20, "prism-program-stdout");
+        OutputTail err = new OutputTail(p.getErrorStream(), TAIL, "prism-program-stderr");
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -98,8 +98,8 @@ public final class Programs {
                 throw new PrismException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
                         + "s and was killed");
             }
-            out.thread.join(5_000);
-            err.thread.join(5_000);
+            out.await(5_000);
+            err.await(5_000);
         } catch (InterruptedException e) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
@@ -119,37 +119,5 @@ public final class Programs {
         c.add(a);
         c.addAll(List.of(rest));
         return c;
-    }
-
-    private static final class Drain {
-        private final StringBuilder text = new StringBuilder();
-        private final Thread thread;
-
-        Drain(InputStream in) {
-            thread = new Thread(() -> {
-                byte[] buffer = new byte[8192];
-                try (in) {
-                    int n;
-                    while ((n = in.read(buffer)) > 0) {
-                        synchronized (text) {
-                            text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                            if (text.length() > 4 * TAIL) {
-                                text.delete(0, text.length() - 2 * TAIL);
-                            }
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process is gone
-                }
-            }, "prism-program-output");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        String text() {
-            synchronized (text) {
-                return text.toString();
-            }
-        }
     }
 }
