@@ -1,6 +1,6 @@
 package dev.prism.posix;
 
-import dev.prism.Benchmark;
+import dev.prism.AbstractBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
@@ -16,7 +16,7 @@ import dev.prism.Parameters;
  *
  * @param <B> the concrete benchmark type, so setters keep it
  */
-public abstract class PosixBenchmark<B extends PosixBenchmark<B>> implements Benchmark {
+public abstract class PosixBenchmark<B extends PosixBenchmark<B>> extends AbstractBenchmark {
     /** The file-access interface: {@code native} (libc) or {@code nio} (java.nio.file). */
     public static final Parameter<Access> ACCESS = Parameter.ofEnum("access", Access.class, Access.NATIVE,
             "file calls through native (libc via JNA) or nio (java.nio.file)");
@@ -30,14 +30,8 @@ public abstract class PosixBenchmark<B extends PosixBenchmark<B>> implements Ben
     public static final Parameter<DirectoryLayout> DIRECTORY = Parameter.ofEnum("directory", DirectoryLayout.class,
             DirectoryLayout.PER_RANK, "per-rank: each rank in its own directory; shared: all ranks in one directory");
 
-    private final String name;
-    private final String description;
-    private final Parameters parameters;
-
     PosixBenchmark(String name, String description, Parameters parameters) {
-        this.name = name;
-        this.description = description;
-        this.parameters = parameters;
+        super(name, description, parameters);
     }
 
     /** @return a copy of this benchmark with {@code parameters} */
@@ -45,41 +39,11 @@ public abstract class PosixBenchmark<B extends PosixBenchmark<B>> implements Ben
 
     /** @return a copy with one parameter changed (checked) */
     final <T> B set(Parameter<T> parameter, T value) {
-        return with(parameters.with(parameter, value));
+        return with(parameters().with(parameter, value));
     }
 
     /** @param access native (libc) or nio (java.nio.file) */
     public B access(Access access) {
         return set(ACCESS, access);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String description() {
-        return description;
-    }
-
-    @Override
-    public Parameters parameters() {
-        return parameters;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o != null && o.getClass() == getClass() && ((PosixBenchmark<?>) o).parameters.equals(parameters);
-    }
-
-    @Override
-    public int hashCode() {
-        return name.hashCode() * 31 + parameters.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return name + " " + parameters;
     }
 }

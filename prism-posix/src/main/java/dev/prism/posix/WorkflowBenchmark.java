@@ -1,6 +1,6 @@
 package dev.prism.posix;
 
-import dev.prism.Benchmark;
+import dev.prism.AbstractBenchmark;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.Workload;
@@ -17,61 +17,26 @@ import java.util.function.Function;
  * System.out.println(clone.parameters());
  * }</pre>
  */
-public final class WorkflowBenchmark implements Benchmark {
-    private final String name;
-    private final String description;
-    private final Parameters parameters;
+public final class WorkflowBenchmark extends AbstractBenchmark {
     private final Function<Parameters, Workload> workloads;
 
     WorkflowBenchmark(String name, String description, Parameters parameters, Function<Parameters, Workload> workloads) {
-        this.name = name;
-        this.description = description;
-        this.parameters = parameters;
+        super(name, description, parameters);
         this.workloads = workloads;
     }
 
     /** @return a copy with {@code parameter} set to {@code value} (checked) */
     public <T> WorkflowBenchmark with(Parameter<T> parameter, T value) {
-        return new WorkflowBenchmark(name, description, parameters.with(parameter, value), workloads);
+        return new WorkflowBenchmark(name(), description(), parameters().with(parameter, value), workloads);
     }
 
     /** @return a copy with these values, as text, by parameter name (checked) */
     public WorkflowBenchmark withText(java.util.Map<String, String> values) {
-        return new WorkflowBenchmark(name, description, parameters.withText(values), workloads);
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String description() {
-        return description;
-    }
-
-    @Override
-    public Parameters parameters() {
-        return parameters;
+        return new WorkflowBenchmark(name(), description(), parameters().withText(values), workloads);
     }
 
     @Override
     public Workload newWorkload() {
-        return workloads.apply(parameters);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof WorkflowBenchmark w && w.name.equals(name) && w.parameters.equals(parameters);
-    }
-
-    @Override
-    public int hashCode() {
-        return name.hashCode() * 31 + parameters.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return name + " " + parameters;
+        return workloads.apply(parameters());
     }
 }

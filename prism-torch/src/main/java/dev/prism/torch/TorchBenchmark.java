@@ -1,6 +1,6 @@
 package dev.prism.torch;
 
-import dev.prism.Benchmark;
+import dev.prism.AbstractBenchmark;
 import dev.prism.Launcher;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
@@ -21,7 +21,7 @@ import java.util.Optional;
  * System.out.println(b.parameters());
  * }</pre>
  */
-public final class TorchBenchmark implements Benchmark {
+public final class TorchBenchmark extends AbstractBenchmark {
     /** The model. */
     public static final Parameter<TorchModel> MODEL = Parameter.ofEnum("model", TorchModel.class, TorchModel.SYNTHETIC,
             "synthetic (linear layers), gpt2, llama or bert (built from their config classes; needs transformers)");
@@ -52,22 +52,17 @@ public final class TorchBenchmark implements Benchmark {
     public static final List<Parameter<?>> PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, THREAD_COUNT, SYNC_FILES,
             DROP_CACHE, FULL_STATE_DICT, FAULT);
 
-    private final String name;
-    private final String description;
-    private final Parameters parameters;
     private final TorchRun torchRun;
     private final Launcher launcher;
 
     TorchBenchmark(String name, String description, Parameters parameters, TorchRun torchRun) {
-        this.name = name;
-        this.description = description;
-        this.parameters = parameters;
+        super(name, description, parameters);
         this.torchRun = torchRun;
         this.launcher = new TorchRunLauncher(torchRun);
     }
 
     private <T> TorchBenchmark with(Parameter<T> p, T value) {
-        return new TorchBenchmark(name, description, parameters.with(p, value), torchRun);
+        return new TorchBenchmark(name(), description(), parameters().with(p, value), torchRun);
     }
 
     /** @param model the model */
@@ -112,47 +107,17 @@ public final class TorchBenchmark implements Benchmark {
 
     /** @param torchRun how torchrun is started (interpreter, timeout, environment) */
     public TorchBenchmark torchRun(TorchRun torchRun) {
-        return new TorchBenchmark(name, description, parameters, Objects.requireNonNull(torchRun, "torchRun"));
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String description() {
-        return description;
-    }
-
-    @Override
-    public Parameters parameters() {
-        return parameters;
+        return new TorchBenchmark(name(), description(), parameters(), Objects.requireNonNull(torchRun, "torchRun"));
     }
 
     /** Torch ranks are torchrun's processes, never PRISM workloads. */
     @Override
     public Workload newWorkload() {
-        throw new UnsupportedOperationException(name + " runs its ranks through torchrun (its own launcher)");
+        throw new UnsupportedOperationException(name() + " runs its ranks through torchrun (its own launcher)");
     }
 
     @Override
     public Optional<Launcher> launcher() {
         return Optional.of(launcher);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof TorchBenchmark t && t.name.equals(name) && t.parameters.equals(parameters);
-    }
-
-    @Override
-    public int hashCode() {
-        return name.hashCode() * 31 + parameters.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return name + " " + parameters;
     }
 }

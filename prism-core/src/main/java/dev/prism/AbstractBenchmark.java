@@ -1,0 +1,61 @@
+package dev.prism;
+
+/**
+ * What most benchmarks share: a name, a description and parameter values, with equality by name and
+ * parameters. Subclasses add the workload (and typed setters returning copies).
+ *
+ * <pre>{@code
+ * class Noop extends dev.prism.AbstractBenchmark {
+ *     Noop() { super("noop", "does nothing", dev.prism.Parameters.none()); }
+ *     public dev.prism.Workload newWorkload() { return ctx -> { }; }
+ * }
+ * System.out.println(new Noop());
+ * }</pre>
+ */
+public abstract class AbstractBenchmark implements Benchmark {
+    private final String name;
+    private final String description;
+    private final Parameters parameters;
+
+    /**
+     * @param name        the benchmark's name
+     * @param description one line saying what it executes
+     * @param parameters  its parameter values
+     */
+    protected AbstractBenchmark(String name, String description, Parameters parameters) {
+        this.name = java.util.Objects.requireNonNull(name, "name");
+        this.description = java.util.Objects.requireNonNull(description, "description");
+        this.parameters = java.util.Objects.requireNonNull(parameters, "parameters");
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final String description() {
+        return description;
+    }
+
+    @Override
+    public final Parameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o != null && o.getClass() == getClass() && ((AbstractBenchmark) o).name.equals(name)
+                && ((AbstractBenchmark) o).parameters.equals(parameters);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode() * 31 + parameters.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return name + " " + parameters;
+    }
+}
