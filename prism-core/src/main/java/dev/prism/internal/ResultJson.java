@@ -86,14 +86,57 @@ public final class ResultJson {
         }
     }
 
-    static RankResult readRank(JsonNode node) {
+    /** @return the run in a {@code prism.run/1} document */
+    public static RunResult read(Path file) throws IOException {
+        JsonNode d = MAPPER.readTree(file.toFile());
+        if (!SCHEMA.equals(d.path("schema").asText())) {
+            throw new IOException(file + " is not a " + SCHEMA + " document");
+        }
+        Map<String, String> parameters = new java.util.LinkedHashMap<>();
+        d.path("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(), e.getValue().asText()));
+        List<RepetitionResult> repetitions = new java.util.ArrayList<>();
+        for (JsonNode r : d.path("repetitions")) {
+            List<RankResult> ranks = new java.util.ArrayList<>();
+            r.path("ranks").forEach(rank -> ranks.add(readRank(rank)));
+            repetitions.add(new RepetitionResult(r.path("index").asInt(), dev.prism.Status.valueOf(r.path("status").asText()),
+                    readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks, RankSpread.of(ranks)));
+        }
+        JsonNode t = d.path("target");
+        JsonNode h = d.path("host");
+        List<RankResult> allRanks = repetitions.stream().flatMap(r -> r.ranks().stream()).toList();
+        return new RunResult(d.path("runId").asText(), d.path("benchmark").asText(), parameters, d.path("tasks").asInt(),
+                d.path("launcher").asText(), d.path("warmups").asInt(), d.path("seed").asLong(),
+                java.time.Duration.ofNanos(d.path("timeoutNanos").asLong()),
+                java.time.Duration.ofNanos(d.path("stallThresholdNanos").asLong()),
+                dev.prism.Status.valueOf(d.path("status").asText()), readFailure(d.path("failure")),
+                readMeasurements(d.path("measurements")), repetitions, RankSpread.of(allRanks),
+                java.time.Instant.parse(d.path("startedAt").asText()), java.time.Instant.parse(d.path("finishedAt").asText()),
+                new TargetInfo(t.path("path").asText(), t.path("mountPoint").asText(), t.path("filesystemType").asText(),
+                        t.path("mountSource").asText(), t.path("mountOptions").asText(), t.path("superOptions").asText(),
+                        t.path("totalBytes").asLong(), t.path("freeBytes").asLong()),
+                new HostInfo(h.path("hostname").asText(), h.path("kernel").asText(), h.path("os").asText(),
+                        h.path("arch").asText(), h.path("cpus").asInt(), h.path("memoryBytes").asLong(),
+                        h.path("java").asText(), h.path("prismVersion").asText()));
+    }
+
+    private static Failure readFailure(JsonNode f) {
+        return f.isMissingNode() || f.isNull() ? null
+                : new Failure(Failure.Kind.valueOf(f.path("kind").asText()), f.path("message").asText(), f.path("rank").asInt());
+    }
+
+    private static Map<String, Measurement> readMeasurements(JsonNode node) {
         Map<String, Measurement> measurements = new java.util.LinkedHashMap<>();
-        node.path("measurements").fields().forEachRemaining(e -> {
+        node.fields().forEachRemaining(e -> {
             JsonNode m = e.getValue();
             measurements.put(e.getKey(), Measurement.decode(e.getKey(), m.path("count").asLong(), m.path("bytes").asLong(),
                     m.path("meanNanos").asDouble(), m.path("stddevNanos").asDouble(), m.path("minNanos").asLong(),
                     m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText()));
         });
+        return measurements;
+    }
+
+    static RankResult readRank(JsonNode node) {
+        Map<String, Measurement> measurements = readMeasurements(node.path("measurements"));
         Map<String, Long> counters = new java.util.LinkedHashMap<>();
         node.path("counters").fields().forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asLong()));
         List<Stall> stalls = new java.util.ArrayList<>();
@@ -103,9 +146,7 @@ public final class ResultJson {
                     java.time.Instant.parse(s.path("startedAt").asText()), s.path("durationNanos").asLong(),
                     s.path("finished").asBoolean()));
         }
-        JsonNode f = node.path("failure");
-        Failure failure = f.isMissingNode() || f.isNull() ? null
-                : new Failure(Failure.Kind.valueOf(f.path("kind").asText()), f.path("message").asText(), f.path("rank").asInt());
+        Failure failure = readFailure(node.path("failure"));
         Map<String, String> notes = new java.util.LinkedHashMap<>();
         node.path("notes").fields().forEachRemaining(e -> notes.put(e.getKey(), e.getValue().asText()));
         return new RankResult(node.path("rank").asInt(), node.path("hostname").asText(),
