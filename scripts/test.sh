@@ -6,6 +6,7 @@ root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$root"
 
 scripts/install-deps.sh
+export PRISM_REQUIRE_BROWSER=1
 # Python with torch (CPU) and transformers for prism-torch; its tests must run, not skip
 scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1

@@ -1,7 +1,5 @@
 package dev.prism;
 
-import dev.prism.internal.Durations;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -282,7 +280,7 @@ public final class Gate {
         }
 
         private String show(double v) {
-            return statistic.endsWith("/s") ? String.format(Locale.ROOT, "%.4g", v) : Durations.format(Duration.ofNanos((long) v));
+            return statistic.endsWith("/s") ? String.format(Locale.ROOT, "%.4g", v) : dev.prism.internal.TextTable.duration(v);
         }
 
         @Override

@@ -72,6 +72,15 @@ final class ScenarioExecution {
         if (options.runId != null) {
             builder.runId(options.runId);
         }
+        dev.prism.Gate gate = null;
+        java.util.List<RunResult> baseline = null;
+        try {
+            gate = options.gate == null ? null : dev.prism.Gate.fromJson(options.gate);
+            baseline = options.baseline == null ? null : dev.prism.Results.load(options.baseline);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read " + (gate == null ? options.gate : options.baseline) + ": "
+                    + e.getMessage(), e);
+        }
         Scenario probe = builder.build();
         Path out = options.out.resolve(probe.runId());
         PrintWriter stdout = cli.getOut();
@@ -97,7 +106,18 @@ final class ScenarioExecution {
         for (String failure : result.failures()) {
             stderr.println("FAIL " + failure);
         }
+        boolean gatePassed = true;
+        if (baseline != null && !options.json) {
+            stdout.println();
+            stdout.print(dev.prism.Comparison.of(baseline, result.runs(), 10).table(false));
+        }
+        if (gate != null) {
+            dev.prism.Gate.Verdict verdict = gate.evaluate(result.runs(), baseline);
+            (options.json ? stderr : stdout).println(verdict);
+            gatePassed = verdict.passed();
+        }
+        stdout.flush();
         stderr.flush();
-        return result.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+        return result.passed() && gatePassed ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
     }
 }

@@ -55,6 +55,13 @@ final class ScenarioOptions {
         throw new IllegalArgumentException("--coordinator must be tcp or file:DIR, was '" + coordinator + "'");
     }
 
+    @Option(names = "--gate", paramLabel = "FILE", description = "a gate file of expectations; exit 1 when one fails")
+    java.nio.file.Path gate;
+
+    @Option(names = "--baseline", paramLabel = "DIR", description = "earlier results to hold this run against (gates that"
+            + " say notSlowerThanBaselineBy, and a comparison table)")
+    java.nio.file.Path baseline;
+
     @Option(names = "--run-id", paramLabel = "ID", description = "names the run directory and results (default: time-based)")
     String runId;
 
