@@ -60,6 +60,20 @@ class PrismScriptIT {
     }
 
     @Test
+    void prismJsh_startsAnExploratoryJShellSession(@TempDir Path work) throws Exception {
+        Path session = Files.writeString(work.resolve("session.jsh"), "var r = run(PosixBenchmarks.createFiles().files(50), Path.of(\""
+                + work + "\"), 1, 2);\nSystem.out.println(\"passed=\" + r.passed());\n/exit\n");
+        Path jshell = Path.of(System.getProperty("java.home"), "bin", "jshell");
+        Path root = SCRIPT.getParent();
+        Process p = new ProcessBuilder(jshell.toString(), "--class-path", root.resolve("prism-cli/target/prism.jar").toString(),
+                "--startup", "DEFAULT", "--startup", root.resolve("prism.jsh").toString(), session.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
+        assertThat(out).contains("PRISM").contains("loaded").contains("create_files").contains("p99").contains("passed=true");
+    }
+
+    @Test
     void help_andVersion_work(@TempDir Path work) throws Exception {
         assertThat(prism(work, "--help").out()).contains("list").contains("describe").contains("run").contains("suite");
         assertThat(prism(work, "--version").out()).contains("prism 0.1.0");
