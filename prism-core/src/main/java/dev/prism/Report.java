@@ -107,7 +107,7 @@ public final class Report {
                 <script>""" + chartJs + """
                 </script></head><body>
                 <h1>PRISM report</h1>
-                <p>Latency against task count, mean (solid, with 95% confidence intervals over repetitions) and p99 (dashed), one colour per result set.</p>
+                <p>Latency against task count, mean (solid) and p99 (dashed), each with the 95% confidence interval over repetitions as error bars, one colour per result set.</p>
                 <div class="charts" id="charts"></div>
                 <h2>Measurements</h2>""" + tables + """
                 <script>
@@ -139,7 +139,7 @@ public final class Report {
                   chartData.series.forEach((s, i) => {
                     const colour = colours[i % colours.length];
                     datasets.push({ label: s.set + ' mean', data: s.mean, errorBars: s.ci, borderColor: colour, backgroundColor: colour });
-                    datasets.push({ label: s.set + ' p99', data: s.p99, borderColor: colour, backgroundColor: colour, borderDash: [6, 4] });
+                    datasets.push({ label: s.set + ' p99', data: s.p99, errorBars: s.p99ci, borderColor: colour, backgroundColor: colour, borderDash: [6, 4] });
                   });
                   new Chart(canvas, { type: 'line', data: { labels: chartData.tasks, datasets: datasets }, plugins: [errorBars],
                     options: { animation: false, responsive: true, maintainAspectRatio: false,
@@ -181,6 +181,7 @@ public final class Report {
                     ArrayNode mean = s.putArray("mean");
                     ArrayNode ci = s.putArray("ci");
                     ArrayNode p99 = s.putArray("p99");
+                    ArrayNode p99ci = s.putArray("p99ci");
                     for (int t : tasks) {
                         RunResult run = runs.stream().filter(r -> key(r).equals(key) && r.tasks() == t).findFirst().orElse(null);
                         Measurement m = run == null ? null : run.measurements().get(op);
@@ -188,17 +189,30 @@ public final class Report {
                             mean.addNull();
                             ci.addNull();
                             p99.addNull();
+                            p99ci.addNull();
                             continue;
                         }
                         RepetitionStats rs = run.acrossRepetitions().get(op);
                         mean.add(rs.meanNanos() / 1e3);
                         ci.addArray().add(rs.ci95LowNanos() / 1e3).add(rs.ci95HighNanos() / 1e3);
                         p99.add(m.p99Nanos() / 1e3);
+                        p99ci.add(p99Interval(run, op));
                     }
                 });
             }
         });
         return root;
+    }
+
+    /** @return the 95% CI (µs) of the repetitions' p99s, around the merged p99's repetitions; null below two */
+    private static ArrayNode p99Interval(RunResult run, String op) {
+        double[] p99s = run.repetitions().stream().map(r -> r.measurements().get(op)).filter(java.util.Objects::nonNull)
+                .mapToDouble(m -> m.p99Nanos()).toArray();
+        if (p99s.length < 2) {
+            return null;
+        }
+        RepetitionStats st = RepetitionStats.of(p99s, p99s);
+        return new ObjectMapper().createArrayNode().add(st.ci95LowNanos() / 1e3).add(st.ci95HighNanos() / 1e3);
     }
 
     private static String key(RunResult run) {
