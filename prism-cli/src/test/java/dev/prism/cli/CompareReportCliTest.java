@@ -2,31 +2,19 @@ package dev.prism.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import static dev.prism.cli.Cli.prism;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class CompareReportCliTest {
     @TempDir
     Path work;
 
-    record Outcome(int exit, String out, String err) {
-    }
 
-    private static Outcome prism(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = PrismCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Outcome(cli.execute(args), out.toString(), err.toString());
-    }
 
     private Path run(String id, String... extra) {
         String[] base = {"run", "create_files", "--target", work.toString(), "-p", "files=50", "--reps", "3", "-q",
@@ -34,7 +22,7 @@ class CompareReportCliTest {
         String[] args = new String[base.length + extra.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
-        Outcome o = prism(args);
+        Cli.Outcome o = prism(args);
         assertThat(o.exit()).as(o.err()).isZero();
         return work.resolve("out").resolve(id);
     }
@@ -42,10 +30,10 @@ class CompareReportCliTest {
     @Test
     void compare_ofAResultWithItself_findsNoRegressionAndExitsZero() {
         Path a = run("a");
-        Outcome o = prism("compare", a.toString(), a.toString());
+        Cli.Outcome o = prism("compare", a.toString(), a.toString());
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).contains("create_files").contains("0 regression(s)");
-        Outcome md = prism("compare", a.toString(), a.toString(), "--format", "md");
+        Cli.Outcome md = prism("compare", a.toString(), a.toString(), "--format", "md");
         assertThat(md.out()).startsWith("| benchmark |");
         assertThat(prism("compare", a.toString(), work.resolve("nothing").toString()).exit()).isEqualTo(2);
         assertThat(prism("compare", a.toString(), a.toString(), "--format", "pdf").exit()).isEqualTo(2);
@@ -58,11 +46,11 @@ class CompareReportCliTest {
                 "{\"expectations\":[{\"benchmark\":\"create_files\",\"op\":\"create\",\"stat\":\"p99\",\"below\":\"10s\"}]}");
         Path fail = Files.writeString(work.resolve("fail.json"),
                 "{\"expectations\":[{\"benchmark\":\"create_files\",\"op\":\"create\",\"stat\":\"p50\",\"below\":\"1ns\"}]}");
-        Outcome ok = prism("run", "create_files", "--target", work.toString(), "-p", "files=50", "--reps", "3", "-q",
+        Cli.Outcome ok = prism("run", "create_files", "--target", work.toString(), "-p", "files=50", "--reps", "3", "-q",
                 "--out", work.resolve("out").toString(), "--gate", pass.toString(), "--baseline", a.toString());
         assertThat(ok.exit()).as(ok.out() + ok.err()).isZero();
         assertThat(ok.out()).contains("gate PASSED").contains("regression(s)");
-        Outcome bad = prism("run", "create_files", "--target", work.toString(), "-p", "files=50", "-q",
+        Cli.Outcome bad = prism("run", "create_files", "--target", work.toString(), "-p", "files=50", "-q",
                 "--out", work.resolve("out").toString(), "--gate", fail.toString());
         assertThat(bad.exit()).isEqualTo(1);
         assertThat(bad.out()).contains("gate FAILED").contains("is not below 1 ns");
@@ -74,7 +62,7 @@ class CompareReportCliTest {
     void report_writesHtmlCsvAndHistogramLog() throws IOException {
         Path a = run("one");
         Path b = run("two");
-        Outcome o = prism("report", "before=" + a, "after=" + b, "-o", work.resolve("r.html").toString(),
+        Cli.Outcome o = prism("report", "before=" + a, "after=" + b, "-o", work.resolve("r.html").toString(),
                 "--csv", work.resolve("r.csv").toString(), "--hdr-log", work.resolve("r.hlog").toString());
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(Files.readString(work.resolve("r.html"))).contains("new Chart(canvas").contains("before").doesNotContain("<script src=");

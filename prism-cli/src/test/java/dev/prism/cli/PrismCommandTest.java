@@ -4,16 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import static dev.prism.cli.Cli.prism;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PrismCommandTest {
@@ -22,36 +20,25 @@ class PrismCommandTest {
     @TempDir
     Path out;
 
-    record Outcome(int exit, String out, String err) {
-    }
 
-    private static Outcome prism(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = PrismCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args);
-        return new Outcome(exit, out.toString(), err.toString());
-    }
 
     @Test
     void list_showsBenchmarksAndSuites() {
-        Outcome o = prism("list");
+        Cli.Outcome o = prism("list");
         assertThat(o.exit()).isZero();
         assertThat(o.out()).contains("create_files").contains("quick");
     }
 
     @Test
     void describe_showsParametersWithDefaultsAndRanges() {
-        Outcome o = prism("describe", "create_files");
+        Cli.Outcome o = prism("describe", "create_files");
         assertThat(o.exit()).isZero();
         assertThat(o.out()).contains("files").contains("1000").contains("1..100000000").contains("per-rank|shared");
     }
 
     @Test
     void run_measuresWritesJsonAndPrintsTheTable() throws IOException {
-        Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "1,2", "--reps", "2",
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "1,2", "--reps", "2",
                 "-p", "files=20", "-p", "create_files.file_size=1KiB", "--out", out.toString(), "--run-id", "cli", "-q");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).contains("create_files access=native files=20 file_size=1KiB")
@@ -70,7 +57,7 @@ class PrismCommandTest {
 
     @Test
     void json_printsAnArrayOfRunDocuments() throws IOException {
-        Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=5",
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=5",
                 "--out", out.toString(), "--json", "-q");
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode docs = new ObjectMapper().readTree(o.out());
@@ -83,7 +70,7 @@ class PrismCommandTest {
         assertThat(prism("list").out()).contains("list_files", "move_files", "delete_files", "folder_bench",
                 "open_contention", "link_lock");
         assertThat(prism("describe", "link_lock").out()).contains("access").contains("nio|native").contains("packages");
-        Outcome o = prism("run", "list_files", "move_files", "--target", target.toString(), "-p", "files=10",
+        Cli.Outcome o = prism("run", "list_files", "move_files", "--target", target.toString(), "-p", "files=10",
                 "-p", "access=nio", "--json", "-q", "--out", out.toString());
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode docs = new ObjectMapper().readTree(o.out());
@@ -93,23 +80,23 @@ class PrismCommandTest {
 
     @Test
     void launcherProcesses_runsRanksAsProcesses_andBadLaunchersAreUsageErrors() throws IOException {
-        Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "2", "-p", "files=10",
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "--tasks", "2", "-p", "files=10",
                 "--launcher", "processes", "--json", "-q", "--out", out.toString());
         assertThat(o.exit()).as(o.err()).isZero();
         JsonNode doc = new ObjectMapper().readTree(o.out()).get(0);
         assertThat(doc.get("launcher").asText()).isEqualTo("processes");
         assertThat(doc.at("/measurements/open/count").asLong()).isEqualTo(20);
-        Outcome bad = prism("run", "create_files", "--target", target.toString(), "--launcher", "mpi");
+        Cli.Outcome bad = prism("run", "create_files", "--target", target.toString(), "--launcher", "mpi");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("'mpi' is not a launcher");
-        Outcome noSlurm = prism("run", "create_files", "--target", target.toString(), "--launcher", "slurm");
+        Cli.Outcome noSlurm = prism("run", "create_files", "--target", target.toString(), "--launcher", "slurm");
         assertThat(noSlurm.exit()).isEqualTo(2);
         assertThat(noSlurm.err()).contains("SLURM_PROCID is not set");
     }
 
     @Test
     void sbatch_writesOneSrunStepPerTaskCount() {
-        Outcome o = prism("sbatch", "--tasks", "1,4,16", "--nodes", "2", "--", "create_files", "--target", "/mnt/a b");
+        Cli.Outcome o = prism("sbatch", "--tasks", "1,4,16", "--nodes", "2", "--", "create_files", "--target", "/mnt/a b");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).contains("#SBATCH --ntasks=16").contains("#SBATCH --nodes=2").contains("for n in 1 4 16; do")
                 .contains("run create_files --target '/mnt/a b' --launcher slurm --tasks \"$n\"");
@@ -118,14 +105,14 @@ class PrismCommandTest {
 
     @Test
     void folderBenchTooLarge_isAUsageError() {
-        Outcome o = prism("run", "folder_bench", "--target", target.toString(), "-p", "depth=20", "-p", "breadth=10");
+        Cli.Outcome o = prism("run", "folder_bench", "--target", target.toString(), "-p", "depth=20", "-p", "breadth=10");
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.err()).contains("depth=20 and breadth=10").contains("lower depth or breadth");
     }
 
     @Test
     void rootTarget_exitsTwoWithOneLineAndNoStackTrace() {
-        Outcome o = prism("run", "create_files", "--target", "/");
+        Cli.Outcome o = prism("run", "create_files", "--target", "/");
         assertThat(o.exit()).isEqualTo(2);
         assertThat(o.err()).contains("root directory").doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(o.err().strip().lines()).hasSize(1);
@@ -136,13 +123,13 @@ class PrismCommandTest {
         assertThat(prism("run", "create_files", "--target", target.resolve("missing").toString()).err())
                 .contains("does not exist");
         assertThat(prism("run", "create_files", "--target", target.resolve("missing").toString()).exit()).isEqualTo(2);
-        Outcome unknown = prism("run", "create_filez", "--target", target.toString());
+        Cli.Outcome unknown = prism("run", "create_filez", "--target", target.toString());
         assertThat(unknown.exit()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown benchmark 'create_filez'").contains("create_files");
-        Outcome badValue = prism("run", "create_files", "--target", target.toString(), "-p", "files=-3");
+        Cli.Outcome badValue = prism("run", "create_files", "--target", target.toString(), "-p", "files=-3");
         assertThat(badValue.exit()).isEqualTo(2);
         assertThat(badValue.err()).contains("files must be in 1..100000000, was -3");
-        Outcome badKey = prism("run", "create_files", "--target", target.toString(), "-p", "filez=3");
+        Cli.Outcome badKey = prism("run", "create_files", "--target", target.toString(), "-p", "filez=3");
         assertThat(badKey.exit()).isEqualTo(2);
         assertThat(badKey.err()).contains("'filez'").contains("known: access, files");
         assertThat(prism("run", "create_files", "--target", target.toString(), "--tasks", "0").exit()).isEqualTo(2);
@@ -154,7 +141,7 @@ class PrismCommandTest {
     @Test
     void failedRun_exitsOne() {
         // 100M files of 64GiB cannot fit: the run fails before writing and the command says so
-        Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=100000000",
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=100000000",
                 "-p", "file_size=64GiB", "--out", out.toString(), "-q");
         assertThat(o.exit()).isEqualTo(1);
         assertThat(o.err()).contains("FAIL create_files with 1 task(s)");
@@ -162,7 +149,7 @@ class PrismCommandTest {
 
     @Test
     void suiteQuick_againstAGivenTarget_passes() {
-        Outcome o = prism("suite", "quick", "--target", target.toString(), "--out", out.toString(), "-q");
+        Cli.Outcome o = prism("suite", "quick", "--target", target.toString(), "--out", out.toString(), "-q");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).contains("directory=per-rank").contains("directory=shared");
         assertThat(target).isEmptyDirectory();
