@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Installs what building and testing PRISM needs on Debian/Ubuntu: a JDK 17+, Maven, git, fio, tar, e2fsprogs,
-# and chromium (the report's browser test).
-# Idempotent: installs nothing when everything is already there.
+# Installs what PRISM needs on Debian/Ubuntu with apt-get, only what is missing:
+#   scripts/install-deps.sh          building and running it: a JDK 17+, Maven, git, tar
+#   scripts/install-deps.sh --test   and what the tests use too: fio, e2fsprogs (mkfs.ext4 for the
+#                                    full-filesystem test) and chromium (the report's browser test)
 set -euo pipefail
 
 missing=()
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
 command -v git >/dev/null 2>&1 || missing+=(git)
-command -v fio >/dev/null 2>&1 || missing+=(fio)
 command -v tar >/dev/null 2>&1 || missing+=(tar)
-# the HTML report is tested in a real headless browser
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-# mkfs.ext4 builds the small loop-mounted filesystem the ENOSPC test fills
-command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || missing+=(e2fsprogs)
+if [ "${1:-}" = "--test" ]; then
+  command -v fio >/dev/null 2>&1 || missing+=(fio)
+  command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || missing+=(e2fsprogs)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

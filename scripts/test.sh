@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$root"
 
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 export PRISM_REQUIRE_BROWSER=1
 # Python with torch (CPU) and transformers for prism-torch; its tests must run, not skip
 scripts/python-venv.sh
