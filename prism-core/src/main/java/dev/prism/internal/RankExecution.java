@@ -75,24 +75,9 @@ public final class RankExecution {
             }
         }
         RankResult result = result(failure);
-        writeOwnResult(result);
+        // each rank writes its own result document
+        ResultJson.writeRank(plan, result);
         return result;
-    }
-
-    /** Each rank writes its own result document, atomically, when the plan names a place for it. */
-    private void writeOwnResult(RankResult result) {
-        if (plan.rankOutput() == null) {
-            return;
-        }
-        try {
-            java.nio.file.Files.createDirectories(plan.rankOutput());
-            AtomicFiles.write(plan.rankOutput().resolve("rank-" + rank + ".json"), ResultJson.rankToJson(plan.runId(),
-                    plan.benchmark().name(), plan.tasks(), plan.repetition(), result)
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        } catch (java.io.IOException e) {
-            throw new PrismException("rank " + rank + " could not write its result into " + plan.rankOutput() + ": "
-                    + RunDirectory.describe(e), e);
-        }
     }
 
     /** The launcher stopped this rank because the run passed its deadline: whatever it throws now is a timeout. */

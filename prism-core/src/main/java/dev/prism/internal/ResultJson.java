@@ -77,6 +77,24 @@ public final class ResultJson {
         }
     }
 
+    /**
+     * Writes {@code rank}'s own {@code prism.rank/1} document, atomically, as {@code rank-<r>.json} in the
+     * plan's rank output directory; does nothing when the plan names none.
+     */
+    public static void writeRank(dev.prism.RunPlan plan, RankResult rank) {
+        if (plan.rankOutput() == null) {
+            return;
+        }
+        try {
+            Files.createDirectories(plan.rankOutput());
+            AtomicFiles.write(plan.rankOutput().resolve("rank-" + rank.rank() + ".json"), rankToJson(plan.runId(),
+                    plan.benchmark().name(), plan.tasks(), plan.repetition(), rank).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new dev.prism.PrismException("rank " + rank.rank() + " could not write its result into "
+                    + plan.rankOutput() + ": " + RunDirectory.describe(e), e);
+        }
+    }
+
     /** @return the rank result in a {@link #rankToJson} document */
     public static RankResult rankFromJson(String json) {
         try {

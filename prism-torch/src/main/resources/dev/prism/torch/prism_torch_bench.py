@@ -160,6 +160,14 @@ def checksum(state_dict):
     return total
 
 
+def verify_checksum(state_dict, expected, where, after):
+    """Raises ValidationError naming the checkpoint when the loaded parameters do not sum to the saved ones."""
+    got = checksum(state_dict)
+    if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6):
+        raise ValidationError(f"{where}: parameter checksum {got!r} after {after}, {expected!r} when saved")
+    return got
+
+
 def drop_from_page_cache(path):
     files = [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
     for name in files:
@@ -300,9 +308,7 @@ def run(args, rec, rank, world, device):
             ddp.module.load_state_dict(loaded)
         rec.bytes["load"] = os.path.getsize(full_path)
         expected = float(open(full_path + ".checksum").read())
-        got = checksum(ddp.module.state_dict())
-        if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6):
-            raise ValidationError(f"{full_path}: parameter checksum {got!r} after loading, {expected!r} when saved")
+        got = verify_checksum(ddp.module.state_dict(), expected, full_path, "loading")
         with rec.time("train_after_load"):
             train_step(ddp, inputs, optimizer)
         with rec.time("barrier_after_io"):
@@ -364,9 +370,7 @@ def run(args, rec, rank, world, device):
         else:
             full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
         if rank == 0:
-            got = checksum(full)
-            if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6):
-                raise ValidationError(f"{dcp_dir}: parameter checksum {got!r} after dcp.load, {expected!r} when saved")
+            verify_checksum(full, expected, dcp_dir, "dcp.load")
         with rec.time("train_after_load"):
             train_step(model, inputs, optimizer)
         with rec.time("barrier_after_io"):
@@ -388,9 +392,7 @@ def run(args, rec, rank, world, device):
         except BaseException as e:  # DCP's CheckpointException derives from BaseException
             raise RuntimeError(f"consolidating {dcp_dir} failed: {diagnose_dcp(dcp_dir)}") from e
     rec.bytes["consolidate"] = dir_bytes(dcp_dir)
-    got = checksum(full_target)
-    if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6):
-        raise ValidationError(f"{dcp_dir}: parameter checksum {got!r} after consolidation, {expected!r} when saved")
+    got = verify_checksum(full_target, expected, dcp_dir, "consolidation")
     with rec.time("barrier_after_io"):
         dist.barrier()
     return {"checksum": got}

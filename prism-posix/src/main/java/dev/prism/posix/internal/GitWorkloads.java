@@ -59,8 +59,7 @@ public final class GitWorkloads {
 
         @Override
         public void setup(WorkloadContext ctx) throws IOException {
-            git = Programs.resolve("git", gitGiven, "apt-get install git");
-            Programs.noteVersion(ctx, "git", List.of(git, "--version"));
+            git = Programs.require(ctx, "git", gitGiven, "apt-get install git");
             source = source(ctx, git, sourceGiven, files, commits);
         }
 
@@ -111,8 +110,7 @@ public final class GitWorkloads {
 
         @Override
         public void setup(WorkloadContext ctx) throws IOException {
-            git = Programs.resolve("git", gitGiven, "apt-get install git");
-            Programs.noteVersion(ctx, "git", List.of(git, "--version"));
+            git = Programs.require(ctx, "git", gitGiven, "apt-get install git");
             String source = source(ctx, git, sourceGiven, files, commits);
             if (sourceGiven.isBlank()) {
                 afterRankZero(ctx);

@@ -49,6 +49,18 @@ public final class Programs {
                 + ", or give its path with -p " + name + "=/path/to/" + name);
     }
 
+    /**
+     * {@link #resolve}s {@code name} and notes its version ({@code name --version}) on {@code ctx}: what every
+     * benchmark that runs an external program does first.
+     *
+     * @return the executable
+     */
+    public static String require(WorkloadContext ctx, String name, String given, String install) {
+        String executable = resolve(name, given, install);
+        noteVersion(ctx, name, List.of(executable, "--version"));
+        return executable;
+    }
+
     /** Runs {@code program --version} (or {@code versionArgs}) and notes the first line under {@code name}. */
     public static void noteVersion(WorkloadContext ctx, String name, List<String> command) {
         try {

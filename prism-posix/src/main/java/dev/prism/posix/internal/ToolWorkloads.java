@@ -44,8 +44,7 @@ public final class ToolWorkloads {
 
         @Override
         public void setup(WorkloadContext ctx) throws IOException {
-            tar = Programs.resolve("tar", tarGiven, "apt-get install tar");
-            Programs.noteVersion(ctx, "tar", List.of(tar, "--version"));
+            tar = Programs.require(ctx, "tar", tarGiven, "apt-get install tar");
             tree = ctx.workDirectory().resolve("tree");
             SourceTree.write(tree, files, new Random(ctx.rank()));
             archive = ctx.workDirectory().resolve("config.tar");
@@ -101,8 +100,7 @@ public final class ToolWorkloads {
 
         @Override
         public void setup(WorkloadContext ctx) {
-            fio = Programs.resolve("fio", fioGiven, "apt-get install fio");
-            Programs.noteVersion(ctx, "fio", List.of(fio, "--version"));
+            fio = Programs.require(ctx, "fio", fioGiven, "apt-get install fio");
         }
 
         @Override

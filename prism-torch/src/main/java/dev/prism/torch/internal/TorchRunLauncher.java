@@ -11,7 +11,6 @@ import dev.prism.PrismException;
 import dev.prism.RankResult;
 import dev.prism.RunPlan;
 import dev.prism.Status;
-import dev.prism.internal.AtomicFiles;
 import dev.prism.internal.ResultJson;
 import dev.prism.torch.TorchBenchmark;
 import dev.prism.torch.TorchException;
@@ -19,7 +18,6 @@ import dev.prism.torch.TorchRun;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -99,7 +97,7 @@ public final class TorchRunLauncher implements Launcher {
                         + (failure == null ? "torchrun ended without it" : failure), rank), 0, Map.of(), Map.of(), List.of());
             }
             results.add(result);
-            writeOwnResult(plan, result);
+            ResultJson.writeRank(plan, result);
         }
         return results;
     }
@@ -149,20 +147,6 @@ public final class TorchRunLauncher implements Launcher {
                 : new Failure(Failure.Kind.valueOf(f.path("kind").asText("EXCEPTION")), f.path("message").asText(), rank);
         return new RankResult(rank, d.path("hostname").asText(), failure == null ? Status.PASS : Status.FAIL, failure,
                 phase, measurements, counters, List.of());
-    }
-
-    private static void writeOwnResult(RunPlan plan, RankResult result) {
-        if (plan.rankOutput() == null) {
-            return;
-        }
-        try {
-            Files.createDirectories(plan.rankOutput());
-            AtomicFiles.write(plan.rankOutput().resolve("rank-" + result.rank() + ".json"), ResultJson.rankToJson(
-                    plan.runId(), plan.benchmark().name(), plan.tasks(), plan.repetition(), result)
-                    .getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new PrismException("could not write rank " + result.rank() + "'s result into " + plan.rankOutput(), e);
-        }
     }
 
     @Override
