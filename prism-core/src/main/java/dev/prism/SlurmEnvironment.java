@@ -21,8 +21,11 @@ import java.util.Optional;
  * @param nodeId          this process's node index in the step
  * @param coordinatorHost where rank 0 listens
  * @param coordinatorPort the port it listens on
+ * @param step            the job step, {@code <SLURM_JOB_ID>.<SLURM_STEP_ID>} ({@code 0.0} when unset): the
+ *                        same in every rank of the step and in no other step of the cluster
  */
-public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coordinatorHost, int coordinatorPort) {
+public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coordinatorHost, int coordinatorPort,
+                               String step) {
     /** @return the environment of this process, or empty when it is not a SLURM task */
     public static Optional<SlurmEnvironment> current() {
         return from(System.getenv());
@@ -48,18 +51,31 @@ public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coord
             }
             host = firstHost(list);
         }
-        int port;
-        if (env.containsKey("MASTER_PORT")) {
-            port = integer(env, "MASTER_PORT", null);
-        } else {
-            long job = Long.parseLong(env.getOrDefault("SLURM_JOB_ID", "0").replaceAll("\\D", "0"));
-            long step = Long.parseLong(env.getOrDefault("SLURM_STEP_ID", "0").replaceAll("\\D", "0"));
-            port = 20_000 + (int) Math.floorMod(job * 31 + step, 20_000);
-        }
+        long job = digits(env.get("SLURM_JOB_ID"));
+        long step = digits(env.get("SLURM_STEP_ID"));
+        int port = env.containsKey("MASTER_PORT") ? integer(env, "MASTER_PORT", null)
+                : 20_000 + (int) Math.floorMod(job * 31 + step, 20_000);
         if (rank < 0 || rank >= size) {
             throw new IllegalArgumentException("SLURM_PROCID must be in 0.." + (size - 1) + ", was " + rank);
         }
-        return Optional.of(new SlurmEnvironment(rank, size, node, host, port));
+        return Optional.of(new SlurmEnvironment(rank, size, node, host, port, job + "." + step));
+    }
+
+    /**
+     * @return where this step's ranks meet inside a shared {@code coordinationDirectory}: a subdirectory
+     *         named after the step, so files another step left there are never read as this one's
+     */
+    public java.nio.file.Path meetingDirectory(java.nio.file.Path coordinationDirectory) {
+        return coordinationDirectory.resolve("prism-step-" + step);
+    }
+
+    /** @return the number in a SLURM id, 0 when unset or not a number (as the {@code batch} step's) */
+    private static long digits(String id) {
+        try {
+            return id == null ? 0 : Long.parseLong(id.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static int integer(Map<String, String> env, String name, String fallback) {

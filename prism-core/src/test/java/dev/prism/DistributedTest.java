@@ -63,6 +63,45 @@ class DistributedTest {
         assertThat(failing.repetitions().get(0).ranks().get(0).failure().kind()).isEqualTo(Failure.Kind.ABORTED);
     }
 
+    /**
+     * As under {@code srun}: a worker task may start before rank 0 has created the meeting directory;
+     * a directory a previous step left behind is never read; rank 0 removes its step's directory at the end.
+     */
+    @Test
+    void slurmRanksMeetingThroughFiles_mayStartBeforeRankZero_andLeaveNothingBehind(@TempDir Path shared) throws Exception {
+        Map<String, String> step = Map.of("SLURM_NTASKS", "2", "SLURM_STEP_NODELIST", "localhost",
+                "SLURM_JOB_ID", "77", "SLURM_STEP_ID", "3");
+        SlurmEnvironment rank0 = SlurmEnvironment.from(with(step, "SLURM_PROCID", "0")).orElseThrow();
+        SlurmEnvironment rank1 = SlurmEnvironment.from(with(step, "SLURM_PROCID", "1")).orElseThrow();
+        Path stale = Files.createDirectories(shared.resolve("prism-step-77.2"));
+        Files.writeString(stale.resolve("rank-1.down"), "{\"type\":\"exit\"}\n");
+        Path meeting = rank1.meetingDirectory(shared);
+        assertThat(meeting).doesNotExist();
+
+        CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
+            try {
+                new RankWorker(dev.prism.internal.Rendezvous.directory(meeting), 1).serve(Duration.ofSeconds(30));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300); // the worker is first
+        RunResult run = Scenario.builder().target(target).benchmark(sleep(-1, 0, -1)).tasks(2).repetitions(2)
+                .launcher(Launcher.slurm(rank0, shared)).build().execute().runs().get(0); // closes the launcher
+        worker.get(30, TimeUnit.SECONDS);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.launcher()).isEqualTo("slurm+file");
+        assertThat(run.measurement("step").count()).isEqualTo(2 * 10 * 2);
+        assertThat(meeting).doesNotExist();
+        assertThat(stale.resolve("rank-1.down")).exists();
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String key, String value) {
+        Map<String, String> copy = new java.util.HashMap<>(base);
+        copy.put(key, value);
+        return copy;
+    }
+
     @Test
     void aRankThatNeverHearsFromAFileCoordinator_givesUpWithinTheDeadline(@TempDir Path shared) {
         assertThatThrownBy(() -> new RankWorker(dev.prism.internal.Rendezvous.directory(shared), 1).serve(Duration.ofSeconds(1)))

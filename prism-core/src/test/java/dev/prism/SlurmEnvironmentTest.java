@@ -26,6 +26,9 @@ class SlurmEnvironmentTest {
         assertThat(env.nodeId()).isEqualTo(1);
         assertThat(env.coordinatorHost()).isEqualTo("gpu007");
         assertThat(env.coordinatorPort()).isBetween(20_000, 39_999);
+        assertThat(env.step()).isEqualTo("4242.0");
+        assertThat(env.meetingDirectory(java.nio.file.Path.of("/shared/meet")))
+                .isEqualTo(java.nio.file.Path.of("/shared/meet/prism-step-4242.0"));
         // every rank of the step computes the same port
         assertThat(SlurmEnvironment.from(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "8", "SLURM_STEP_NODELIST",
                 "gpu[007-010]", "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0")).orElseThrow().coordinatorPort())

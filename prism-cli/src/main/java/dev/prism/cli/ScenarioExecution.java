@@ -26,7 +26,7 @@ final class ScenarioExecution {
     private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting) {
         try {
             new RankWorker(meeting == null ? Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort())
-                    : Rendezvous.directory(meeting), slurm.rank()).serve(Duration.ofMinutes(5));
+                    : Rendezvous.directory(slurm.meetingDirectory(meeting)), slurm.rank()).serve(Duration.ofMinutes(5));
             return PrismCommand.EXIT_PASSED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -70,5 +70,10 @@ class PrismSlurmIT {
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }
+        if (files) { // rank 0 removed its step's meeting directory
+            try (Stream<Path> left = Files.list(work.resolve("meet"))) {
+                assertThat(left).isEmpty();
+            }
+        }
     }
 }

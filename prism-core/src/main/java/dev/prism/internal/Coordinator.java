@@ -16,6 +16,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -245,6 +246,15 @@ public final class Coordinator implements AutoCloseable {
     /** Tells every connected rank to exit, then stops listening. */
     @Override
     public void close() {
+        close(Duration.ZERO);
+    }
+
+    /**
+     * Tells every rank to exit and stops; through files, also waits up to {@code departure} for the
+     * ranks to remove their message files, the sign they read their last message and the directory may go.
+     */
+    public void close(Duration departure) {
+        java.util.Set<Integer> told = new TreeSet<>(ranks.keySet());
         for (Channel wire : ranks.values()) {
             try {
                 wire.send(Channel.message("exit"));
@@ -260,6 +270,20 @@ public final class Coordinator implements AutoCloseable {
                 server.close();
             } catch (IOException e) {
                 // stopping anyway
+            }
+        }
+        if (directory != null && !departure.isZero()) {
+            awaitDeparture(told, System.nanoTime() + departure.toNanos());
+        }
+    }
+
+    private void awaitDeparture(java.util.Set<Integer> told, long deadline) {
+        while (System.nanoTime() < deadline && !told.stream().allMatch(r -> DirectoryChannel.departed(directory, r))) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

@@ -27,24 +27,30 @@ final class DirectoryChannel implements Channel {
 
     private final Path outbound;
     private final Path inbound;
+    private final boolean rankSide;
     private final Deque<String> pending = new ArrayDeque<>();
     private final StringBuilder partial = new StringBuilder();
     private long offset;
     private volatile boolean closed;
 
-    private DirectoryChannel(Path outbound, Path inbound) {
+    private DirectoryChannel(Path outbound, Path inbound, boolean rankSide) {
         this.outbound = outbound;
         this.inbound = inbound;
+        this.rankSide = rankSide;
     }
 
-    /** @return the rank's end of the link to the coordinator in {@code directory} */
-    static DirectoryChannel forRank(Path directory, int rank) {
-        return new DirectoryChannel(directory.resolve("rank-" + rank + ".up"), directory.resolve("rank-" + rank + ".down"));
+    /**
+     * @return the rank's end of the link to the coordinator in {@code directory}, which it creates when
+     *         missing: a rank may start before the coordinator has
+     */
+    static DirectoryChannel forRank(Path directory, int rank) throws IOException {
+        Files.createDirectories(directory);
+        return new DirectoryChannel(directory.resolve("rank-" + rank + ".up"), directory.resolve("rank-" + rank + ".down"), true);
     }
 
     /** @return the coordinator's end of the link with {@code rank} */
     static DirectoryChannel forCoordinator(Path directory, int rank) {
-        return new DirectoryChannel(directory.resolve("rank-" + rank + ".down"), directory.resolve("rank-" + rank + ".up"));
+        return new DirectoryChannel(directory.resolve("rank-" + rank + ".down"), directory.resolve("rank-" + rank + ".up"), false);
     }
 
     @Override
@@ -113,8 +119,25 @@ final class DirectoryChannel implements Channel {
         return Files.exists(directory.resolve("rank-" + rank + ".up"));
     }
 
+    /** @return whether the rank at the other end has closed its side (removed its files), or never opened it */
+    static boolean departed(Path directory, int rank) {
+        return !Files.exists(directory.resolve("rank-" + rank + ".up"));
+    }
+
+    /**
+     * Stops receiving. The rank's side also removes both files: that is how the coordinator learns the
+     * rank has read its last message, and may remove the directory.
+     */
     @Override
     public void close() {
         closed = true;
+        if (rankSide) {
+            try {
+                Files.deleteIfExists(inbound);
+                Files.deleteIfExists(outbound);
+            } catch (IOException e) {
+                // left behind in a directory the coordinator removes
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class SlurmLauncher implements Launcher {
     private static final long GRACE_MILLIS = 3_000;
+    private static final Duration DEPARTURE = Duration.ofSeconds(10);
 
     private final SlurmEnvironment environment;
     private final Duration connectTimeout;
@@ -71,12 +72,12 @@ public final class SlurmLauncher implements Launcher {
             if (coordinator == null) {
                 coordinator = coordinationDirectory == null
                         ? Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()))
-                        : Coordinator.directory(coordinationDirectory, environment.worldSize());
+                        : Coordinator.directory(environment.meetingDirectory(coordinationDirectory), environment.worldSize());
                 List<Integer> missing = coordinator.awaitRanks(remote, Instant.now().plus(connectTimeout), r -> false);
                 if (!missing.isEmpty()) {
                     throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at "
                             + (coordinationDirectory == null ? environment.coordinatorHost() + ":" + environment.coordinatorPort()
-                            : "directory " + coordinationDirectory) + " within " + Durations.format(connectTimeout));
+                            : "directory " + environment.meetingDirectory(coordinationDirectory)) + " within " + Durations.format(connectTimeout));
                 }
             }
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
@@ -112,12 +113,22 @@ public final class SlurmLauncher implements Launcher {
         }
     }
 
-    /** Tells the worker ranks to exit. */
+    /**
+     * Tells the worker ranks to exit; meeting through files, waits a little for them to read it and
+     * removes this step's meeting directory (never following links).
+     */
     @Override
     public void close() {
         if (coordinator != null) {
-            coordinator.close();
+            coordinator.close(DEPARTURE);
             coordinator = null;
+            if (coordinationDirectory != null) {
+                try {
+                    RunDirectory.deleteTree(environment.meetingDirectory(coordinationDirectory));
+                } catch (java.io.IOException e) {
+                    // only message files (or an NFS client's .nfs placeholders): left for the user to see
+                }
+            }
         }
     }
 
