@@ -4,6 +4,8 @@ import dev.prism.LatencyRecorder;
 import dev.prism.Stall;
 import dev.prism.WorkloadContext;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -14,14 +16,31 @@ import java.util.List;
  * nothing.
  */
 final class OperationSlot implements WorkloadContext.Timer {
+    // The timing thread publishes with release stores (plain stores on x86, no fence inside the timed
+    // window); the monitor reads running first, with acquire, so it never pairs a new start with a stale one.
+    private static final VarHandle RUNNING;
+    private static final VarHandle STARTED;
+    private static final VarHandle PATH;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUNNING = lookup.findVarHandle(OperationSlot.class, "running", boolean.class);
+            STARTED = lookup.findVarHandle(OperationSlot.class, "startedNanos", long.class);
+            PATH = lookup.findVarHandle(OperationSlot.class, "path", Path.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final int rank;
     private final String operation;
     private final LatencyRecorder recorder;
     private final long stallThresholdNanos;
     private final List<Stall> stalls;
-    private volatile boolean running;
-    private volatile long startedNanos;
-    private volatile Path path;
+    private boolean running;
+    private long startedNanos;
+    private Path path;
     /** The start of the timing the monitor last reported, so each stall is reported once. */
     volatile long reportedStartNanos = Long.MIN_VALUE;
 
@@ -38,9 +57,9 @@ final class OperationSlot implements WorkloadContext.Timer {
             throw new IllegalStateException("time(\"" + operation + "\") is already running on rank " + rank
                     + "; close the first timer before timing the operation again");
         }
-        this.path = path;
-        this.startedNanos = System.nanoTime();
-        this.running = true;
+        PATH.setRelease(this, path);
+        STARTED.setRelease(this, System.nanoTime());
+        RUNNING.setRelease(this, true);
         return this;
     }
 
@@ -50,7 +69,7 @@ final class OperationSlot implements WorkloadContext.Timer {
             return;
         }
         long duration = System.nanoTime() - startedNanos;
-        running = false;
+        RUNNING.setRelease(this, false);
         recorder.record(duration);
         if (duration >= stallThresholdNanos) {
             stalls.add(stall(duration, true));
@@ -69,17 +88,19 @@ final class OperationSlot implements WorkloadContext.Timer {
         return rank;
     }
 
+    /** @return whether a timing is running; read it before {@link #startedNanos()} (from another thread) */
     boolean running() {
-        return running;
+        return (boolean) RUNNING.getAcquire(this);
     }
 
+    /** @return when the running timing started: that timing's start or a later one's */
     long startedNanos() {
-        return startedNanos;
+        return (long) STARTED.getAcquire(this);
     }
 
     /** @return the timing now running as a stall of {@code durationNanos} so far */
     Stall stall(long durationNanos, boolean finished) {
-        Path p = path;
+        Path p = (Path) PATH.getAcquire(this);
         return new Stall(rank, operation, p == null ? null : p.toString(),
                 Instant.now().minusNanos(durationNanos), durationNanos, finished);
     }

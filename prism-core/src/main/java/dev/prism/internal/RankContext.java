@@ -179,9 +179,11 @@ final class RankContext implements WorkloadContext {
         long now = System.nanoTime();
         synchronized (slotOrder) {
             for (OperationSlot slot : slotOrder) {
-                long running = now - slot.startedNanos();
-                if (slot.running() && running >= stallThresholdNanos) {
-                    all.add(slot.stall(running, false));
+                if (slot.running()) {
+                    long running = now - slot.startedNanos();
+                    if (running >= stallThresholdNanos) {
+                        all.add(slot.stall(running, false));
+                    }
                 }
             }
         }

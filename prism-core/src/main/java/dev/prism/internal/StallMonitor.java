@@ -37,8 +37,11 @@ public final class StallMonitor implements AutoCloseable {
         while (!stopped) {
             long now = System.nanoTime();
             for (OperationSlot slot : slots) {
+                if (!slot.running()) {
+                    continue;
+                }
                 long started = slot.startedNanos();
-                if (slot.running() && now - started >= thresholdNanos && slot.reportedStartNanos != started) {
+                if (now - started >= thresholdNanos && slot.reportedStartNanos != started) {
                     slot.reportedStartNanos = started;
                     try {
                         listener.stallDetected(slot.stall(now - started, false));

@@ -47,7 +47,7 @@ public final class CreateFilesWorkload implements Workload {
     @Override
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
-            Path file = directory.resolve(FileWork.fileName(shared, ctx.rank(), i));
+            Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
             try (var create = ctx.time("create", file)) {
                 FileAccess.OpenFile open;
                 try (var t = ctx.time("open", file)) {

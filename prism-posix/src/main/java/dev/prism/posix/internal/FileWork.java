@@ -16,6 +16,17 @@ public final class FileWork {
     private FileWork() {
     }
 
+    /**
+     * @return {@code directory/name} with its text already built, so that building it (what NATIVE
+     *         calls pass to the kernel) falls outside a timing, as the C baseline formats its path
+     *         before its clock starts; the JDK's paths keep their text once built
+     */
+    public static Path path(Path directory, String name) {
+        Path path = directory.resolve(name);
+        path.toString(); // built now, kept by the path
+        return path;
+    }
+
     /** @return {@code file-<i>.dat} in a per-rank directory, {@code file-r<rank>-<i>.dat} in a shared one */
     public static String fileName(boolean shared, int rank, int index) {
         return shared ? "file-r" + rank + "-" + index + ".dat" : "file-" + index + ".dat";

@@ -29,7 +29,7 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
         listed = names.size();
         statted = 0;
         for (String name : names) {
-            var path = directory.resolve(name);
+            var path = FileWork.path(directory, name);
             try (var t = ctx.time("stat", path)) {
                 statted += fileAccess.stat(path).sizeBytes();
             }

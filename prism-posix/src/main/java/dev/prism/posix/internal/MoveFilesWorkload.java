@@ -31,7 +31,7 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
             Path from = file(ctx, i);
-            Path to = destination.resolve(from.getFileName());
+            Path to = FileWork.path(destination, from.getFileName().toString());
             try (var t = ctx.time("rename", from)) {
                 fileAccess.rename(from, to);
             }

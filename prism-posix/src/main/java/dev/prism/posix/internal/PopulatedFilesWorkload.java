@@ -46,6 +46,6 @@ abstract class PopulatedFilesWorkload implements Workload {
 
     /** @return this rank's file number {@code i} */
     Path file(WorkloadContext ctx, int i) {
-        return directory.resolve(FileWork.fileName(shared, ctx.rank(), i));
+        return FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
     }
 }
