@@ -17,7 +17,7 @@ import java.io.PrintWriter;
  * int exit = dev.prism.cli.PrismCommand.execute("list");
  * }</pre>
  */
-@Command(name = "prism", mixinStandardHelpOptions = true, versionProvider = PrismCommand.Version.class,
+@Command(name = "prism", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, versionProvider = PrismCommand.Version.class,
         description = "Qualifies POSIX storage for AI research by executing real workloads and reporting"
                 + " latency percentiles per operation and per rank.",
         subcommands = {ListCommand.class, DescribeCommand.class, RunCommand.class, SuiteCommand.class, SbatchCommand.class,

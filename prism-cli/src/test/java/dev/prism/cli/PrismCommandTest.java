@@ -29,6 +29,15 @@ class PrismCommandTest {
         assertThat(o.out()).contains("create_files").contains("quick");
     }
 
+    /** Every error message ends with "Try 'prism <command> --help'": that advice must work. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"list", "describe", "run", "suite", "sbatch", "compare", "report"})
+    void everyCommand_answersHelp(String command) {
+        Cli.Outcome o = prism(command, "--help");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("Usage: prism " + command);
+    }
+
     @Test
     void describe_showsParametersWithDefaultsAndRanges() {
         Cli.Outcome o = prism("describe", "create_files");
