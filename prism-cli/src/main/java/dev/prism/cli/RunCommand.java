@@ -5,6 +5,7 @@ import dev.prism.BenchmarkProvider;
 import dev.prism.Benchmarks;
 import dev.prism.Parameter;
 import dev.prism.Scenario;
+import dev.prism.torch.TorchBenchmark;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,6 +46,11 @@ final class RunCommand implements Callable<Integer> {
             description = "a benchmark parameter, e.g. -p files=5000 or -p create_files.file_size=1MiB; see 'prism describe NAME'")
     private Map<String, String> parameters = new LinkedHashMap<>();
 
+    @Option(names = "--torch-nodes", paramLabel = "N", defaultValue = "1",
+            description = "torch benchmarks: run torchrun on N nodes of this SLURM allocation (srun, one agent per node;"
+                    + " --tasks counts ranks in all, a multiple of N); run it in an sbatch script (default: ${DEFAULT-VALUE})")
+    private int torchNodes;
+
     @CommandLine.Mixin
     private ScenarioOptionsMixin options;
 
@@ -55,6 +61,23 @@ final class RunCommand implements Callable<Integer> {
                 .repetitions(repetitions).warmups(warmups);
         boolean tasksGiven = spec.commandLine().getParseResult().hasMatchedOption("--tasks");
         return ScenarioExecution.run(spec.commandLine(), scenario, options.options, tasksGiven, tasks);
+    }
+
+    /** @return {@code b} with its torchrun spread over {@code --torch-nodes}, when it is a torch benchmark */
+    private Benchmark onTorchNodes(Benchmark b) {
+        if (torchNodes < 1 || torchNodes > 100_000) {
+            throw new IllegalArgumentException("--torch-nodes must be in 1..100000, was " + torchNodes);
+        }
+        if (torchNodes > 1 && b instanceof TorchBenchmark torch) {
+            for (int t : tasks) {
+                if (t % torchNodes != 0) {
+                    throw new IllegalArgumentException("--tasks counts ranks on all " + torchNodes + " nodes and must be"
+                            + " a multiple of --torch-nodes " + torchNodes + ", was " + t);
+                }
+            }
+            return torch.torchRun(torch.torchRun().toBuilder().nodes(torchNodes).build());
+        }
+        return b;
     }
 
     /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */
@@ -76,7 +99,7 @@ final class RunCommand implements Callable<Integer> {
                     used.add(key);
                 }
             });
-            benchmarks.add(provider.create(values));
+            benchmarks.add(onTorchNodes(provider.create(values)));
         }
         for (String key : parameters.keySet()) {
             if (!used.contains(key)) {

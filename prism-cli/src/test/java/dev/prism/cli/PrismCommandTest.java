@@ -29,6 +29,15 @@ class PrismCommandTest {
         assertThat(o.out()).contains("create_files").contains("quick");
     }
 
+    @Test
+    void torchNodes_mustDivideEveryTaskCount() {
+        Cli.Outcome o = prism("run", "ddp_save", "--target", target.toString(), "--torch-nodes", "2", "--tasks", "2,3");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("must be a multiple of --torch-nodes 2, was 3");
+        assertThat(prism("run", "ddp_save", "--target", target.toString(), "--torch-nodes", "0").err())
+                .contains("--torch-nodes must be in 1..100000, was 0");
+    }
+
     /** Every error message ends with "Try 'prism <command> --help'": that advice must work. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"list", "describe", "run", "suite", "sbatch", "compare", "report"})

@@ -105,7 +105,12 @@ public final class TorchBenchmark extends AbstractBenchmark {
         return with(FAULT, fault);
     }
 
-    /** @param torchRun how torchrun is started (interpreter, timeout, environment) */
+    /** @return how torchrun is started */
+    public TorchRun torchRun() {
+        return torchRun;
+    }
+
+    /** @param torchRun how torchrun is started (interpreter, nodes, timeout, environment) */
     public TorchBenchmark torchRun(TorchRun torchRun) {
         return new TorchBenchmark(name(), description(), parameters(), Objects.requireNonNull(torchRun, "torchRun"));
     }

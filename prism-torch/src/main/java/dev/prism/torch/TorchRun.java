@@ -1,5 +1,6 @@
 package dev.prism.torch;
 
+import dev.prism.SlurmEnvironment;
 import dev.prism.internal.OutputTail;
 
 import java.io.IOException;
@@ -7,10 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +21,12 @@ import java.util.concurrent.TimeUnit;
  * is on PATH): processes per node, nodes and rendezvous endpoint for multi-node use under SLURM,
  * environment ({@code OMP_NUM_THREADS}), timeout. Output is drained and its tail kept; a failure
  * raises {@link TorchException} with the exit code and that tail. Immutable once built.
+ *
+ * <p>On one node torchrun meets its workers on loopback. With {@link Builder#nodes(int) nodes} above 1,
+ * PRISM runs inside a SLURM allocation (an {@code sbatch} script or {@code salloc}) and starts one
+ * torchrun agent per node with {@code srun --nodes=N --ntasks=N --ntasks-per-node=1 --kill-on-bad-exit=1};
+ * the agents meet through torch's c10d rendezvous on the first node of {@code SLURM_JOB_NODELIST}
+ * (or the endpoint given), and the checkpoint and results lie on the target, which every node shares.
  *
  * <pre>{@code
  * var torchrun = dev.prism.torch.TorchRun.builder().ompThreads(1).timeout(java.time.Duration.ofMinutes(5)).build();
@@ -34,13 +43,28 @@ public final class TorchRun {
     private final String rendezvousEndpoint;
     private final Map<String, String> environment;
     private final Duration timeout;
+    private final List<String> srunOptions;
 
     private TorchRun(Builder b) {
         this.python = b.python != null ? b.python : defaultPython();
         this.nodes = b.nodes;
         this.rendezvousEndpoint = b.rendezvousEndpoint;
-        this.environment = Map.copyOf(b.environment);
+        this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
         this.timeout = b.timeout;
+        this.srunOptions = List.copyOf(b.srunOptions);
+    }
+
+    /** @return a builder holding this TorchRun's settings, to change some of them */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.python = python;
+        b.nodes = nodes;
+        b.rendezvousEndpoint = rendezvousEndpoint;
+        b.environment.clear();
+        b.environment.putAll(environment);
+        b.timeout = timeout;
+        b.srunOptions.addAll(srunOptions);
+        return b;
     }
 
     /** @return a builder with the defaults: PRISM_PYTHON, else a project .venv, else python3; 1 node; 1 OpenMP thread */
@@ -89,6 +113,21 @@ public final class TorchRun {
         return timeout;
     }
 
+    /** @return the workers' extra environment, {@code OMP_NUM_THREADS} among it */
+    public Map<String, String> environment() {
+        return environment;
+    }
+
+    /** @return the c10d rendezvous endpoint given, if one was */
+    public Optional<String> rendezvousEndpoint() {
+        return Optional.ofNullable(rendezvousEndpoint);
+    }
+
+    /** @return options added to the {@code srun} that starts one agent per node (with more than one node) */
+    public List<String> srunOptions() {
+        return srunOptions;
+    }
+
     /**
      * @return torch's version in the interpreter
      * @throws TorchException saying what is missing: the interpreter, torch, or a new enough torch
@@ -130,28 +169,20 @@ public final class TorchRun {
     }
 
     /**
-     * Runs {@code script} with {@code processesPerNode} workers on this node.
+     * Runs {@code script} with {@code processesPerNode} workers on each node: on this one, or with more
+     * than one node on each node of the SLURM allocation, one torchrun agent per node started by srun.
      *
      * @return the output's tail and timing
      * @throws TorchException when torchrun exits non-zero or passes the timeout, with the tail of its output
      */
     public Outcome run(Path script, List<String> scriptArguments, int processesPerNode, Path workingDirectory) {
-        List<String> command = new ArrayList<>(List.of(python.toString(), "-m", "torch.distributed.run",
-                "--nnodes", String.valueOf(nodes), "--nproc-per-node", String.valueOf(processesPerNode)));
-        if (nodes == 1 && rendezvousEndpoint == null) {
-            command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"));
-        } else {
-            command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint",
-                    Objects.requireNonNull(rendezvousEndpoint, "a rendezvous endpoint is needed with more than one node"),
-                    "--rdzv-id", environment.getOrDefault("SLURM_JOB_ID", System.getenv().getOrDefault("SLURM_JOB_ID", "prism"))));
-        }
-        command.add(script.toString());
-        command.addAll(scriptArguments);
+        List<String> command = command(script, scriptArguments, processesPerNode, System.getenv());
         Outcome o;
         try {
             o = execute(command, timeout, environment, workingDirectory);
         } catch (IOException e) {
-            throw new TorchException("cannot start " + python + " -m torch.distributed.run: " + e.getMessage(), -1);
+            throw new TorchException("cannot start " + (nodes > 1 ? "srun" : python + " -m torch.distributed.run") + ": "
+                    + e.getMessage(), -1);
         }
         if (o.timedOut) {
             throw new TorchException("torchrun passed its timeout of " + timeout.toSeconds() + "s and was stopped;"
@@ -161,6 +192,51 @@ public final class TorchRun {
             throw new TorchException("torchrun exited with code " + o.exitCode + "; its output ends:\n" + o.output, o.exitCode);
         }
         return o;
+    }
+
+    /**
+     * @return the command line that runs {@code script}: torchrun alone on one node, torchrun under
+     *         {@code srun} with more, the rendezvous taken from {@code env}'s SLURM allocation unless given
+     * @throws TorchException when more than one node is asked for outside a SLURM allocation with no endpoint
+     */
+    List<String> command(Path script, List<String> scriptArguments, int processesPerNode, Map<String, String> env) {
+        List<String> command = new ArrayList<>();
+        if (nodes > 1) {
+            command.addAll(List.of("srun", "--nodes=" + nodes, "--ntasks=" + nodes, "--ntasks-per-node=1",
+                    "--kill-on-bad-exit=1", "--job-name=prism-torchrun"));
+            command.addAll(srunOptions);
+        }
+        command.addAll(List.of(python.toString(), "-m", "torch.distributed.run",
+                "--nnodes", String.valueOf(nodes), "--nproc-per-node", String.valueOf(processesPerNode)));
+        if (nodes == 1 && rendezvousEndpoint == null) {
+            command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"));
+        } else {
+            String job = env.getOrDefault("SLURM_JOB_ID", "0");
+            command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint", endpoint(env, job),
+                    "--rdzv-id", "prism-" + job + "-" + Long.toHexString(System.nanoTime())));
+        }
+        command.add(script.toString());
+        command.addAll(scriptArguments);
+        return command;
+    }
+
+    /** @return the endpoint given, else the allocation's first node on a port derived from the job id */
+    private String endpoint(Map<String, String> env, String job) {
+        if (rendezvousEndpoint != null) {
+            return rendezvousEndpoint;
+        }
+        String nodeList = env.get("SLURM_JOB_NODELIST");
+        if (nodeList == null || nodeList.isBlank()) {
+            throw new TorchException("torchrun on " + nodes + " nodes runs inside a SLURM allocation (sbatch or salloc),"
+                    + " which SLURM_JOB_NODELIST is not set for; or give a rendezvousEndpoint", -1);
+        }
+        long id;
+        try {
+            id = Long.parseLong(job.trim());
+        } catch (NumberFormatException e) {
+            id = job.hashCode();
+        }
+        return SlurmEnvironment.firstHost(nodeList) + ":" + (20_000 + Math.floorMod(id * 31 + 17, 20_000));
     }
 
     /** What a run printed (its last 16 KiB), how it ended and how long it took. */
@@ -215,6 +291,7 @@ public final class TorchRun {
         private String rendezvousEndpoint;
         private final Map<String, String> environment = new LinkedHashMap<>(Map.of("OMP_NUM_THREADS", "1"));
         private Duration timeout = Duration.ofMinutes(30);
+        private final List<String> srunOptions = new ArrayList<>();
 
         private Builder() {
         }
@@ -264,6 +341,22 @@ public final class TorchRun {
                 throw new IllegalArgumentException("timeout must be in 1s..7 days, was " + timeout);
             }
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param options added to the {@code srun} that starts one agent per node when there is more than
+         *                one node, after PRISM's own (so a later {@code --nodes=} or {@code --ntasks-per-node=}
+         *                wins), e.g. {@code --partition=gpu} or {@code --gpus-per-node=8}
+         */
+        public Builder srunOptions(String... options) {
+            for (String option : options) {
+                if (option == null || !option.startsWith("-")) {
+                    throw new IllegalArgumentException("srunOptions must be srun options starting with '-', was " + option);
+                }
+            }
+            srunOptions.clear();
+            srunOptions.addAll(List.of(options));
             return this;
         }
 

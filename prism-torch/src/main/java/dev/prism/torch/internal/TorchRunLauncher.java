@@ -47,13 +47,18 @@ public final class TorchRunLauncher implements Launcher {
 
     @Override
     public String name() {
-        return "torchrun";
+        return torchRun.nodes() > 1 ? "torchrun+srun" : "torchrun";
     }
 
     @Override
     public List<RankResult> launch(RunPlan plan) {
         if (!(plan.benchmark() instanceof TorchBenchmark benchmark)) {
             throw new PrismException("the torchrun launcher runs torch benchmarks only, not " + plan.benchmark().name());
+        }
+        int nodes = torchRun.nodes();
+        if (plan.tasks() % nodes != 0) {
+            throw new PrismException("torchrun on " + nodes + " nodes runs the same number of ranks on each: the task count"
+                    + " must be a multiple of " + nodes + ", was " + plan.tasks());
         }
         if (checkedTorch == null) {
             checkedTorch = torchRun.checkTorch();
@@ -76,11 +81,11 @@ public final class TorchRunLauncher implements Launcher {
         }
         Duration left = Duration.between(Instant.now(), plan.deadline());
         TorchRun bounded = left.compareTo(torchRun.timeout()) < 0 && left.toSeconds() >= 1
-                ? TorchRun.builder().python(torchRun.python()).timeout(left).build() : torchRun;
+                ? torchRun.toBuilder().timeout(left).build() : torchRun;
         String failure = null;
         boolean timedOut = false;
         try {
-            bounded.run(script, arguments(benchmark, out, checkpoint), plan.tasks(), work);
+            bounded.run(script, arguments(benchmark, out, checkpoint), plan.tasks() / nodes, work);
         } catch (TorchException e) {
             failure = e.getMessage();
             timedOut = e.exitCode() == -1 && e.getMessage().contains("timeout");
@@ -93,8 +98,11 @@ public final class TorchRunLauncher implements Launcher {
                 result = ingest(doc);
             } else {
                 Failure.Kind kind = timedOut ? Failure.Kind.TIMEOUT : Failure.Kind.EXCEPTION;
-                result = new RankResult(rank, "?", Status.FAIL, new Failure(kind, "rank " + rank + " wrote no result: "
-                        + (failure == null ? "torchrun ended without it" : failure), rank), 0, Map.of(), Map.of(), List.of());
+                String why = failure != null ? failure : nodes > 1
+                        ? "torchrun ended without it (is " + out + " on a filesystem all " + nodes + " nodes share?)"
+                        : "torchrun ended without it";
+                result = new RankResult(rank, "?", Status.FAIL, new Failure(kind, "rank " + rank + " wrote no result: " + why,
+                        rank), 0, Map.of(), Map.of(), List.of());
             }
             results.add(result);
             ResultJson.writeRank(plan, result);
