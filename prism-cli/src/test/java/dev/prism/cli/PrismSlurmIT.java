@@ -2,13 +2,11 @@ package dev.prism.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,19 +25,8 @@ class PrismSlurmIT {
     private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
 
     @BeforeAll
-    static void slurmIsUp() throws Exception {
-        boolean up;
-        try {
-            Process sinfo = new ProcessBuilder("sinfo", "-h", "-o", "%t").redirectErrorStream(true).start();
-            String states = new String(sinfo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            up = sinfo.waitFor(20, TimeUnit.SECONDS) && sinfo.exitValue() == 0 && states.matches("(?s).*(idle|mix|alloc).*");
-        } catch (IOException e) {
-            up = false;
-        }
-        if ("1".equals(System.getenv("PRISM_REQUIRE_SLURM"))) {
-            assertThat(up).as("PRISM_REQUIRE_SLURM=1 but no SLURM node is up (scripts/slurm-up.sh)").isTrue();
-        }
-        Assumptions.assumeTrue(up, "no SLURM node is up: run scripts/slurm-up.sh as root");
+    static void slurmIsUp() {
+        dev.prism.testing.Required.slurm();
     }
 
     @ParameterizedTest

@@ -51,10 +51,8 @@ class ReportInBrowserTest {
 
     @Test
     void report_rendersEveryChartWithoutErrors_andTheScreenshotIsNotBlank() throws Exception {
-        if ("1".equals(System.getenv("PRISM_REQUIRE_BROWSER"))) {
-            assertThat(CHROMIUM).as("PRISM_REQUIRE_BROWSER=1 but chromium is missing").isExecutable();
-        }
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), "chromium is not installed (apt-get install chromium)");
+        dev.prism.testing.Required.require(Files.isExecutable(CHROMIUM), "PRISM_REQUIRE_BROWSER",
+                "chromium is not installed (apt-get install chromium)");
         Path shm = Path.of("/dev/shm");
         Assumptions.assumeTrue(Files.isDirectory(shm), "no tmpfs at /dev/shm");
         Path tmpfs = Files.createTempDirectory(shm, "prism-report-");

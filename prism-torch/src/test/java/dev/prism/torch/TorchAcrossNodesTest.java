@@ -3,18 +3,15 @@ package dev.prism.torch;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,25 +29,9 @@ class TorchAcrossNodesTest {
     Path target;
 
     @BeforeAll
-    static void torchAndSlurmAreThere() throws Exception {
-        try {
-            TorchRun.builder().build().checkTorch();
-        } catch (TorchException e) {
-            Assumptions.assumeFalse(!"1".equals(System.getenv("PRISM_REQUIRE_TORCH")), "no torch: " + e.getMessage());
-            throw new AssertionError("PRISM_REQUIRE_TORCH=1 but: " + e.getMessage(), e);
-        }
-        boolean up;
-        try {
-            Process sinfo = new ProcessBuilder("sinfo", "-h", "-o", "%t").redirectErrorStream(true).start();
-            String states = new String(sinfo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            up = sinfo.waitFor(20, TimeUnit.SECONDS) && sinfo.exitValue() == 0 && states.matches("(?s).*(idle|mix|alloc).*");
-        } catch (IOException e) {
-            up = false;
-        }
-        if ("1".equals(System.getenv("PRISM_REQUIRE_SLURM"))) {
-            assertThat(up).as("PRISM_REQUIRE_SLURM=1 but no SLURM node is up (scripts/slurm-up.sh)").isTrue();
-        }
-        Assumptions.assumeTrue(up, "no SLURM node is up: run scripts/slurm-up.sh as root");
+    static void torchAndSlurmAreThere() {
+        TorchBenchmarksTest.torchIsThere();
+        dev.prism.testing.Required.slurm();
     }
 
     @Test

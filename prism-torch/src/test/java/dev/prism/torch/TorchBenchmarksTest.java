@@ -6,7 +6,6 @@ import dev.prism.Failure;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,16 +33,14 @@ class TorchBenchmarksTest {
 
     @BeforeAll
     static void torchIsThere() {
-        String version;
+        String version = null;
+        String missing = null;
         try {
             version = TorchRun.builder().build().checkTorch();
         } catch (TorchException e) {
-            if ("1".equals(System.getenv("PRISM_REQUIRE_TORCH"))) {
-                throw new AssertionError("PRISM_REQUIRE_TORCH=1 but: " + e.getMessage(), e);
-            }
-            Assumptions.abort("no torch: " + e.getMessage());
-            return;
+            missing = e.getMessage();
         }
+        dev.prism.testing.Required.require(version != null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
         assertThat(TorchRun.atLeast(version, TorchRun.MINIMUM_TORCH)).isTrue();
     }
 
