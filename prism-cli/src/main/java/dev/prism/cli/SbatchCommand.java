@@ -4,15 +4,27 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.prism.Benchmarks;
+
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
-/** {@code prism sbatch}: prints an sbatch script that sweeps task counts, one srun step per count. */
-@Command(name = "sbatch", description = "Prints an sbatch script running 'prism run' once per task count under srun.",
-        footer = {"", "Example:", "  prism sbatch --tasks 8,16,32 --nodes 4 -- create_files --target /mnt/lustre/prism -p files=5000 > sweep.sh",
+/**
+ * {@code prism sbatch}: prints an sbatch script that sweeps task counts, one srun step per count in
+ * which every task is a PRISM rank; for torch benchmarks, which bring their own ranks, one
+ * {@code prism run --torch-nodes N} per count, starting one torchrun agent per node itself.
+ */
+@Command(name = "sbatch", description = "Prints an sbatch script running 'prism run' once per task count under srun"
+        + " (torch benchmarks: once per task count with --torch-nodes, one torchrun agent per node).",
+        footer = {"", "Examples:", "  prism sbatch --tasks 8,16,32 --nodes 4 -- create_files --target /mnt/lustre/prism -p files=5000 > sweep.sh",
+                "  prism sbatch --tasks 16,32 --nodes 4 -- fsdp_save fsdp_load --target /mnt/lustre/prism > torch.sh",
                 "  sbatch sweep.sh"})
 final class SbatchCommand implements Runnable {
     @CommandLine.Spec
@@ -34,7 +46,8 @@ final class SbatchCommand implements Runnable {
     private String jobName;
 
     @CommandLine.Parameters(paramLabel = "RUN_ARGS", arity = "1..*",
-            description = "after '--': what 'prism run' gets (benchmarks, --target, -p …); --launcher slurm and --tasks are added")
+            description = "after '--': what 'prism run' gets (benchmarks, --target, -p …); --tasks and --launcher slurm"
+                    + " (torch: --torch-nodes) are added")
     private List<String> runArgs;
 
     @Override
@@ -48,15 +61,36 @@ final class SbatchCommand implements Runnable {
             throw new IllegalArgumentException("--time must look like 01:00:00 or 1-12:00:00, was '" + time + "'");
         }
         int max = Arrays.stream(tasks).max().orElse(1);
+        boolean torch = bringsOwnRanks(benchmarkNames());
+        int torchNodes = nodes == null ? 1 : nodes;
+        if (torch) {
+            for (int n : tasks) {
+                if (n % torchNodes != 0) {
+                    throw new IllegalArgumentException("torch benchmarks run the same number of ranks on each of the "
+                            + torchNodes + " nodes: --tasks must be multiples of " + torchNodes + ", was " + n);
+                }
+            }
+        }
         Path prism = Path.of(System.getProperty("prism.script", "prism")).toAbsolutePath();
         PrintWriter out = spec.commandLine().getOut();
         out.println("#!/bin/bash");
-        out.println("# Written by 'prism sbatch': one srun step per task count; in each, every task is a PRISM rank");
-        out.println("# and rank 0 coordinates, measures and writes the results.");
+        if (torch) {
+            out.println("# Written by 'prism sbatch': one 'prism run' per task count on the first node; it starts one");
+            out.println("# torchrun agent per node with srun, and every rank writes into the run directory on the target.");
+        } else {
+            out.println("# Written by 'prism sbatch': one srun step per task count; in each, every task is a PRISM rank");
+            out.println("# and rank 0 coordinates, measures and writes the results.");
+        }
         out.println("#SBATCH --job-name=" + jobName);
-        out.println("#SBATCH --ntasks=" + max);
-        if (nodes != null) {
-            out.println("#SBATCH --nodes=" + nodes);
+        if (torch) {
+            out.println("#SBATCH --nodes=" + torchNodes);
+            out.println("#SBATCH --ntasks-per-node=1");
+            out.println("#SBATCH --exclusive");
+        } else {
+            out.println("#SBATCH --ntasks=" + max);
+            if (nodes != null) {
+                out.println("#SBATCH --nodes=" + nodes);
+            }
         }
         out.println("#SBATCH --time=" + time);
         if (partition != null) {
@@ -66,11 +100,44 @@ final class SbatchCommand implements Runnable {
         out.println("set -euo pipefail");
         out.println("PRISM=${PRISM:-" + shellQuote(prism.toString()) + "}");
         out.println("for n in " + Arrays.stream(tasks).mapToObj(String::valueOf).collect(Collectors.joining(" ")) + "; do");
-        out.println("  srun --ntasks=\"$n\" --overcommit \"$PRISM\" run "
-                + runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "))
-                + " --launcher slurm --tasks \"$n\" --run-id \"${SLURM_JOB_ID}-t$n\"");
+        String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
+        if (torch) {
+            out.println("  \"$PRISM\" run " + args + " --tasks \"$n\" --torch-nodes " + torchNodes
+                    + " --run-id \"${SLURM_JOB_ID}-t$n\"");
+        } else {
+            out.println("  srun --ntasks=\"$n\" --overcommit \"$PRISM\" run " + args
+                    + " --launcher slurm --tasks \"$n\" --run-id \"${SLURM_JOB_ID}-t$n\"");
+        }
         out.println("done");
         out.flush();
+    }
+
+    /** @return the benchmark names at the head of the run arguments, before the first option */
+    private List<String> benchmarkNames() {
+        List<String> names = new ArrayList<>();
+        for (String arg : runArgs) {
+            if (arg.startsWith("-")) {
+                break;
+            }
+            names.add(arg);
+        }
+        return names;
+    }
+
+    /**
+     * @return whether the named benchmarks bring their own ranks (torch); a mix of both kinds is refused,
+     *         since one script launches them differently
+     */
+    private static boolean bringsOwnRanks(List<String> names) {
+        Set<Boolean> kinds = new HashSet<>();
+        for (String name : names) {
+            kinds.add(Benchmarks.provider(name).create(Map.of()).launcher().isPresent());
+        }
+        if (kinds.size() > 1) {
+            throw new IllegalArgumentException("torch benchmarks (their own torchrun ranks) and the others (srun ranks) are"
+                    + " launched differently: write one sbatch script for each kind, not one for " + String.join(", ", names));
+        }
+        return kinds.contains(true);
     }
 
     static String shellQuote(String s) {

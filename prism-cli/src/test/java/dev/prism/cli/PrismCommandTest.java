@@ -122,6 +122,20 @@ class PrismCommandTest {
     }
 
     @Test
+    void sbatch_forTorch_runsPrismOncePerCount_withOneAgentPerNode() {
+        Cli.Outcome o = prism("sbatch", "--tasks", "8,16", "--nodes", "4", "--", "fsdp_save", "fsdp_load", "--target", "/lustre/p");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains("#SBATCH --nodes=4").contains("#SBATCH --ntasks-per-node=1").doesNotContain("srun ")
+                .contains("run fsdp_save fsdp_load --target /lustre/p --tasks \"$n\" --torch-nodes 4");
+        Cli.Outcome uneven = prism("sbatch", "--tasks", "6", "--nodes", "4", "--", "ddp_save", "--target", "/l");
+        assertThat(uneven.exit()).isEqualTo(2);
+        assertThat(uneven.err()).contains("must be multiples of 4, was 6");
+        Cli.Outcome mixed = prism("sbatch", "--tasks", "4", "--", "ddp_save", "create_files", "--target", "/l");
+        assertThat(mixed.exit()).isEqualTo(2);
+        assertThat(mixed.err()).contains("one sbatch script for each kind");
+    }
+
+    @Test
     void folderBenchTooLarge_isAUsageError() {
         Cli.Outcome o = prism("run", "folder_bench", "--target", target.toString(), "-p", "depth=20", "-p", "breadth=10");
         assertThat(o.exit()).isEqualTo(2);
