@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
@@ -254,7 +255,7 @@ public final class Coordinator implements AutoCloseable {
      * ranks to remove their message files, the sign they read their last message and the directory may go.
      */
     public void close(Duration departure) {
-        java.util.Set<Integer> told = new TreeSet<>(ranks.keySet());
+        Set<Integer> told = new TreeSet<>(ranks.keySet());
         for (Channel wire : ranks.values()) {
             try {
                 wire.send(Channel.message("exit"));
@@ -277,8 +278,8 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    private void awaitDeparture(java.util.Set<Integer> told, long deadline) {
-        while (System.nanoTime() < deadline && !told.stream().allMatch(r -> DirectoryChannel.departed(directory, r))) {
+    private void awaitDeparture(Set<Integer> told, long deadline) {
+        while (System.nanoTime() < deadline && told.stream().anyMatch(r -> DirectoryChannel.announced(directory, r))) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {

@@ -114,14 +114,9 @@ final class DirectoryChannel implements Channel {
         }
     }
 
-    /** @return whether {@code directory} holds a rank's first message file */
+    /** @return whether {@code directory} holds a rank's message file: written with its hello, removed as it exits */
     static boolean announced(Path directory, int rank) {
         return Files.exists(directory.resolve("rank-" + rank + ".up"));
-    }
-
-    /** @return whether the rank at the other end has closed its side (removed its files), or never opened it */
-    static boolean departed(Path directory, int rank) {
-        return !Files.exists(directory.resolve("rank-" + rank + ".up"));
     }
 
     /**
