@@ -221,6 +221,18 @@ def shard(model, device_type, world):
     return model
 
 
+def train_between_barriers(rec, model, inputs):
+    """One timed training iteration between the paper's first two barriers; returns its optimizer."""
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    with rec.time("barrier_before_train"):
+        dist.barrier()
+    with rec.time("train"):
+        train_step(model, inputs, optimizer)
+    with rec.time("barrier_after_train"):
+        dist.barrier()
+    return optimizer
+
+
 def main(argv):
     args = parse_args(argv)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
@@ -267,13 +279,7 @@ def run(args, rec, rank, world, device):
         # Hugging Face models have parameters the loss may not reach (BERT's pooler): let DDP allow for them
         ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
                   find_unused_parameters=args.model != "synthetic")
-        optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01)
-        with rec.time("barrier_before_train"):
-            dist.barrier()
-        with rec.time("train"):
-            train_step(ddp, inputs, optimizer)
-        with rec.time("barrier_after_train"):
-            dist.barrier()
+        optimizer = train_between_barriers(rec, ddp, inputs)
         state = ddp.module.state_dict()
         if rank == 0:
             saved_sum = checksum(state)
@@ -317,13 +323,7 @@ def run(args, rec, rank, world, device):
 
     # FSDP2 + DCP
     model = shard(model, device.type, world)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    with rec.time("barrier_before_train"):
-        dist.barrier()
-    with rec.time("train"):
-        train_step(model, inputs, optimizer)
-    with rec.time("barrier_after_train"):
-        dist.barrier()
+    optimizer = train_between_barriers(rec, model, inputs)
     full_before = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
     expected = checksum(full_before) if rank == 0 else 0.0
     sharded = get_model_state_dict(model)
