@@ -14,6 +14,11 @@ if [ "${1:-}" = "--test" ]; then
   command -v fio >/dev/null 2>&1 || missing+=(fio)
   command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || missing+=(e2fsprogs)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # faultfs, the fault-injecting FUSE filesystem the tests compile and mount
+  command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+  [ -f /usr/include/fuse3/fuse.h ] || missing+=(libfuse3-dev)
+  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  command -v fusermount3 >/dev/null 2>&1 || missing+=(fuse3)
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -15,5 +15,7 @@ if [ "$(id -u)" -eq 0 ]; then
   trap 'scripts/slurm-down.sh' EXIT
   scripts/slurm-up.sh
   export PRISM_REQUIRE_SLURM=1
+  # faultfs (the fault-injecting FUSE filesystem) mounts as root
+  export PRISM_REQUIRE_FUSE=1
 fi
 mvn -B -Dstyle.color=never verify "$@"

@@ -27,6 +27,7 @@ public final class LatencyRecorder {
     private final String operation;
     private final Histogram histogram = newHistogram();
     private long count;
+    private long errors;
     private long bytes;
     private long sumNanos;
     private long minNanos = Long.MAX_VALUE;
@@ -65,6 +66,11 @@ public final class LatencyRecorder {
         sumSquaredDeviations += delta * (value - mean);
     }
 
+    /** Counts one operation that failed (threw): an error of this operation, not a latency sample. */
+    public void recordError() {
+        errors++;
+    }
+
     /** Adds {@code bytes} transferred by this operation. */
     public void addBytes(long bytes) {
         if (bytes < 0) {
@@ -84,6 +90,6 @@ public final class LatencyRecorder {
      */
     public Measurement snapshot(long elapsedNanos) {
         return new Measurement(operation, count, bytes, sumNanos, count == 0 ? 0 : minNanos, maxNanos,
-                sumSquaredDeviations, Math.max(0, elapsedNanos), histogram.copy());
+                sumSquaredDeviations, Math.max(0, elapsedNanos), histogram.copy(), errors);
     }
 }

@@ -13,7 +13,7 @@ import java.util.zip.DataFormatException;
  * The statistics of one operation: count, bytes, min/mean/max/stddev, percentiles, the 95%
  * confidence interval of the mean, ops/s and bytes/s. Count, sum, min, max and variance are exact;
  * percentiles come from an HdrHistogram with 3 significant digits (clamped to the exact min and
- * max). Measurements merge exactly: {@link #combineRanks} for ranks that ran at the same time,
+ * max). Operations that failed are counted as {@link #errors()}, never as samples. Measurements merge exactly: {@link #combineRanks} for ranks that ran at the same time,
  * {@link #combineRepetitions} for repetitions that ran one after another. Percentiles are never
  * averaged.
  *
@@ -34,10 +34,12 @@ public final class Measurement {
     private final double sumSquaredDeviations;
     private final long elapsedNanos;
     private final Histogram histogram;
+    private final long errors;
 
     Measurement(String operation, long count, long bytes, long sumNanos, long minNanos, long maxNanos,
-                double sumSquaredDeviations, long elapsedNanos, Histogram histogram) {
+                double sumSquaredDeviations, long elapsedNanos, Histogram histogram, long errors) {
         this.operation = operation;
+        this.errors = errors;
         this.count = count;
         this.bytes = bytes;
         this.sumNanos = sumNanos;
@@ -55,7 +57,7 @@ public final class Measurement {
      */
     public static Measurement decode(String operation, long count, long bytes, double meanNanos,
                                      double stddevNanos, long minNanos, long maxNanos, long elapsedNanos,
-                                     String encodedHistogram) {
+                                     String encodedHistogram, long errors) {
         Histogram histogram;
         try {
             histogram = Histogram.decodeFromCompressedByteBuffer(
@@ -71,7 +73,7 @@ public final class Measurement {
         sized.add(histogram);
         double m2 = count > 1 ? stddevNanos * stddevNanos * (count - 1) : 0;
         return new Measurement(checkOperation(operation), count, bytes, Math.round(meanNanos * count),
-                minNanos, maxNanos, m2, elapsedNanos, sized);
+                minNanos, maxNanos, m2, elapsedNanos, sized, errors);
     }
 
     static String checkOperation(String operation) {
@@ -124,7 +126,7 @@ public final class Measurement {
         long min = count == 0 ? other.minNanos : other.count == 0 ? minNanos : Math.min(minNanos, other.minNanos);
         long elapsed = concurrent ? Math.max(elapsedNanos, other.elapsedNanos) : elapsedNanos + other.elapsedNanos;
         return new Measurement(operation, n, bytes + other.bytes, sumNanos + other.sumNanos, min,
-                Math.max(maxNanos, other.maxNanos), m2, elapsed, merged);
+                Math.max(maxNanos, other.maxNanos), m2, elapsed, merged, errors + other.errors);
     }
 
     /** @return the operation's name */
@@ -132,9 +134,14 @@ public final class Measurement {
         return operation;
     }
 
-    /** @return how many operations were recorded */
+    /** @return how many operations were recorded: those that completed (an operation that threw is an error, not a sample) */
     public long count() {
         return count;
+    }
+
+    /** @return how many of these operations failed (threw): counted apart, never as latency samples */
+    public long errors() {
+        return errors;
     }
 
     /** @return bytes transferred by these operations (0 when none were counted) */
@@ -207,19 +214,25 @@ public final class Measurement {
         return percentileNanos(99.9);
     }
 
-    /** @return half the width of the 95% confidence interval of the mean (Student t); 0 with fewer than two operations */
+    /**
+     * @return half the width of the symmetric Student t 95% interval of the mean; 0 with fewer than
+     *         two operations. The interval PRISM reports is {@link #ci95LowNanos()}..{@link #ci95HighNanos()}.
+     */
     public double ci95HalfWidthNanos() {
         return Statistics.ci95HalfWidth(count, stddevNanos());
     }
 
-    /** @return the lower end of the 95% confidence interval of the mean */
+    /**
+     * @return the lower end of the 95% confidence interval of the mean: Student t on the log scale
+     *         ({@code mean × exp(−t·SE/mean)}), so never below zero however skewed the latencies
+     */
     public double ci95LowNanos() {
-        return meanNanos() - ci95HalfWidthNanos();
+        return Statistics.ci95OfPositiveMean(count, meanNanos(), stddevNanos())[0];
     }
 
-    /** @return the upper end of the 95% confidence interval of the mean */
+    /** @return the upper end of the 95% confidence interval of the mean ({@code mean × exp(t·SE/mean)}) */
     public double ci95HighNanos() {
-        return meanNanos() + ci95HalfWidthNanos();
+        return Statistics.ci95OfPositiveMean(count, meanNanos(), stddevNanos())[1];
     }
 
     /** @return operations per second over the elapsed time; 0 when no time elapsed */

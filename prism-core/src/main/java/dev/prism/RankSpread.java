@@ -5,36 +5,63 @@ import java.util.List;
 
 /**
  * How the ranks' timed-phase durations spread: mean, p99, the fastest and the slowest (the
- * straggler) and which ranks those were. A large max/min ratio points at one slow client rather
- * than a slow system.
+ * straggler), which ranks those were and in which repetition. Only ranks that timed work count: a
+ * rank that recorded no operation (ddp_save's non-writing ranks, a rank that died before its timed
+ * phase) is no "fastest rank". A large max/min ratio points at one slow client rather than a slow
+ * system.
  *
  * <pre>{@code
- * var a = new dev.prism.RankResult(0, "h", dev.prism.Status.PASS, null, 10, java.util.Map.of(), java.util.Map.of(), java.util.List.of());
- * var b = new dev.prism.RankResult(1, "h", dev.prism.Status.PASS, null, 30, java.util.Map.of(), java.util.Map.of(), java.util.List.of());
- * System.out.println(dev.prism.RankSpread.of(java.util.List.of(a, b)));
+ * var m = java.util.Map.of("op", dev.prism.Measurement.decode("op", 0, 0, 0, 0, 0, 0, 0, new dev.prism.LatencyRecorder("op").snapshot(0).encodedHistogram(), 0));
+ * var r = new dev.prism.LatencyRecorder("op"); r.record(5);
+ * var a = new dev.prism.RankResult(0, "h", dev.prism.Status.PASS, null, 10, java.util.Map.of("op", r.snapshot(10)), java.util.Map.of(), java.util.List.of());
+ * var b = new dev.prism.RankResult(1, "h", dev.prism.Status.PASS, null, 30, java.util.Map.of("op", r.snapshot(30)), java.util.Map.of(), java.util.List.of());
+ * System.out.println(dev.prism.RankSpread.of(java.util.List.of(a, b), 0));
  * }</pre>
  *
- * @param ranks       how many rank phases were counted
- * @param meanNanos   mean phase duration
- * @param p99Nanos    99th percentile (nearest rank) of the phase durations
- * @param minNanos    the fastest rank's phase duration
- * @param maxNanos    the slowest rank's phase duration
- * @param fastestRank the fastest rank
- * @param slowestRank the slowest rank: the straggler
+ * @param ranks             how many rank phases were counted
+ * @param meanNanos         mean phase duration
+ * @param p99Nanos          99th percentile (nearest rank) of the phase durations
+ * @param minNanos          the fastest rank's phase duration
+ * @param maxNanos          the slowest rank's phase duration
+ * @param fastestRank       the fastest rank (−1 when none timed work)
+ * @param fastestRepetition the repetition in which it was fastest
+ * @param slowestRank       the slowest rank: the straggler (−1 when none timed work)
+ * @param slowestRepetition the repetition in which it was slowest
  */
 public record RankSpread(int ranks, double meanNanos, long p99Nanos, long minNanos, long maxNanos,
-                         int fastestRank, int slowestRank) {
-    /** @return the spread of the given ranks' phases; all zero (ranks −1) when the list is empty */
-    public static RankSpread of(List<RankResult> results) {
-        if (results.isEmpty()) {
-            return new RankSpread(0, 0, 0, 0, 0, -1, -1);
+                         int fastestRank, int fastestRepetition, int slowestRank, int slowestRepetition) {
+    private static final RankSpread NONE = new RankSpread(0, 0, 0, 0, 0, -1, -1, -1, -1);
+
+    /** @return the spread of one repetition's ranks (those that timed work); {@link #ranks()} 0 when none did */
+    public static RankSpread of(List<RankResult> results, int repetition) {
+        return of(results.stream().map(r -> new Phase(r, repetition)).toList());
+    }
+
+    /** @return the spread over every rank of every repetition that timed work, naming the repetitions */
+    public static RankSpread ofRepetitions(List<RepetitionResult> repetitions) {
+        return of(repetitions.stream().flatMap(rep -> rep.ranks().stream().map(r -> new Phase(r, rep.index()))).toList());
+    }
+
+    /** @return whether {@code rank} recorded at least one timed operation (or one that failed) */
+    static boolean timedWork(RankResult rank) {
+        return rank.measurements().values().stream().anyMatch(m -> m.count() > 0 || m.errors() > 0);
+    }
+
+    private record Phase(RankResult rank, int repetition) {
+    }
+
+    private static RankSpread of(List<Phase> phases) {
+        List<Phase> sorted = phases.stream().filter(p -> timedWork(p.rank()))
+                .sorted(Comparator.comparingLong(p -> p.rank().phaseNanos())).toList();
+        if (sorted.isEmpty()) {
+            return NONE;
         }
-        List<RankResult> sorted = results.stream().sorted(Comparator.comparingLong(RankResult::phaseNanos)).toList();
-        double mean = sorted.stream().mapToLong(RankResult::phaseNanos).average().orElse(0);
+        double mean = sorted.stream().mapToLong(p -> p.rank().phaseNanos()).average().orElse(0);
         int p99Index = (int) Math.ceil(0.99 * sorted.size()) - 1;
-        RankResult fastest = sorted.get(0);
-        RankResult slowest = sorted.get(sorted.size() - 1);
-        return new RankSpread(sorted.size(), mean, sorted.get(p99Index).phaseNanos(), fastest.phaseNanos(),
-                slowest.phaseNanos(), fastest.rank(), slowest.rank());
+        Phase fastest = sorted.get(0);
+        Phase slowest = sorted.get(sorted.size() - 1);
+        return new RankSpread(sorted.size(), mean, sorted.get(p99Index).rank().phaseNanos(), fastest.rank().phaseNanos(),
+                slowest.rank().phaseNanos(), fastest.rank().rank(), fastest.repetition(), slowest.rank().rank(),
+                slowest.repetition());
     }
 }

@@ -49,6 +49,13 @@ public record RepetitionResult(int index, Status status, Failure failure, Map<St
         return done * 1e9 / fastest;
     }
 
+    /** @return this repetition's counters: each summed over its ranks, in the order first seen */
+    public Map<String, Long> counters() {
+        Map<String, Long> sums = new LinkedHashMap<>();
+        ranks.forEach(rank -> rank.counters().forEach((k, v) -> sums.merge(k, v, Long::sum)));
+        return Collections.unmodifiableMap(sums);
+    }
+
     /** The aggregate rate of {@code operation} when the slowest rank finished ("last done"): all operations over its phase. */
     public double lastDoneOpsPerSecond(String operation) {
         Measurement m = measurements.get(operation);

@@ -6,8 +6,10 @@ import java.util.List;
 
 /**
  * One operation across a run's repetitions: the mean of the repetitions' mean latencies and of
- * their aggregate rates, each with its 95% confidence interval (Student t over repetitions) — the
- * statistic the paper's figures plot with error bars.
+ * their aggregate rates, each with its 95% confidence interval over repetitions — the statistic the
+ * paper's figures plot with error bars. Latencies and rates are positive, so the interval is
+ * Student t's on the log scale ({@code mean × exp(∓ t·SE/mean)}): it never reaches below zero
+ * and is wider above the mean than below.
  *
  * <pre>{@code
  * var s = dev.prism.RepetitionStats.of(new double[]{100, 110, 90}, new double[]{1000, 900, 1100});
@@ -27,11 +29,13 @@ public record RepetitionStats(int repetitions, double meanNanos, double ci95LowN
     /** @return the statistics of per-repetition mean latencies and rates */
     public static RepetitionStats of(double[] meanNanosPerRepetition, double[] opsPerSecondPerRepetition) {
         double latency = Statistics.mean(meanNanosPerRepetition);
-        double latencyHalf = Statistics.ci95HalfWidth(meanNanosPerRepetition.length, Statistics.stddev(meanNanosPerRepetition));
+        double[] latencyCi = Statistics.ci95OfPositiveMean(meanNanosPerRepetition.length, latency,
+                Statistics.stddev(meanNanosPerRepetition));
         double rate = Statistics.mean(opsPerSecondPerRepetition);
-        double rateHalf = Statistics.ci95HalfWidth(opsPerSecondPerRepetition.length, Statistics.stddev(opsPerSecondPerRepetition));
-        return new RepetitionStats(meanNanosPerRepetition.length, latency, latency - latencyHalf, latency + latencyHalf,
-                rate, rate - rateHalf, rate + rateHalf);
+        double[] rateCi = Statistics.ci95OfPositiveMean(opsPerSecondPerRepetition.length, rate,
+                Statistics.stddev(opsPerSecondPerRepetition));
+        return new RepetitionStats(meanNanosPerRepetition.length, latency, latencyCi[0], latencyCi[1],
+                rate, rateCi[0], rateCi[1]);
     }
 
     /** @return the statistics of {@code operation} over {@code repetitions} (those that measured it) */

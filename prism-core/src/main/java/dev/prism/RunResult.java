@@ -37,7 +37,7 @@ import java.util.Objects;
  * @param failure        the first failure, or null
  * @param measurements   per operation, merged over ranks and repetitions
  * @param repetitions    each measured repetition
- * @param rankSpread     how rank phase durations spread over all repetitions
+ * @param rankSpread     how rank phase durations spread over all repetitions (ranks that timed work)
  * @param startedAt      when the first warm-up or repetition started
  * @param finishedAt     when the last one ended
  * @param target         the filesystem under test
@@ -69,12 +69,24 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return repetitions.stream().flatMap(r -> r.ranks().stream()).flatMap(r -> r.stalls().stream()).toList();
     }
 
-    /** @return every counter of every rank and repetition, summed, in the order first seen */
+    /**
+     * @return each counter per repetition (summed over that repetition's ranks), as the mean over the
+     *         repetitions that counted it, rounded; every repetition's own value is in
+     *         {@link RepetitionResult#counters()}. Counters are never summed over repetitions: two
+     *         repetitions of fio do not double its IOPS.
+     */
     public Map<String, Long> counters() {
-        Map<String, Long> sums = new LinkedHashMap<>();
-        repetitions.stream().flatMap(r -> r.ranks().stream())
-                .forEach(rank -> rank.counters().forEach((k, v) -> sums.merge(k, v, Long::sum)));
-        return Collections.unmodifiableMap(sums);
+        Map<String, long[]> sumAndCount = new LinkedHashMap<>();
+        for (RepetitionResult rep : repetitions) {
+            rep.counters().forEach((k, v) -> {
+                long[] acc = sumAndCount.computeIfAbsent(k, x -> new long[2]);
+                acc[0] += v;
+                acc[1]++;
+            });
+        }
+        Map<String, Long> means = new LinkedHashMap<>();
+        sumAndCount.forEach((k, acc) -> means.put(k, Math.round((double) acc[0] / acc[1])));
+        return Collections.unmodifiableMap(means);
     }
 
     /** @return every rank's notes; where ranks differ, their distinct values joined with " | " */

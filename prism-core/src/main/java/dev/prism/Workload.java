@@ -20,6 +20,17 @@ public interface Workload {
     default void setup(WorkloadContext ctx) throws Exception {
     }
 
+    /**
+     * Runs the timed code path once or many times, untimed, on scratch files of its own, between
+     * {@link #setup} and the timed phase, in every rank process: loading bindings, initialising
+     * classes, allocating buffers and compiling the hot path (JIT) then happen before the clock
+     * starts. Timings, bytes, counters and notes made here are discarded. It must not touch the
+     * files the timed phase will use (that would warm their caches) and must remove its scratch
+     * files; it must not call {@link WorkloadContext#barrier()}. Default: nothing.
+     */
+    default void rehearse(WorkloadContext ctx) throws Exception {
+    }
+
     /** The timed phase: do the work and time each operation with {@link WorkloadContext#time}. */
     void run(WorkloadContext ctx) throws Exception;
 

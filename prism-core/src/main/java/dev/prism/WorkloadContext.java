@@ -10,9 +10,7 @@ import java.util.Random;
  * <pre>{@code
  * dev.prism.Workload w = ctx -> {
  *     var file = ctx.workDirectory().resolve("f-" + ctx.random().nextInt(1000));
- *     try (var t = ctx.time("create", file)) {
- *         java.nio.file.Files.write(file, new byte[4096]);
- *     }
+ *     ctx.measure("create", file, () -> java.nio.file.Files.write(file, new byte[4096]));
  *     ctx.addBytes("create", 4096);
  * };
  * }</pre>
@@ -49,10 +47,40 @@ public interface WorkloadContext {
      */
     Timer time(String operation, Path path);
 
-    /** Times {@code action} as one {@code operation}. */
+    /**
+     * Times {@code action} as one {@code operation}. When it throws, the operation counts as an
+     * error ({@link Measurement#errors()}), not as a latency sample, and the exception goes on.
+     */
     default void measure(String operation, Action action) throws Exception {
-        try (Timer timer = time(operation)) {
+        measure(operation, null, action);
+    }
+
+    /** As {@link #measure(String, Action)}, naming the file the operation works on (for stalls). */
+    default void measure(String operation, Path path, Action action) throws Exception {
+        call(operation, path, () -> {
             action.run();
+            return null;
+        });
+    }
+
+    /**
+     * Times {@code call} as one {@code operation} on {@code path} (null when none) and returns its
+     * result. When it throws, the operation counts as an error, not as a latency sample, and the
+     * exception goes on unchanged.
+     *
+     * <pre>{@code
+     * // FileChannel ch = ctx.call("open", file, () -> FileChannel.open(file));
+     * }</pre>
+     */
+    default <T, E extends Exception> T call(String operation, Path path, Call<T, E> call) throws E {
+        Timer timer = time(operation, path);
+        try {
+            return call.call();
+        } catch (Throwable t) {
+            timer.fail();
+            throw t;
+        } finally {
+            timer.close();
         }
     }
 
@@ -67,8 +95,16 @@ public interface WorkloadContext {
     void record(String operation, long nanos);
 
     /**
+     * Sets the wall time over which {@code operation}'s samples ran on this rank, for its ops/s and
+     * bytes/s, when the workload knows it better than the timed phase does: an external program's
+     * own runtime (fio's), say. Without it the timed phase's duration is used.
+     */
+    void elapsed(String operation, long nanos);
+
+    /**
      * Adds {@code delta} to a named counter of this rank (bytes found in the page cache, files
-     * skipped…). Counters are summed over ranks and repetitions and reported beside the measurements.
+     * skipped…). A counter is per repetition: summed over the ranks of a repetition, and reported as
+     * the mean over repetitions (each repetition's value is kept in the results).
      */
     void addCounter(String counter, long delta);
 
@@ -84,11 +120,25 @@ public interface WorkloadContext {
      */
     void barrier();
 
-    /** A running timer; {@link #close()} records the latency. */
+    /**
+     * A running timer; {@link #close()} records the latency. A block left by an exception still
+     * records a sample unless {@link #fail()} was called first: prefer {@link #call} and
+     * {@link #measure}, which do that, for operations that may throw.
+     */
     interface Timer extends AutoCloseable {
-        /** Stops timing and records the latency. */
+        /** Stops timing and records the latency, or an error when {@link #fail()} was called. */
         @Override
         void close();
+
+        /** Marks the timed operation as failed: {@link #close()} then counts an error, not a latency sample. */
+        void fail();
+    }
+
+    /** Work that returns a value and may throw, for {@link #call}. */
+    @FunctionalInterface
+    interface Call<T, E extends Exception> {
+        /** Does the work. */
+        T call() throws E;
     }
 
     /** Work that may throw, for {@link #measure}. */

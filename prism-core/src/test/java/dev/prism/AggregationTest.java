@@ -4,6 +4,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.Size;
+import dev.prism.internal.Statistics;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -28,7 +29,7 @@ class AggregationTest {
         RankResult slow = rank(1, 2_000_000_000L, 100);
         RepetitionResult rep = new RepetitionResult(0, Status.PASS, null,
                 Map.of("op", Measurement.combineRanks(List.of(fast.measurements().get("op"), slow.measurements().get("op")))),
-                List.of(fast, slow), RankSpread.of(List.of(fast, slow)));
+                List.of(fast, slow), RankSpread.of(List.of(fast, slow), 0));
         // last done: 200 ops when the slowest finished, after 2 s
         assertThat(rep.lastDoneOpsPerSecond("op")).isCloseTo(100.0, within(1e-9));
         // first done: after 1 s, rank 0 did 100 and rank 1 (evenly) 50
@@ -42,10 +43,25 @@ class AggregationTest {
         RepetitionStats s = RepetitionStats.of(new double[]{90, 100, 110}, new double[]{1, 2, 3});
         double half = 4.302652730 * 10 / Math.sqrt(3);
         assertThat(s.meanNanos()).isCloseTo(100, within(1e-9));
-        assertThat(s.ci95LowNanos()).isCloseTo(100 - half, within(1e-6));
-        assertThat(s.ci95HighNanos()).isCloseTo(100 + half, within(1e-6));
+        assertThat(s.ci95LowNanos()).isCloseTo(100 * Math.exp(-half / 100), within(1e-6));
+        assertThat(s.ci95HighNanos()).isCloseTo(100 * Math.exp(half / 100), within(1e-6));
         assertThat(s.meanOpsPerSecond()).isCloseTo(2, within(1e-9));
         assertThat(RepetitionStats.of(new double[]{5}, new double[]{7}).ci95HighNanos()).isEqualTo(5.0);
+    }
+
+    @Test
+    void aSkewedFewRepetitions_neverGiveANegativeLowerBound() {
+        // the symmetric t interval of {1 µs, 1 µs, 1 ms} reaches far below zero (mean 334 µs, half width 1.43 ms)
+        RepetitionStats s = RepetitionStats.of(new double[]{1_000, 1_000, 1_000_000}, new double[]{1e6, 1e6, 1e3});
+        assertThat(s.meanNanos() - Statistics.ci95HalfWidth(3, Statistics.stddev(new double[]{1_000, 1_000, 1_000_000})))
+                .isNegative();
+        assertThat(s.ci95LowNanos()).isPositive().isLessThan(s.meanNanos());
+        assertThat(s.ci95HighNanos()).isGreaterThan(s.meanNanos());
+        assertThat(s.ci95LowOpsPerSecond()).isPositive();
+        LatencyRecorder r = new LatencyRecorder("op");
+        r.record(10);
+        r.record(100_000);
+        assertThat(r.snapshot(1).ci95LowNanos()).isPositive();
     }
 
     @Property

@@ -41,7 +41,7 @@ class CompareAndGateTest {
             for (String op : List.of("create", "stat")) {
                 merged.put(op, Measurement.combineRanks(ranks.stream().map(r -> r.measurements().get(op)).toList()));
             }
-            reps.add(new RepetitionResult(rep, Status.PASS, null, merged, ranks, RankSpread.of(ranks)));
+            reps.add(new RepetitionResult(rep, Status.PASS, null, merged, ranks, RankSpread.of(ranks, rep)));
         }
         Map<String, Measurement> all = new LinkedHashMap<>();
         for (String op : List.of("create", "stat")) {
@@ -49,7 +49,7 @@ class CompareAndGateTest {
         }
         List<RankResult> ranks = reps.stream().flatMap(r -> r.ranks().stream()).toList();
         return new RunResult("id", "bench", Map.of("files", "10"), 2, "threads", 0, 1, Duration.ofMinutes(1),
-                Duration.ofSeconds(1), Status.PASS, null, all, reps, RankSpread.of(ranks), Instant.EPOCH, Instant.EPOCH,
+                Duration.ofSeconds(1), Status.PASS, null, all, reps, RankSpread.ofRepetitions(reps), Instant.EPOCH, Instant.EPOCH,
                 new TargetInfo("/t", "/", "ext4", "/dev/x", "rw", "rw", 1, 1),
                 new HostInfo("h", "k", "Linux", "amd64", 2, 1, "17", "0"));
     }

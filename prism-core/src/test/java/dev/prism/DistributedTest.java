@@ -37,7 +37,9 @@ class DistributedTest {
         assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
         assertThat(run.launcher()).isEqualTo("processes");
         assertThat(run.measurement("step").count()).isEqualTo(3 * 10 * 2);
-        assertThat(run.counters()).containsEntry("steps", 60L);
+        // a counter is per repetition: 3 ranks × 10 steps in each, never summed over the two repetitions
+        assertThat(run.counters()).containsEntry("steps", 30L);
+        assertThat(run.repetitions()).allSatisfy(rep -> assertThat(rep.counters()).containsEntry("steps", 30L));
         assertThat(run.repetitions().get(0).ranks()).extracting(RankResult::rank).containsExactly(0, 1, 2);
         try (Stream<Path> files = Files.list(out.resolve("01-test_sleep-t3/rep-1"))) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted())
@@ -126,7 +128,7 @@ class DistributedTest {
                 .benchmark(sleep(1, 120_000, -1)).tasks(3).timeout(Duration.ofSeconds(60))
                 .launcher(Launcher.processes()).build().execute().runs().get(0));
         ProcessHandle rank1 = awaitRankProcess(1);
-        Thread.sleep(1_000); // well inside its sleep
+        Thread.sleep(3_000); // after the rehearsal and JIT wait, well inside its sleep
         rank1.destroyForcibly();
         long killed = System.nanoTime();
         RunResult run = running.get(60, TimeUnit.SECONDS);

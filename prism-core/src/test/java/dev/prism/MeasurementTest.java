@@ -27,10 +27,12 @@ class MeasurementTest {
         assertThat(m.maxNanos()).isEqualTo(400);
         assertThat(m.meanNanos()).isEqualTo(250.0);
         assertThat(m.stddevNanos()).isCloseTo(Math.sqrt(50000.0 / 3), within(1e-9));
-        // t(0.975, 3) = 3.182446305 (Student's t table); half width = t * s / sqrt(4)
+        // t(0.975, 3) = 3.182446305 (Student's t table); half width = t * s / sqrt(4), on the log scale:
+        // mean × exp(∓ half / mean)
         double half = 3.182446305 * Math.sqrt(50000.0 / 3) / 2;
-        assertThat(m.ci95LowNanos()).isCloseTo(250 - half, within(1e-6));
-        assertThat(m.ci95HighNanos()).isCloseTo(250 + half, within(1e-6));
+        assertThat(m.ci95HalfWidthNanos()).isCloseTo(half, within(1e-6));
+        assertThat(m.ci95LowNanos()).isCloseTo(250 * Math.exp(-half / 250), within(1e-6));
+        assertThat(m.ci95HighNanos()).isCloseTo(250 * Math.exp(half / 250), within(1e-6));
         // exact below 2048 with 3 significant digits
         assertThat(m.p50Nanos()).isEqualTo(200);
         assertThat(m.p90Nanos()).isEqualTo(400);
@@ -102,12 +104,12 @@ class MeasurementTest {
     void decode_rebuildsWhatTheDocumentHolds() {
         Measurement m = of(5_000, 100, 250, 900, 4_000_000);
         Measurement back = Measurement.decode("op", m.count(), m.bytes(), m.meanNanos(), m.stddevNanos(),
-                m.minNanos(), m.maxNanos(), m.elapsedNanos(), m.encodedHistogram());
+                m.minNanos(), m.maxNanos(), m.elapsedNanos(), m.encodedHistogram(), 0);
         assertThat(back.count()).isEqualTo(m.count());
         assertThat(back.p99Nanos()).isEqualTo(m.p99Nanos());
         assertThat(back.meanNanos()).isEqualTo(m.meanNanos());
         assertThat(back.stddevNanos()).isCloseTo(m.stddevNanos(), within(1e-6));
-        assertThatThrownBy(() -> Measurement.decode("op", 99, 0, 0, 0, 0, 0, 0, m.encodedHistogram()))
+        assertThatThrownBy(() -> Measurement.decode("op", 99, 0, 0, 0, 0, 0, 0, m.encodedHistogram(), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count says 99");
     }
 

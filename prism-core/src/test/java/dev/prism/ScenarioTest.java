@@ -208,7 +208,7 @@ class ScenarioTest {
     }
 
     @Test
-    void recordedLatenciesAndCounters_areKeptAndSummedOverRanksAndRepetitions() {
+    void recordedLatenciesAndCounters_areKept_countersSummedOverRanksPerRepetition() {
         Benchmark b = Benchmark.builder("counting").run(ctx -> {
             ctx.record("response", 5_000_000L * (ctx.rank() + 1));
             ctx.addCounter("resident_bytes", 100);
@@ -218,10 +218,11 @@ class ScenarioTest {
         RunResult run = scenario(b).tasks(3).repetitions(2).build().execute().runs().get(0);
         assertThat(run.measurement("response").count()).isEqualTo(6);
         assertThat(run.measurement("response").maxNanos()).isEqualTo(15_000_000L);
-        assertThat(run.counters()).containsEntry("resident_bytes", 101L * 3 * 2);
-        assertThat(run.table()).contains("resident_bytes=606").contains("tool=\"venv\"");
+        assertThat(run.counters()).containsEntry("resident_bytes", 101L * 3);
+        assertThat(run.repetitions()).allSatisfy(rep -> assertThat(rep.counters()).containsEntry("resident_bytes", 303L));
+        assertThat(run.table()).contains("resident_bytes=303").contains("tool=\"venv\"");
         assertThat(run.notes()).containsEntry("tool", "venv");
-        assertThat(run.toJson()).contains("\"resident_bytes\" : 606");
+        assertThat(run.toJson()).contains("\"resident_bytes\" : 303").doesNotContain("606");
     }
 
     @Test

@@ -39,8 +39,11 @@ final class OperationSlot implements WorkloadContext.Timer {
     private final long stallThresholdNanos;
     private final List<Stall> stalls;
     private boolean running;
+    private boolean failed;
     private long startedNanos;
     private Path path;
+    /** The wall time the operation's samples ran over, when the workload said so; −1: the timed phase. */
+    private long elapsedNanos = -1;
     /** The start of the timing the monitor last reported, so each stall is reported once. */
     volatile long reportedStartNanos = Long.MIN_VALUE;
 
@@ -57,6 +60,7 @@ final class OperationSlot implements WorkloadContext.Timer {
             throw new IllegalStateException("time(\"" + operation + "\") is already running on rank " + rank
                     + "; close the first timer before timing the operation again");
         }
+        failed = false;
         PATH.setRelease(this, path);
         STARTED.setRelease(this, System.nanoTime());
         RUNNING.setRelease(this, true);
@@ -70,10 +74,28 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
         long duration = System.nanoTime() - startedNanos;
         RUNNING.setRelease(this, false);
-        recorder.record(duration);
+        if (failed) {
+            recorder.recordError();
+        } else {
+            recorder.record(duration);
+        }
         if (duration >= stallThresholdNanos) {
             stalls.add(stall(duration, true));
         }
+    }
+
+    @Override
+    public void fail() {
+        failed = true;
+    }
+
+    void elapsed(long nanos) {
+        elapsedNanos = nanos;
+    }
+
+    /** @return the wall time this operation ran over: what the workload said, else {@code phaseNanos} */
+    long elapsedOr(long phaseNanos) {
+        return elapsedNanos >= 0 ? elapsedNanos : phaseNanos;
     }
 
     LatencyRecorder recorder() {

@@ -94,6 +94,8 @@ public final class ProcessLauncher implements Launcher {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
         List<String> command = new ArrayList<>(List.of(javaBinary, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
+                // the hot path compiles within a rehearsal of a few thousand operations (README: "Warm-up")
+                "-XX:CompileThresholdScaling=0.1",
                 "-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
                 where, String.valueOf(port), String.valueOf(rank),
                 String.valueOf(connectSeconds)));

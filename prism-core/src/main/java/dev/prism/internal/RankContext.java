@@ -26,11 +26,17 @@ final class RankContext implements WorkloadContext {
     private final RankSync sync;
     private final long stallThresholdNanos;
     private final StallMonitor monitor;
-    private final Map<String, OperationSlot> slots = new HashMap<>();
+    private final Map<String, OperationSlot> measuredSlots = new HashMap<>();
     private final List<OperationSlot> slotOrder = new ArrayList<>();
     private final List<Stall> stalls = Collections.synchronizedList(new ArrayList<>());
-    private final Map<String, Long> counters = new LinkedHashMap<>();
-    private final Map<String, String> notes = new LinkedHashMap<>();
+    private final Map<String, Long> measuredCounters = new LinkedHashMap<>();
+    private final Map<String, String> measuredNotes = new LinkedHashMap<>();
+    // During a rehearsal these point at throwaway maps, so the timed code path is the very same
+    // code (no branch on "rehearsing" for the JIT to specialise) and nothing of it is kept.
+    private Map<String, OperationSlot> slots = measuredSlots;
+    private Map<String, Long> counters = measuredCounters;
+    private Map<String, String> notes = measuredNotes;
+    private boolean rehearsing;
     private int userBarriers;
 
     RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
@@ -105,6 +111,43 @@ final class RankContext implements WorkloadContext {
     }
 
     @Override
+    public void elapsed(String operation, long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("elapsed nanos of '" + operation + "' must be >= 0, was " + nanos);
+        }
+        slot(operation).elapsed(nanos);
+    }
+
+    /** How many timings the timer machinery is exercised with before a rehearsal (a few milliseconds). */
+    private static final int TIMER_WARMUP_TIMINGS = 20_000;
+
+    /**
+     * Runs {@code workload}'s rehearsal with everything it records thrown away, after exercising
+     * the timers themselves (time, close, record) so that their code is compiled before the clock.
+     */
+    void rehearse(dev.prism.Workload workload) throws Exception {
+        slots = new HashMap<>();
+        counters = new LinkedHashMap<>();
+        notes = new LinkedHashMap<>();
+        rehearsing = true;
+        try {
+            for (int i = 0; i < TIMER_WARMUP_TIMINGS; i++) {
+                Timer t = time("prism.timer-warm-up", workDirectory);
+                if ((i & 1) == 0) {
+                    t.fail();
+                }
+                t.close();
+            }
+            workload.rehearse(this);
+        } finally {
+            rehearsing = false;
+            slots = measuredSlots;
+            counters = measuredCounters;
+            notes = measuredNotes;
+        }
+    }
+
+    @Override
     public void addCounter(String counter, long delta) {
         synchronized (counters) {
             counters.merge(counter, delta, Long::sum);
@@ -134,6 +177,9 @@ final class RankContext implements WorkloadContext {
 
     @Override
     public void barrier() {
+        if (rehearsing) {
+            throw new IllegalStateException("a rehearsal must not wait at a barrier: other ranks may not rehearse");
+        }
         await("workload-" + (++userBarriers));
     }
 
@@ -149,13 +195,24 @@ final class RankContext implements WorkloadContext {
     private OperationSlot slot(String operation) {
         OperationSlot slot = slots.get(operation);
         if (slot == null) {
-            slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls);
-            slots.put(operation, slot);
-            synchronized (slotOrder) {
-                slotOrder.add(slot);
-            }
-            monitor.watch(slot);
+            slot = newSlot(operation);
         }
+        return slot;
+    }
+
+    private OperationSlot newSlot(String operation) {
+        if (rehearsing) {
+            // never a stall, never watched, never reported
+            OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>());
+            slots.put(operation, slot);
+            return slot;
+        }
+        OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls);
+        slots.put(operation, slot);
+        synchronized (slotOrder) {
+            slotOrder.add(slot);
+        }
+        monitor.watch(slot);
         return slot;
     }
 
@@ -164,7 +221,7 @@ final class RankContext implements WorkloadContext {
         Map<String, Measurement> result = new LinkedHashMap<>();
         synchronized (slotOrder) {
             for (OperationSlot slot : slotOrder) {
-                result.put(slot.operation(), slot.recorder().snapshot(elapsedNanos));
+                result.put(slot.operation(), slot.recorder().snapshot(slot.elapsedOr(elapsedNanos)));
             }
         }
         return result;

@@ -12,8 +12,9 @@ import dev.prism.Workload;
 import java.time.Instant;
 
 /**
- * One rank's life in one repetition: setup → barrier → timed run → barrier → validate → barrier →
- * teardown (always). Any launcher runs ranks through this class, so every rank behaves the same
+ * One rank's life in one repetition: setup → rehearsal (untimed, see {@link Workload#rehearse}) →
+ * a wait for the JIT to go quiet → barrier → timed run → barrier → validate → barrier → teardown
+ * (always). Any launcher runs ranks through this class, so every rank behaves the same
  * whatever started it.
  */
 public final class RankExecution {
@@ -50,6 +51,9 @@ public final class RankExecution {
         try {
             workload = plan.benchmark().newWorkload();
             workload.setup(context);
+            // one-time costs and the JIT's compilation of the hot path happen here, before the clock
+            context.rehearse(workload);
+            JitQuiet.await(plan.deadline());
             context.await("before-run");
             phaseStartNanos = System.nanoTime();
             started = true;

@@ -117,17 +117,17 @@ public final class ResultJson {
             List<RankResult> ranks = new java.util.ArrayList<>();
             r.path("ranks").forEach(rank -> ranks.add(readRank(rank)));
             repetitions.add(new RepetitionResult(r.path("index").asInt(), dev.prism.Status.valueOf(r.path("status").asText()),
-                    readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks, RankSpread.of(ranks)));
+                    readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks,
+                    RankSpread.of(ranks, r.path("index").asInt())));
         }
         JsonNode t = d.path("target");
         JsonNode h = d.path("host");
-        List<RankResult> allRanks = repetitions.stream().flatMap(r -> r.ranks().stream()).toList();
         return new RunResult(d.path("runId").asText(), d.path("benchmark").asText(), parameters, d.path("tasks").asInt(),
                 d.path("launcher").asText(), d.path("warmups").asInt(), d.path("seed").asLong(),
                 java.time.Duration.ofNanos(d.path("timeoutNanos").asLong()),
                 java.time.Duration.ofNanos(d.path("stallThresholdNanos").asLong()),
                 dev.prism.Status.valueOf(d.path("status").asText()), readFailure(d.path("failure")),
-                readMeasurements(d.path("measurements")), repetitions, RankSpread.of(allRanks),
+                readMeasurements(d.path("measurements")), repetitions, RankSpread.ofRepetitions(repetitions),
                 java.time.Instant.parse(d.path("startedAt").asText()), java.time.Instant.parse(d.path("finishedAt").asText()),
                 new TargetInfo(t.path("path").asText(), t.path("mountPoint").asText(), t.path("filesystemType").asText(),
                         t.path("mountSource").asText(), t.path("mountOptions").asText(), t.path("superOptions").asText(),
@@ -148,7 +148,8 @@ public final class ResultJson {
             JsonNode m = e.getValue();
             measurements.put(e.getKey(), Measurement.decode(e.getKey(), m.path("count").asLong(), m.path("bytes").asLong(),
                     m.path("meanNanos").asDouble(), m.path("stddevNanos").asDouble(), m.path("minNanos").asLong(),
-                    m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText()));
+                    m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText(),
+                    m.path("errors").asLong()));
         });
         return measurements;
     }
@@ -212,6 +213,7 @@ public final class ResultJson {
             r.put("status", rep.status().name());
             putFailure(r, rep.failure());
             putSpread(r.putObject("rankSpread"), rep.rankSpread());
+            putCounters(r.putObject("counters"), rep.counters());
             ObjectNode rates = r.putObject("rates");
             rep.measurements().keySet().forEach(op -> rates.putObject(op)
                     .put("firstDoneOpsPerSecond", round(rep.firstDoneOpsPerSecond(op)))
@@ -276,6 +278,7 @@ public final class ResultJson {
         measurements.forEach((op, m) -> {
             ObjectNode o = node.putObject(op);
             o.put("count", m.count());
+            o.put("errors", m.errors());
             o.put("bytes", m.bytes());
             o.put("minNanos", m.minNanos());
             o.put("meanNanos", round(m.meanNanos()));
@@ -305,7 +308,9 @@ public final class ResultJson {
         node.put("minNanos", spread.minNanos());
         node.put("maxNanos", spread.maxNanos());
         node.put("fastestRank", spread.fastestRank());
+        node.put("fastestRepetition", spread.fastestRepetition());
         node.put("slowestRank", spread.slowestRank());
+        node.put("slowestRepetition", spread.slowestRepetition());
     }
 
     private static void putStalls(ArrayNode array, List<Stall> stalls) {

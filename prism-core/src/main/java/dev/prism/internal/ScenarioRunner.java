@@ -96,12 +96,11 @@ public final class ScenarioRunner {
                 doneExecutions += executions - i - 1;
             }
         }
-        List<RankResult> allRanks = repetitions.stream().flatMap(r -> r.ranks().stream()).toList();
         return new RunResult(scenario.runId(), benchmark.name(), benchmark.parameters().asText(), tasks,
                 launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
                 scenario.stallThreshold(), failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
-                repetitions, RankSpread.of(allRanks), startedAt, Instant.now(), target, host);
+                repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host);
     }
 
     private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
@@ -122,7 +121,7 @@ public final class ScenarioRunner {
         }
         Failure failure = firstFailure(ranks);
         return new RepetitionResult(index, failure == null ? Status.PASS : Status.FAIL, failure,
-                merge(ranks.stream().map(RankResult::measurements).toList(), true), ranks, RankSpread.of(ranks));
+                merge(ranks.stream().map(RankResult::measurements).toList(), true), ranks, RankSpread.of(ranks, index));
     }
 
     /** @return the launcher {@code benchmark} brings (torchrun), or the scenario's */

@@ -15,6 +15,23 @@ public final class Statistics {
         return new TDistribution(null, n - 1).inverseCumulativeProbability(0.975) * s / Math.sqrt(n);
     }
 
+    /**
+     * The 95% confidence interval of a positive mean that cannot reach below zero: the Student t
+     * interval of log(mean) (its standard error by the delta method, SE/mean), mapped back:
+     * {@code mean × exp(∓ t·SE/mean)}. It contains the mean, is wider above than below, and agrees
+     * with the symmetric t interval to first order when the spread is small; a skewed sample of few
+     * values no longer gives a negative lower end.
+     *
+     * @return {low, high}; {mean, mean} below 2 samples or when the mean is not positive
+     */
+    public static double[] ci95OfPositiveMean(long n, double mean, double s) {
+        if (n < 2 || !(mean > 0)) {
+            return new double[]{mean, mean};
+        }
+        double relative = ci95HalfWidth(n, s) / mean;
+        return new double[]{mean * Math.exp(-relative), mean * Math.exp(relative)};
+    }
+
     /** @return the arithmetic mean, 0 for none */
     public static double mean(double[] values) {
         double sum = 0;

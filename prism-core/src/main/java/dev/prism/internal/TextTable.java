@@ -1,6 +1,7 @@
 package dev.prism.internal;
 
 import dev.prism.Measurement;
+import dev.prism.RankSpread;
 import dev.prism.RepetitionStats;
 import dev.prism.RunResult;
 
@@ -38,6 +39,15 @@ public final class TextTable {
         return a.benchmark().equals(b.benchmark()) && a.parameters().equals(b.parameters());
     }
 
+    /** @return {@code row} with {@code errors} inserted after the count column */
+    private static String[] withErrors(String[] row, String errors) {
+        String[] out = new String[row.length + 1];
+        System.arraycopy(row, 0, out, 0, 3);
+        out[3] = errors;
+        System.arraycopy(row, 3, out, 4, row.length - 3);
+        return out;
+    }
+
     private static void appendTable(StringBuilder out, List<RunResult> runs) {
         RunResult first = runs.get(0);
         out.append(first.benchmark());
@@ -45,27 +55,31 @@ public final class TextTable {
         out.append(String.format("  [%s, %d rep(s), %d warm-up(s)]%n", first.launcher(),
                 first.repetitions().size(), first.warmups()));
         List<String[]> rows = new ArrayList<>();
-        rows.add(HEADER);
+        // operations that failed are counted apart; the column shows only when something failed
+        boolean errors = runs.stream().flatMap(r -> r.measurements().values().stream()).anyMatch(m -> m.errors() > 0);
+        rows.add(errors ? withErrors(HEADER, "errors") : HEADER);
         for (RunResult run : runs) {
             for (Map.Entry<String, Measurement> e : run.measurements().entrySet()) {
                 Measurement m = e.getValue();
                 RepetitionStats across = run.acrossRepetitions().get(e.getKey());
                 String ci = across.repetitions() < 2 ? "-" : duration(across.ci95HighNanos() - across.meanNanos());
-                rows.add(new String[]{String.valueOf(run.tasks()), e.getKey(), String.valueOf(m.count()),
+                String[] row = {String.valueOf(run.tasks()), e.getKey(), String.valueOf(m.count()),
                         duration(m.meanNanos()), ci, duration(m.p50Nanos()), duration(m.p90Nanos()),
-                        duration(m.p99Nanos()), duration(m.maxNanos()), rate(m.opsPerSecond())});
+                        duration(m.p99Nanos()), duration(m.maxNanos()), rate(m.opsPerSecond())};
+                rows.add(errors ? withErrors(row, String.valueOf(m.errors())) : row);
             }
         }
         appendAligned(out, rows);
         for (RunResult run : runs) {
-            if (run.tasks() > 1) {
-                out.append(String.format("  tasks %d: rank phase mean %s, fastest rank %d %s, slowest rank %d %s%n",
-                        run.tasks(), duration(run.rankSpread().meanNanos()), run.rankSpread().fastestRank(),
-                        duration(run.rankSpread().minNanos()), run.rankSpread().slowestRank(),
-                        duration(run.rankSpread().maxNanos())));
+            RankSpread spread = run.rankSpread();
+            if (run.tasks() > 1 && spread.ranks() > 0) {
+                out.append(String.format("  tasks %d: rank phase mean %s, fastest rank %d %s (rep %d), slowest rank %d %s (rep %d)%n",
+                        run.tasks(), duration(spread.meanNanos()), spread.fastestRank(), duration(spread.minNanos()),
+                        spread.fastestRepetition() + 1, spread.slowestRank(), duration(spread.maxNanos()),
+                        spread.slowestRepetition() + 1));
             }
             if (!run.counters().isEmpty()) {
-                StringBuilder line = new StringBuilder("  tasks " + run.tasks() + ":");
+                StringBuilder line = new StringBuilder("  tasks " + run.tasks() + " (counters, mean per repetition):");
                 run.counters().forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
                 out.append(line).append('\n');
             }
@@ -85,7 +99,7 @@ public final class TextTable {
     }
 
     private static void appendAligned(StringBuilder out, List<String[]> rows) {
-        int[] widths = new int[HEADER.length];
+        int[] widths = new int[rows.get(0).length];
         for (String[] row : rows) {
             for (int c = 0; c < row.length; c++) {
                 widths[c] = Math.max(widths[c], row[c].length());

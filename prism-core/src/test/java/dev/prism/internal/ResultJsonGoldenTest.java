@@ -72,12 +72,12 @@ class ResultJsonGoldenTest {
                 : Measurement.combineRanks(List.of(r0.measurements().get("write"), r1.measurements().get("write"))));
         Failure failure = fail ? r1.failure() : null;
         Status status = fail ? Status.FAIL : Status.PASS;
-        RepetitionResult rep = new RepetitionResult(0, status, failure, merged, ranks, RankSpread.of(ranks));
+        RepetitionResult rep = new RepetitionResult(0, status, failure, merged, ranks, RankSpread.of(ranks, 0));
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("files", "3");
         parameters.put("file_size", "4KiB");
         return new RunResult("golden", "create_files", parameters, 2, "threads", 1, 42, Duration.ofSeconds(10),
-                Duration.ofSeconds(1), status, failure, merged, List.of(rep), RankSpread.of(ranks),
+                Duration.ofSeconds(1), status, failure, merged, List.of(rep), RankSpread.ofRepetitions(List.of(rep)),
                 Instant.parse("2026-11-29T12:00:00Z"), Instant.parse("2026-11-29T12:00:02Z"),
                 new TargetInfo("/mnt/nfs/prism", "/mnt/nfs", "nfs4", "filer:/export", "rw,relatime",
                         "rw,vers=4.2", 1L << 40, 1L << 39),

@@ -1,0 +1,135 @@
+package dev.prism;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** What PRISM records is what the operation did, and only that. */
+class MeasurementTruthTest {
+    @TempDir
+    Path target;
+
+    private Scenario.Builder scenario(Benchmark benchmark) {
+        return Scenario.builder().target(target).benchmark(benchmark).runId("truth");
+    }
+
+    @Test
+    void anOperationThatThrows_isAnErrorOfThatOperation_neverALatencySample() {
+        Benchmark b = Benchmark.builder("flaky").run(ctx -> {
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                try {
+                    ctx.measure("open", ctx.workDirectory(), () -> {
+                        if (n % 5 == 0) {
+                            Thread.sleep(30); // a slow failure must not show as a slow sample
+                            throw new IOException("injected");
+                        }
+                    });
+                } catch (IOException expected) {
+                    // the workload goes on, as a loader that skips a bad file does
+                }
+            }
+            var timer = ctx.time("close");
+            timer.fail();
+            timer.close();
+            String value = ctx.call("stat", null, () -> "ok");
+            assertThat(value).isEqualTo("ok");
+        }).build();
+        RunResult run = scenario(b).repetitions(2).build().execute().runs().get(0);
+        Measurement open = run.measurement("open");
+        assertThat(open.count()).isEqualTo(16);
+        assertThat(open.errors()).isEqualTo(4);
+        assertThat(open.maxNanos()).isLessThan(Duration.ofMillis(30).toNanos());
+        assertThat(run.measurement("close").count()).isZero();
+        assertThat(run.measurement("close").errors()).isEqualTo(2);
+        assertThat(run.table()).contains("errors").containsPattern("open\\s+16\\s+4\\s");
+        assertThat(run.toJson()).contains("\"errors\" : 4");
+    }
+
+    @Test
+    void anExceptionLeavingCall_goesOnUnchanged() {
+        Benchmark b = Benchmark.builder("throws").run(ctx -> ctx.call("op", null, () -> {
+            throw new IllegalStateException("boom");
+        })).build();
+        RunResult run = scenario(b).build().execute().runs().get(0);
+        assertThat(run.passed()).isFalse();
+        assertThat(run.failure().message()).contains("boom");
+        assertThat(run.measurement("op").errors()).isEqualTo(1);
+        assertThat(run.measurement("op").count()).isZero();
+    }
+
+    @Test
+    void rehearsal_runsBeforeTheClockInEveryRank_andNothingItRecordsIsKept() {
+        AtomicLong rehearsals = new AtomicLong();
+        Benchmark b = Benchmark.builder("rehearsed").workload(() -> new Workload() {
+            @Override
+            public void rehearse(WorkloadContext ctx) throws Exception {
+                rehearsals.incrementAndGet();
+                for (int i = 0; i < 100; i++) {
+                    ctx.measure("op", () -> Thread.sleep(0));
+                    ctx.addBytes("op", 10);
+                }
+                ctx.measure("op", () -> Thread.sleep(60)); // over the stall threshold, but not a stall
+                ctx.addCounter("files", 1_000);
+                ctx.note("tool", "rehearsal");
+                assertThatThrownBy(ctx::barrier).isInstanceOf(IllegalStateException.class);
+            }
+
+            @Override
+            public void run(WorkloadContext ctx) throws Exception {
+                ctx.measure("op", () -> Thread.sleep(1));
+                ctx.addBytes("op", 1);
+                ctx.addCounter("files", 1);
+            }
+        }).build();
+        RunResult run = scenario(b).tasks(2).repetitions(2).warmups(1).stallThreshold(Duration.ofMillis(50))
+                .build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(rehearsals).hasValue(2 * 3);
+        assertThat(run.measurement("op").count()).isEqualTo(4);
+        assertThat(run.measurement("op").bytes()).isEqualTo(4);
+        assertThat(run.measurement("op").minNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(1).toNanos());
+        assertThat(run.measurements()).doesNotContainKey("prism.timer-warm-up");
+        assertThat(run.counters()).containsEntry("files", 2L);
+        assertThat(run.notes()).isEmpty();
+        assertThat(run.stalls()).isEmpty();
+    }
+
+    @Test
+    void rankSpread_countsOnlyRanksThatTimedWork_andNamesTheRepetition() {
+        Benchmark b = Benchmark.builder("one_writer").run(ctx -> {
+            if (ctx.rank() == 0) {
+                ctx.measure("save", () -> Thread.sleep(20));
+            }
+        }).build();
+        RunResult run = scenario(b).tasks(3).repetitions(2).build().execute().runs().get(0);
+        RankSpread spread = run.rankSpread();
+        assertThat(spread.ranks()).isEqualTo(2);
+        assertThat(spread.fastestRank()).isZero();
+        assertThat(spread.slowestRank()).isZero();
+        assertThat(spread.minNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+        assertThat(spread.fastestRepetition()).isNotEqualTo(spread.slowestRepetition());
+        assertThat(run.repetitions().get(1).rankSpread().ranks()).isEqualTo(1);
+        assertThat(run.table()).containsPattern("fastest rank 0 .* \\(rep [12]\\), slowest rank 0 .* \\(rep [12]\\)");
+    }
+
+    @Test
+    void anOperationsOwnElapsedTime_setsItsRate() {
+        Benchmark b = Benchmark.builder("external").run(ctx -> {
+            for (int i = 0; i < 1000; i++) {
+                ctx.record("read", 1_000);
+            }
+            ctx.elapsed("read", Duration.ofMillis(100).toNanos()); // as fio says it ran
+            Thread.sleep(300);
+        }).build();
+        RunResult run = scenario(b).build().execute().runs().get(0);
+        assertThat(run.measurement("read").opsPerSecond()).isCloseTo(10_000, org.assertj.core.data.Offset.offset(1e-6));
+    }
+}
