@@ -51,12 +51,12 @@ public interface WorkloadContext {
      * Times {@code action} as one {@code operation}. When it throws, the operation counts as an
      * error ({@link Measurement#errors()}), not as a latency sample, and the exception goes on.
      */
-    default void measure(String operation, Action action) throws Exception {
+    default <E extends Exception> void measure(String operation, Action<E> action) throws E {
         measure(operation, null, action);
     }
 
     /** As {@link #measure(String, Action)}, naming the file the operation works on (for stalls). */
-    default void measure(String operation, Path path, Action action) throws Exception {
+    default <E extends Exception> void measure(String operation, Path path, Action<E> action) throws E {
         call(operation, path, () -> {
             action.run();
             return null;
@@ -143,8 +143,8 @@ public interface WorkloadContext {
 
     /** Work that may throw, for {@link #measure}. */
     @FunctionalInterface
-    interface Action {
+    interface Action<E extends Exception> {
         /** Does the work. */
-        void run() throws Exception;
+        void run() throws E;
     }
 }

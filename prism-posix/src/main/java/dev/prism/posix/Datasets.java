@@ -39,6 +39,7 @@ public final class Datasets {
         DatasetContent content = new DatasetContent(spec.seed());
         ByteBuffer chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);
         List<DatasetManifest.Entry> entries = new ArrayList<>();
+        DatasetIo.createDirectories(directory, spec.files());
         for (DatasetSpec.File f : spec.files()) {
             MessageDigest md5 = DatasetIo.md5();
             DatasetIo.write(files, directory, f, content, false, chunk, null, md5, true);

@@ -45,35 +45,40 @@ public final class CreateFilesWorkload implements Workload {
     }
 
     @Override
+    public void rehearse(WorkloadContext ctx) {
+        Path scratch = Rehearsal.directory(ctx, fileAccess);
+        Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+            Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
+            createOne(ctx, file);
+            fileAccess.unlink(file);
+        });
+        Rehearsal.removeTree(fileAccess, scratch);
+    }
+
+    @Override
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
-            Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
-            try (var create = ctx.time("create", file)) {
-                FileAccess.OpenFile open;
-                try (var t = ctx.time("open", file)) {
-                    open = fileAccess.create(file);
+            createOne(ctx, FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)));
+        }
+    }
+
+    /** The timed work for one file: create (open + write + fsync + close), then the optional drop. */
+    private void createOne(WorkloadContext ctx, Path file) {
+        ctx.call("create", file, () -> {
+            FileAccess.OpenFile open = ctx.call("open", file, () -> fileAccess.create(file));
+            try {
+                ctx.measure("write", file, () -> FileWork.writeFully(open, block, fileSize));
+                ctx.addBytes("write", fileSize);
+                if (fsync) {
+                    ctx.measure("fsync", file, open::sync);
                 }
-                try {
-                    try (var t = ctx.time("write", file)) {
-                        FileWork.writeFully(open, block, fileSize);
-                    }
-                    ctx.addBytes("write", fileSize);
-                    if (fsync) {
-                        try (var t = ctx.time("fsync", file)) {
-                            open.sync();
-                        }
-                    }
-                } finally {
-                    try (var t = ctx.time("close", file)) {
-                        open.close();
-                    }
-                }
+            } finally {
+                ctx.measure("close", file, open::close);
             }
-            if (dropCache) {
-                try (var t = ctx.time("drop_cache", file)) {
-                    Posix.dropFromPageCache(file);
-                }
-            }
+            return null;
+        });
+        if (dropCache) {
+            ctx.measure("drop_cache", file, () -> Posix.dropFromPageCache(file));
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.List;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
@@ -16,14 +17,14 @@ import java.util.HexFormat;
 public final class DatasetIo {
     /** Bytes per write call when writing a dataset: 16 content blocks. */
     public static final int WRITE_CHUNK = 16 * DatasetContent.BLOCK_SIZE;
-    private static final WorkloadContext.Timer UNTIMED = () -> { };
 
     private DatasetIo() {
     }
 
-    /** @return a timer on {@code ctx}, or one that records nothing when {@code ctx} is null (setup work) */
-    static WorkloadContext.Timer time(WorkloadContext ctx, String operation, Path path) {
-        return ctx == null ? UNTIMED : ctx.time(operation, path);
+    /** @return what {@code call} returns, timed as {@code operation} on {@code ctx}, or untimed when {@code ctx} is null (setup work) */
+    static <T, E extends Exception> T timed(WorkloadContext ctx, String operation, Path path,
+                                            WorkloadContext.Call<T, E> call) throws E {
+        return ctx == null ? call.call() : ctx.call(operation, path, call);
     }
 
     /** @return a new MD5 digest */
@@ -41,20 +42,16 @@ public final class DatasetIo {
     }
 
     /**
-     * Writes one dataset file under {@code root}: {@code generate} (skipped for zeros), {@code write}
-     * per chunk, {@code open}, {@code close}, timed on {@code ctx} when it is not null. Updates
+     * Writes one dataset file under {@code root} (its directory must exist: creating it is no part of
+     * the file's timing): {@code generate} (skipped for zeros), {@code write} per chunk, {@code open},
+     * {@code close}, timed on {@code ctx} when it is not null. Updates
      * {@code md5} with the bytes written when it is not null, and fsyncs before closing when
      * {@code sync} (so a later page-cache drop finds no dirty pages to keep).
      */
     public static void write(FileAccess files, Path root, DatasetSpec.File file, DatasetContent content, boolean zeros,
-                             ByteBuffer chunk, WorkloadContext ctx, MessageDigest md5, boolean sync)
-            throws java.io.IOException {
+                             ByteBuffer chunk, WorkloadContext ctx, MessageDigest md5, boolean sync) {
         Path path = root.resolve(file.path());
-        Files.createDirectories(path.getParent());
-        FileAccess.OpenFile out;
-        try (var t = time(ctx, "open", path)) {
-            out = files.create(path);
-        }
+        FileAccess.OpenFile out = timed(ctx, "open", path, () -> files.create(path));
         try {
             long offset = 0;
             if (zeros) {
@@ -67,9 +64,11 @@ public final class DatasetIo {
                 int length = (int) Math.min(chunk.capacity(), file.sizeBytes() - offset);
                 chunk.clear().limit(length);
                 if (!zeros) {
-                    try (var t = time(ctx, "generate", path)) {
-                        content.fillFrom(file.path(), offset, chunk);
-                    }
+                    long from = offset;
+                    timed(ctx, "generate", path, () -> {
+                        content.fillFrom(file.path(), from, chunk);
+                        return null;
+                    });
                     chunk.flip();
                     if (ctx != null) {
                         ctx.addBytes("generate", length);
@@ -78,11 +77,12 @@ public final class DatasetIo {
                 if (md5 != null) {
                     md5.update(chunk.duplicate());
                 }
-                try (var t = time(ctx, "write", path)) {
+                timed(ctx, "write", path, () -> {
                     while (chunk.hasRemaining()) {
                         out.write(chunk);
                     }
-                }
+                    return null;
+                });
                 if (ctx != null) {
                     ctx.addBytes("write", length);
                 }
@@ -92,8 +92,20 @@ public final class DatasetIo {
                 out.sync();
             }
         } finally {
-            try (var t = time(ctx, "close", path)) {
+            timed(ctx, "close", path, () -> {
                 out.close();
+                return null;
+            });
+        }
+    }
+
+    /** Creates the directories {@code files} go into under {@code root} (untimed: before any file's timing). */
+    public static void createDirectories(Path root, List<DatasetSpec.File> files) throws java.io.IOException {
+        java.util.Set<Path> made = new java.util.HashSet<>();
+        for (DatasetSpec.File f : files) {
+            Path parent = root.resolve(f.path()).getParent();
+            if (made.add(parent)) {
+                Files.createDirectories(parent);
             }
         }
     }

@@ -20,12 +20,27 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
+    public void rehearse(WorkloadContext ctx) {
+        Path scratch = Rehearsal.directory(ctx, fileAccess);
+        var block = FileWork.blockFor(fileSize);
+        Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+            Path file = FileWork.path(scratch, "file-" + i + ".dat");
+            FileWork.populate(fileAccess, file, block, fileSize);
+            unlink(ctx, file);
+        });
+        Rehearsal.removeTree(fileAccess, scratch);
+    }
+
+    /** The timed work for one file. */
+    private void unlink(WorkloadContext ctx, Path file) {
+        ctx.measure("unlink", file, () -> fileAccess.unlink(file));
+    }
+
+    @Override
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
             Path file = file(ctx, i);
-            try (var t = ctx.time("unlink", file)) {
-                fileAccess.unlink(file);
-            }
+            unlink(ctx, file);
         }
     }
 

@@ -120,12 +120,8 @@ public final class EnvWorkloads {
             Path wheels = ctx.sharedDirectory().resolve("wheels");
             for (int i = 0; i < environments; i++) {
                 Path environment = ctx.workDirectory().resolve("env-" + i);
-                try (var t = ctx.time("create", environment)) {
-                    tool.create(environment);
-                }
-                try (var t = ctx.time("install", environment)) {
-                    tool.install(environment, wheels, names);
-                }
+                ctx.measure("create", environment, () -> tool.create(environment));
+                ctx.measure("install", environment, () -> tool.install(environment, wheels, names));
             }
         }
 
@@ -168,9 +164,7 @@ public final class EnvWorkloads {
         public void run(WorkloadContext ctx) {
             String script = ". " + environment.resolve("bin/activate") + " && python -c 'import prism_pkg_0, prism_pkg_1'";
             for (int i = 0; i < activations; i++) {
-                try (var t = ctx.time("activate", environment)) {
-                    Programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT);
-                }
+                ctx.measure("activate", environment, () -> Programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
             }
         }
     }

@@ -67,9 +67,7 @@ public final class FolderBenchWorkload implements Workload {
     @Override
     public void run(WorkloadContext ctx) {
         Path root = ctx.workDirectory().resolve("tree");
-        try (var t = ctx.time("mkdir", root)) {
-            fileAccess.mkdir(root);
-        }
+        ctx.measure("mkdir", root, () -> fileAccess.mkdir(root));
         List<Path> directories = new ArrayList<>();
         List<Path> level = List.of(root);
         for (int d = 0; d < depth; d++) {
@@ -77,9 +75,7 @@ public final class FolderBenchWorkload implements Workload {
             for (Path parent : level) {
                 for (int b = 0; b < breadth; b++) {
                     Path dir = parent.resolve("d" + b);
-                    try (var t = ctx.time("mkdir", dir)) {
-                        fileAccess.mkdir(dir);
-                    }
+                    ctx.measure("mkdir", dir, () -> fileAccess.mkdir(dir));
                     next.add(dir);
                 }
             }
@@ -90,43 +86,31 @@ public final class FolderBenchWorkload implements Workload {
         for (Path leaf : level) {
             for (int f = 0; f < filesPerLeaf; f++) {
                 Path file = leaf.resolve("f" + f + ".dat");
-                try (var t = ctx.time("create", file)) {
-                    FileWork.populate(fileAccess, file, block, fileSize);
-                }
+                ctx.measure("create", file, () -> FileWork.populate(fileAccess, file, block, fileSize));
                 ctx.addBytes("create", fileSize);
                 files.add(file);
             }
         }
         walkedEntries = walk(ctx, root);
         for (Path file : files) {
-            try (var t = ctx.time("unlink", file)) {
-                fileAccess.unlink(file);
-            }
+            ctx.measure("unlink", file, () -> fileAccess.unlink(file));
         }
         for (int i = directories.size() - 1; i >= 0; i--) {
             Path dir = directories.get(i);
-            try (var t = ctx.time("rmdir", dir)) {
-                fileAccess.rmdir(dir);
-            }
+            ctx.measure("rmdir", dir, () -> fileAccess.rmdir(dir));
         }
-        try (var t = ctx.time("rmdir", root)) {
-            fileAccess.rmdir(root);
-        }
+        ctx.measure("rmdir", root, () -> fileAccess.rmdir(root));
     }
 
     /** readdir of every directory and stat of every entry, depth first; @return entries seen */
     private long walk(WorkloadContext ctx, Path directory) {
         List<String> names;
-        try (var t = ctx.time("readdir", directory)) {
-            names = fileAccess.list(directory);
-        }
+        names = ctx.call("readdir", directory, () -> fileAccess.list(directory));
         long seen = 0;
         for (String name : names) {
             Path entry = directory.resolve(name);
             boolean isDirectory;
-            try (var t = ctx.time("stat", entry)) {
-                isDirectory = fileAccess.stat(entry).isDirectory();
-            }
+            isDirectory = ctx.call("stat", entry, () -> fileAccess.stat(entry).isDirectory());
             seen++;
             if (isDirectory) {
                 seen += walk(ctx, entry);

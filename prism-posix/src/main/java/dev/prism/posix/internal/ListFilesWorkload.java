@@ -4,6 +4,7 @@ import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /** One rank of {@code list_files}: readdir of the directory, then stat of every entry. */
@@ -21,18 +22,30 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
-    public void run(WorkloadContext ctx) {
-        List<String> names;
-        try (var t = ctx.time("readdir", directory)) {
-            names = fileAccess.list(directory);
+    public void rehearse(WorkloadContext ctx) {
+        Path scratch = Rehearsal.directory(ctx, fileAccess);
+        int files = 100;
+        var block = FileWork.blockFor(fileSize);
+        for (int i = 0; i < files; i++) {
+            FileWork.populate(fileAccess, FileWork.path(scratch, "file-" + i + ".dat"), block, fileSize);
         }
+        Rehearsal.repeat(Rehearsal.ITERATIONS / files, i -> listAndStat(ctx, scratch));
+        Rehearsal.removeTree(fileAccess, scratch);
+    }
+
+    @Override
+    public void run(WorkloadContext ctx) {
+        listAndStat(ctx, directory);
+    }
+
+    /** The timed work: one readdir of {@code dir}, then a stat of every name it returned. */
+    private void listAndStat(WorkloadContext ctx, Path dir) {
+        List<String> names = ctx.call("readdir", dir, () -> fileAccess.list(dir));
         listed = names.size();
         statted = 0;
         for (String name : names) {
-            var path = FileWork.path(directory, name);
-            try (var t = ctx.time("stat", path)) {
-                statted += fileAccess.stat(path).sizeBytes();
-            }
+            var path = FileWork.path(dir, name);
+            statted += ctx.call("stat", path, () -> fileAccess.stat(path)).sizeBytes();
         }
     }
 

@@ -45,6 +45,8 @@ public final class Md5CheckWorkload implements Workload {
     private Map<String, DatasetManifest.Entry> manifest;
     private ByteBuffer buffer;
     private long orderSeed;
+    /** Each of {@link #mine}'s sizes: the manifest's, else found by stat before the timed pass. */
+    private long[] sizes;
     private final List<String> mismatches = new ArrayList<>();
 
     public Md5CheckWorkload(Access access, Path dataset, DatasetSpec generate, FileOrder order, int stride, int epochs,
@@ -76,6 +78,11 @@ public final class Md5CheckWorkload implements Workload {
         buffer = ByteBuffer.allocateDirect(chunkSize + 4096).alignedSlice(4096);
         buffer.limit(chunkSize);
         buffer = buffer.slice();
+        sizes = new long[mine.size()];
+        for (int i = 0; i < mine.size(); i++) {
+            sizes[i] = mine.get(i).sizeBytes();
+        }
+        prepareEpoch(ctx);
     }
 
     /** Writes this rank's share of the dataset (untimed, synced) and returns every file from the merged manifest. */
@@ -88,6 +95,7 @@ public final class Md5CheckWorkload implements Workload {
         DatasetContent content = new DatasetContent(generate.seed());
         ByteBuffer chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);
         List<DatasetManifest.Entry> written = new ArrayList<>();
+        DatasetIo.createDirectories(root, generate.files());
         for (DatasetSpec.File f : generate.files()) {
             if (f.index() % ctx.worldSize() == ctx.rank()) {
                 MessageDigest md5 = DatasetIo.md5();
@@ -141,73 +149,121 @@ public final class Md5CheckWorkload implements Workload {
         return found;
     }
 
+    /**
+     * Gets every file ready for an epoch's timed pass, in passes of their own before it, so that no
+     * untimed call on a path comes just before its timed open: sizes (stat, where no manifest says),
+     * then the page-cache drop of every file, then the residency probe of every file, then, as root,
+     * the kernel's dentry and inode caches (the probes and drops looked the paths up again).
+     */
+    private void prepareEpoch(WorkloadContext ctx) {
+        for (int i = 0; i < mine.size(); i++) {
+            if (sizes[i] < 0) {
+                sizes[i] = files.stat(root.resolve(mine.get(i).path())).sizeBytes();
+            }
+        }
+        if (drop) {
+            for (DatasetManifest.Entry entry : mine) {
+                Posix.dropFromPageCache(root.resolve(entry.path()));
+            }
+        }
+        for (DatasetManifest.Entry entry : mine) {
+            PageCacheResidency before = Posix.residency(root.resolve(entry.path()));
+            ctx.addCounter("pages_before_read", before.pages());
+            ctx.addCounter("resident_pages_before_read", before.residentPages());
+            if (before.fraction() > RESIDENT_LIMIT) {
+                ctx.addCounter("files_over_5pct_resident", 1);
+            }
+        }
+        if (drop) {
+            ctx.note("dentries_dropped", KernelCaches.dropDentriesAndInodes());
+        }
+    }
+
+    @Override
+    public void rehearse(WorkloadContext ctx) {
+        // the read path (open, reads, MD5, close) on a scratch file of its own
+        Path scratch = Rehearsal.directory(ctx, files);
+        Path own = scratch.resolve("rehearsal.bin");
+        long size = 4L * chunkSize;
+        FileWork.populate(files, own, FileWork.blockFor(size), size);
+        MessageDigest md5 = DatasetIo.md5();
+        Rehearsal.repeat(Rehearsal.ITERATIONS / 10, i -> {
+            readFile(ctx, own, size, md5);
+            md5.reset();
+        });
+        Rehearsal.removeTree(files, scratch);
+    }
+
     @Override
     public void run(WorkloadContext ctx) {
         MessageDigest md5 = DatasetIo.md5();
         for (int epoch = 0; epoch < epochs; epoch++) {
+            if (epoch > 0) {
+                // the first epoch was prepared in setup; later ones meet here so that no rank's
+                // preparation runs while another is in its timed pass
+                ctx.barrier();
+                prepareEpoch(ctx);
+                ctx.barrier();
+            }
             int[] visit = switch (order) {
                 case SEQUENTIAL -> ReadOrder.sequential(mine.size());
                 case RANDOM -> ReadOrder.random(mine.size(), orderSeed, epoch);
                 case STRIDED -> ReadOrder.strided(mine.size(), stride);
             };
             for (int index : visit) {
-                readOne(ctx, mine.get(index), md5);
+                readOne(ctx, mine.get(index), sizes[index], md5);
             }
         }
     }
 
-    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, MessageDigest md5) {
+    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, long expected, MessageDigest md5) {
         Path path = root.resolve(entry.path());
-        if (drop) {
-            try (var t = ctx.time("drop", path)) {
-                Posix.dropFromPageCache(path);
-            }
-        }
-        PageCacheResidency before = Posix.residency(path);
-        ctx.addCounter("pages_before_read", before.pages());
-        ctx.addCounter("resident_pages_before_read", before.residentPages());
-        if (before.fraction() > RESIDENT_LIMIT) {
-            ctx.addCounter("files_over_5pct_resident", 1);
-        }
-        long expected = entry.sizeBytes() >= 0 ? entry.sizeBytes() : files.stat(path).sizeBytes();
-        long read = 0;
-        try (var file = ctx.time("file", path)) {
-            FileAccess.OpenFile in;
-            try (var t = ctx.time("open", path)) {
-                in = direct ? files.openReadDirect(path) : files.openRead(path);
-            }
-            try {
-                while (true) {
-                    buffer.clear();
-                    int n;
-                    try (var t = ctx.time("read", path)) {
-                        n = in.read(buffer);
-                    }
-                    if (n < 0) {
-                        break;
-                    }
-                    ctx.addBytes("read", n);
-                    read += n;
-                    md5.update(buffer.flip());
-                }
-            } finally {
-                try (var t = ctx.time("close", path)) {
-                    in.close();
-                }
-            }
-        }
+        long read = readFile(ctx, path, expected, md5);
         ctx.addBytes("file", read);
         ctx.addCounter("files_read", 1);
-        if (read != expected) {
-            md5.reset();
-            throw new PrismException(path + " " + (read < expected ? "shrank" : "grew") + " while being read: read "
-                    + read + " bytes, expected " + expected);
-        }
         String actual = DatasetIo.hex(md5);
         DatasetManifest.Entry listed = manifest == null ? null : manifest.get(entry.path());
         if (listed != null && listed.md5() != null && !listed.md5().isEmpty() && !listed.md5().equals(actual)) {
             mismatches.add(path + ": MD5 " + actual + ", manifest says " + listed.md5());
         }
+    }
+
+    /**
+     * The timed work for one file: open, reads until {@code expected} bytes are in, close, all within
+     * "file". A {@code read} sample is a read that returned data: the end-of-file read that a loader
+     * makes to find the end (and that tells PRISM the file did not grow) is part of "file" but no
+     * {@code read} sample.
+     *
+     * @return bytes read
+     */
+    private long readFile(WorkloadContext ctx, Path path, long expected, MessageDigest md5) {
+        long read = ctx.call("file", path, () -> {
+            FileAccess.OpenFile in = ctx.call("open", path, () -> direct ? files.openReadDirect(path) : files.openRead(path));
+            long total = 0;
+            try {
+                while (total < expected) {
+                    buffer.clear();
+                    int n = ctx.call("read", path, () -> in.read(buffer));
+                    if (n < 0) {
+                        return total;
+                    }
+                    ctx.addBytes("read", n);
+                    total += n;
+                    md5.update(buffer.flip());
+                }
+                buffer.clear();
+                return in.read(buffer) > 0 ? -1 : total; // the end-of-file read; -1: there was more
+            } finally {
+                ctx.measure("close", path, in::close);
+            }
+        });
+        boolean grew = read < 0;
+        if (read != expected) {
+            md5.reset();
+            throw new PrismException(path + (grew ? " grew while being read: it holds more than the expected "
+                    + expected + " bytes" : " shrank while being read: read " + read + " bytes, expected " + expected));
+        }
+        return read;
     }
 
     @Override

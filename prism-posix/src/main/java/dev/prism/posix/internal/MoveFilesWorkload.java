@@ -28,13 +28,29 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
+    public void rehearse(WorkloadContext ctx) {
+        Path scratch = Rehearsal.directory(ctx, fileAccess);
+        Path a = FileWork.path(scratch, "a.dat");
+        Path b = FileWork.path(scratch, "b.dat");
+        FileWork.populate(fileAccess, a, FileWork.blockFor(fileSize), fileSize);
+        Rehearsal.repeat(Rehearsal.ITERATIONS / 2, i -> {
+            rename(ctx, a, b);
+            rename(ctx, b, a);
+        });
+        Rehearsal.removeTree(fileAccess, scratch);
+    }
+
+    /** The timed work for one file. */
+    private void rename(WorkloadContext ctx, Path from, Path to) {
+        ctx.measure("rename", from, () -> fileAccess.rename(from, to));
+    }
+
+    @Override
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
             Path from = file(ctx, i);
             Path to = FileWork.path(destination, from.getFileName().toString());
-            try (var t = ctx.time("rename", from)) {
-                fileAccess.rename(from, to);
-            }
+            rename(ctx, from, to);
         }
     }
 

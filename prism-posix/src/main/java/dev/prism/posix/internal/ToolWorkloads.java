@@ -58,15 +58,11 @@ public final class ToolWorkloads {
             for (int i = 0; i < repeats; i++) {
                 if (extract) {
                     Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
-                    try (var t = ctx.time("extract", into)) {
-                        Programs.check(List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT);
-                    }
+                    ctx.measure("extract", into, () -> Programs.check(List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
                     ctx.addBytes("extract", Files.size(archive));
                 } else {
                     Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
-                    try (var t = ctx.time("create", out)) {
-                        Programs.check(List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT);
-                    }
+                    ctx.measure("create", out, () -> Programs.check(List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
                     ctx.addBytes("create", Files.size(out));
                 }
             }
@@ -109,9 +105,7 @@ public final class ToolWorkloads {
                     "--directory=" + ctx.workDirectory(), "--output-format=json"));
             command.addAll(job);
             String out;
-            try (var t = ctx.time("fio", ctx.workDirectory())) {
-                out = Programs.check(command, null, Map.of(), LIMIT).stdout();
-            }
+            out = ctx.call("fio", ctx.workDirectory(), () -> Programs.check(command, null, Map.of(), LIMIT).stdout());
             JsonNode result = new ObjectMapper().readTree(out.substring(Math.max(0, out.indexOf('{'))));
             for (JsonNode jobResult : result.path("jobs")) {
                 for (String direction : List.of("read", "write", "trim")) {
