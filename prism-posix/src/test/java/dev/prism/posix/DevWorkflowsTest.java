@@ -75,12 +75,17 @@ class DevWorkflowsTest {
     @Test
     void fio_mapsItsFiguresIntoMeasurementsAndCounters() {
         RunResult r = Scenario.builder().target(target).benchmark(DevWorkflows.fio().with(DevWorkflows.RW, DevWorkflows.FioPattern.RANDRW)
-                .with(DevWorkflows.SIZE, dev.prism.DataSize.ofMiB(4))).build().execute().runs().get(0);
+                .with(DevWorkflows.SIZE, dev.prism.DataSize.ofMiB(4))).repetitions(2).build().execute().runs().get(0);
         assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
-        long reads = r.counters().get("fio_read_ios");
-        long writes = r.counters().get("fio_write_ios");
-        assertThat(reads + writes).isEqualTo(1024);
-        assertThat(r.measurement("fio_read").bytes() + r.measurement("fio_write").bytes()).isEqualTo(4L << 20);
+        // counters are per repetition: two repetitions do not double fio's figures
+        assertThat(r.repetitions()).allSatisfy(rep -> assertThat(rep.counters().get("fio_read_ios")
+                + rep.counters().get("fio_write_ios")).isEqualTo(1024));
+        // ops/s is fio's IOPS (its I/Os over fio's own runtime), not samples over PRISM's process time
+        for (var rep : r.repetitions()) {
+            assertThat(rep.measurements().get("fio_read").opsPerSecond())
+                    .isCloseTo(rep.counters().get("fio_read_iops"), org.assertj.core.data.Percentage.withPercentage(1));
+        }
+        assertThat(r.measurement("fio_read").bytes() + r.measurement("fio_write").bytes()).isEqualTo(2 * (4L << 20));
         assertThat(r.measurement("fio_read").p50Nanos()).isPositive();
         assertThat(r.counters().get("fio_read_iops")).isPositive();
     }

@@ -169,6 +169,7 @@ def verify_checksum(state_dict, expected, where, after):
 
 
 def drop_from_page_cache(path):
+    """Drops every file under path from this node's page cache; returns how many files."""
     files = [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
     for name in files:
         fd = os.open(name, os.O_RDONLY)
@@ -177,6 +178,7 @@ def drop_from_page_cache(path):
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         finally:
             os.close(fd)
+    return len(files)
 
 
 def diagnose_dcp(dcp_dir):
@@ -301,7 +303,7 @@ def run(args, rec, rank, world, device):
             return {}
         if flag(args.drop_cache):
             with rec.time("drop_cache"):
-                drop_from_page_cache(full_path)
+                rec.counters["files_dropped"] = drop_from_page_cache(full_path)
             dist.barrier()
         if args.fault == "truncate_shard" and rank == 0:
             os.truncate(full_path, os.path.getsize(full_path) // 2)
@@ -345,9 +347,10 @@ def run(args, rec, rank, world, device):
         return {}
     dist.barrier()
     if flag(args.drop_cache):
+        # every rank drops what it may read (DCP reads shards written by other ranks, and on several
+        # nodes each node has its own page cache), as ddp_load does
         with rec.time("drop_cache"):
-            if rank == 0:
-                drop_from_page_cache(dcp_dir)
+            rec.counters["files_dropped"] = drop_from_page_cache(dcp_dir)
         dist.barrier()
     if args.fault == "truncate_shard" and rank == 0:
         victim = sorted(f for f in os.listdir(dcp_dir) if f.endswith(".distcp"))[-1]

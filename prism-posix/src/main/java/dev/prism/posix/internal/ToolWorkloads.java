@@ -83,7 +83,7 @@ public final class ToolWorkloads {
 
     /** {@code fio}: runs fio with the given job and maps its JSON into PRISM measurements. */
     public static final class Fio implements Workload {
-        private static final int MAX_SAMPLES = 200_000;
+        private static final int MAX_SAMPLES = 20_000_000;
         private final String fioGiven;
         private final List<String> job;
         private String fio;
@@ -107,22 +107,31 @@ public final class ToolWorkloads {
             String out;
             out = ctx.call("fio", ctx.workDirectory(), () -> Programs.check(command, null, Map.of(), LIMIT).stdout());
             JsonNode result = new ObjectMapper().readTree(out.substring(Math.max(0, out.indexOf('{'))));
+            // fio's jobs of one rank run side by side: an operation ran over its longest job's time
+            Map<String, Long> elapsed = new java.util.LinkedHashMap<>();
             for (JsonNode jobResult : result.path("jobs")) {
                 for (String direction : List.of("read", "write", "trim")) {
-                    map(ctx, direction, jobResult.path(direction));
+                    long nanos = map(ctx, direction, jobResult.path(direction));
+                    if (nanos > 0) {
+                        elapsed.merge("fio_" + direction, nanos, Math::max);
+                    }
                 }
             }
+            elapsed.forEach(ctx::elapsed);
         }
 
         /**
          * fio reports a latency distribution as percentiles: each becomes as many samples as the share of
-         * I/Os it covers (capped at 200,000 in all), so PRISM's percentiles match fio's; fio's own I/O count,
-         * IOPS and bandwidth are kept as counters (summed over ranks: aggregate figures).
+         * I/Os it covers (up to {@link #MAX_SAMPLES}), so PRISM's percentiles match fio's; fio's own I/O
+         * count, IOPS and bandwidth are kept as counters (summed over ranks: aggregate figures).
+         *
+         * @return the time the samples ran over as fio saw it (samples / fio's IOPS), so that the
+         *         table's ops/s is fio's IOPS and not samples over PRISM's process time; 0 for none
          */
-        private static void map(WorkloadContext ctx, String direction, JsonNode d) {
+        private static long map(WorkloadContext ctx, String direction, JsonNode d) {
             long ios = d.path("total_ios").asLong();
             if (ios == 0) {
-                return;
+                return 0;
             }
             String op = "fio_" + direction;
             TreeMap<Double, Long> percentiles = new TreeMap<>();
@@ -149,6 +158,8 @@ public final class ToolWorkloads {
             ctx.addCounter(op + "_ios", ios);
             ctx.addCounter(op + "_iops", Math.round(d.path("iops").asDouble()));
             ctx.addCounter(op + "_bw_bytes_per_s", d.path("bw_bytes").asLong());
+            double iops = d.path("iops").asDouble();
+            return iops > 0 ? Math.round(samples * 1e9 / iops) : 0;
         }
     }
 }

@@ -1,0 +1,133 @@
+package dev.prism.posix;
+
+import dev.prism.Benchmark;
+import dev.prism.Launcher;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.ScenarioListener;
+import dev.prism.Stall;
+import dev.prism.testing.FaultFs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * PRISM's figures against faultfs, a real FUSE filesystem that delays or fails chosen operations:
+ * what it injects is what PRISM must report, and nothing of PRISM's own may show.
+ */
+class FaultInjectionTest {
+    @TempDir
+    Path dir;
+    private FaultFs fs;
+
+    @BeforeEach
+    void mount() throws Exception {
+        fs = FaultFs.mount(dir);
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (fs != null) {
+            fs.close();
+        }
+    }
+
+    private Scenario.Builder on(Benchmark benchmark) {
+        return Scenario.builder().target(fs.mountPoint()).benchmark(benchmark);
+    }
+
+    @Test
+    void anInjected20msOpen_reads20msAtTheMedian() throws Exception {
+        fs.rule("open", "/prism-*/shared/contended.dat", Duration.ofMillis(20), null);
+        RunResult r = on(PosixBenchmarks.openContention().opens(20).read(false)).build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        // 20 ms ± 5 %: faultfs's own sleep plus the FUSE round trip
+        assertThat(r.measurement("open").p50Nanos() / 1e6).isCloseTo(20.0, within(1.0));
+        assertThat(r.measurement("open").count()).isEqualTo(20);
+    }
+
+    @Test
+    void aSlowOperation_isReportedAsAStallWhileItRuns() throws Exception {
+        fs.rule("create", "/prism-*/rank-0/file-1.dat", Duration.ofSeconds(3), null);
+        List<Stall> heard = new CopyOnWriteArrayList<>();
+        List<Long> heardAt = new CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+        RunResult r = on(PosixBenchmarks.createFiles().files(3)).stallThreshold(Duration.ofMillis(500))
+                .listener(new ScenarioListener() {
+                    @Override
+                    public void stallDetected(Stall stall) {
+                        heard.add(stall);
+                        heardAt.add(System.nanoTime() - start);
+                    }
+                }).build().execute().runs().get(0);
+        long total = System.nanoTime() - start;
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(heard).isNotEmpty();
+        assertThat(heard.get(0).finished()).isFalse();
+        assertThat(heard.get(0).path()).endsWith("file-1.dat");
+        assertThat(heard.get(0).operation()).isIn("create", "open");
+        // heard while it ran: well before the run ended
+        assertThat(heardAt.get(0)).isLessThan(total - Duration.ofSeconds(1).toNanos());
+        assertThat(r.measurement("open").maxNanos()).isGreaterThanOrEqualTo(Duration.ofSeconds(3).toNanos());
+    }
+
+    @Test
+    void anInjectedErrno_surfacesAsCallPathAndErrno_andIsAnErrorNotASample() throws Exception {
+        fs.rule("fsync", "/prism-*/rank-0/file-2.dat", Duration.ofMillis(50), "EIO");
+        RunResult r = on(PosixBenchmarks.createFiles().files(5).fsync(true)).build().execute().runs().get(0);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.failure().message()).contains("fsync").contains("file-2.dat").contains("EIO");
+        assertThat(r.failure().message()).doesNotContain("Exception").doesNotContain("at java.");
+        assertThat(r.measurement("fsync").errors()).isEqualTo(1);
+        assertThat(r.measurement("fsync").count()).isEqualTo(2);
+        // the 50 ms the failed fsync took is no sample
+        assertThat(r.measurement("fsync").maxNanos()).isLessThan(Duration.ofMillis(50).toNanos());
+        assertThat(r.measurement("create").errors()).isEqualTo(1);
+    }
+
+    @Test
+    void underProcesses_noRankPaysForTheBindingInsideItsFirstTimedOpen() throws Exception {
+        // faultfs adds nothing here: it is a slow-ish real filesystem, so one-off costs stand out less
+        // than on tmpfs; the figure is the max of every rank's opens in every repetition
+        RunResult r = on(PosixBenchmarks.openContention().opens(200)).tasks(2).repetitions(3)
+                .launcher(Launcher.processes()).stallThreshold(Duration.ofMillis(20)).build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(r.measurement("open").maxNanos()).isLessThan(Duration.ofMillis(20).toNanos());
+        assertThat(r.stalls()).isEmpty();
+    }
+
+    @Test
+    void md5Check_timedOpenIsNotWarmedByPrism_everyUntimedCallOnAFileComesBeforeTheTimedPass() throws Exception {
+        Path data = fs.mountPoint().resolve("data");
+        java.nio.file.Files.createDirectories(data);
+        Datasets.write(data, new DatasetSpec(List.of(dev.prism.DataSize.ofKiB(8)), 6, dev.prism.DataSize.ofMiB(1),
+                DatasetLayout.FLAT, 1, 7));
+        fs.clearLog();
+        RunResult r = on(PosixBenchmarks.md5Check().dataset(data).cache(PageCache.DROP)).build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        // the reads of the timed pass are the last reads of each file; no open of file B lies between
+        // file A's last untimed open (drop, probe) and A's timed open — before the fix, each file's
+        // drop and probe came right before its own timed open
+        List<String> opens = fs.log().stream().filter(l -> l.startsWith("open /data/file-")).toList();
+        assertThat(opens).hasSize(6 * 3); // drop, residency probe, timed open
+        List<String> lastSix = opens.subList(opens.size() - 6, opens.size());
+        List<String> firstTwelve = opens.subList(0, 12);
+        assertThat(lastSix).doesNotHaveDuplicates();
+        assertThat(firstTwelve).containsAll(lastSix);
+    }
+
+    @Test
+    void linkLock_onANetworkStyleAttributeCache_validatesByIdentity() {
+        RunResult r = on(PosixBenchmarks.linkLock().packages(3).filesPerPackage(4)).tasks(2).build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+    }
+}
