@@ -13,9 +13,9 @@ import java.util.zip.DataFormatException;
  * The statistics of one operation: count, bytes, min/mean/max/stddev, percentiles, the 95%
  * confidence interval of the mean, ops/s and bytes/s. Count, sum, min, max and variance are exact;
  * percentiles come from an HdrHistogram with 3 significant digits (clamped to the exact min and
- * max). Operations that failed are counted as {@link #errors()}, never as samples. Measurements merge exactly: {@link #combineRanks} for ranks that ran at the same time,
- * {@link #combineRepetitions} for repetitions that ran one after another. Percentiles are never
- * averaged.
+ * max). Operations that failed are counted as {@link #errors()}, never as samples. Measurements
+ * merge exactly: {@link #combineRanks} for ranks that ran at the same time, {@link #combineRepetitions}
+ * for repetitions that ran one after another. Percentiles are never averaged.
  *
  * <pre>{@code
  * var r = new dev.prism.LatencyRecorder("stat");

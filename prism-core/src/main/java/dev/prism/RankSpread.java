@@ -11,7 +11,6 @@ import java.util.List;
  * system.
  *
  * <pre>{@code
- * var m = java.util.Map.of("op", dev.prism.Measurement.decode("op", 0, 0, 0, 0, 0, 0, 0, new dev.prism.LatencyRecorder("op").snapshot(0).encodedHistogram(), 0));
  * var r = new dev.prism.LatencyRecorder("op"); r.record(5);
  * var a = new dev.prism.RankResult(0, "h", dev.prism.Status.PASS, null, 10, java.util.Map.of("op", r.snapshot(10)), java.util.Map.of(), java.util.List.of());
  * var b = new dev.prism.RankResult(1, "h", dev.prism.Status.PASS, null, 30, java.util.Map.of("op", r.snapshot(30)), java.util.Map.of(), java.util.List.of());

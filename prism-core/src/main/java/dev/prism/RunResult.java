@@ -76,17 +76,12 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
      *         repetitions of fio do not double its IOPS.
      */
     public Map<String, Long> counters() {
-        Map<String, long[]> sumAndCount = new LinkedHashMap<>();
-        for (RepetitionResult rep : repetitions) {
-            rep.counters().forEach((k, v) -> {
-                long[] acc = sumAndCount.computeIfAbsent(k, x -> new long[2]);
-                acc[0] += v;
-                acc[1]++;
-            });
-        }
-        Map<String, Long> means = new LinkedHashMap<>();
-        sumAndCount.forEach((k, acc) -> means.put(k, Math.round((double) acc[0] / acc[1])));
-        return Collections.unmodifiableMap(means);
+        Map<String, Double> means = repetitions.stream().flatMap(rep -> rep.counters().entrySet().stream())
+                .collect(java.util.stream.Collectors.groupingBy(Map.Entry::getKey, LinkedHashMap::new,
+                        java.util.stream.Collectors.averagingLong(Map.Entry::getValue)));
+        Map<String, Long> rounded = new LinkedHashMap<>();
+        means.forEach((k, mean) -> rounded.put(k, Math.round(mean)));
+        return Collections.unmodifiableMap(rounded);
     }
 
     /** @return every rank's notes; where ranks differ, their distinct values joined with " | " */

@@ -19,11 +19,11 @@ final class JitQuiet {
     private JitQuiet() {
     }
 
-    /** @return how long it waited, in milliseconds */
-    static long await(Instant deadline) throws InterruptedException {
+    /** Returns once the JIT has been idle for {@link #QUIET_MILLIS}, or the bound is reached. */
+    static void await(Instant deadline) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return 0;
+            return;
         }
         long start = System.nanoTime();
         long limit = start + Math.min(MAX_WAIT_MILLIS,
@@ -37,9 +37,8 @@ final class JitQuiet {
                 last = now;
                 quietSince = System.nanoTime();
             } else if (System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000) {
-                break;
+                return;
             }
         }
-        return (System.nanoTime() - start) / 1_000_000;
     }
 }

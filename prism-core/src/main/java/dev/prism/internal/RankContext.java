@@ -36,7 +36,6 @@ final class RankContext implements WorkloadContext {
     private Map<String, OperationSlot> slots = measuredSlots;
     private Map<String, Long> counters = measuredCounters;
     private Map<String, String> notes = measuredNotes;
-    private boolean rehearsing;
     private int userBarriers;
 
     RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
@@ -129,7 +128,6 @@ final class RankContext implements WorkloadContext {
         slots = new HashMap<>();
         counters = new LinkedHashMap<>();
         notes = new LinkedHashMap<>();
-        rehearsing = true;
         try {
             for (int i = 0; i < TIMER_WARMUP_TIMINGS; i++) {
                 Timer t = time("prism.timer-warm-up", workDirectory);
@@ -140,7 +138,6 @@ final class RankContext implements WorkloadContext {
             }
             workload.rehearse(this);
         } finally {
-            rehearsing = false;
             slots = measuredSlots;
             counters = measuredCounters;
             notes = measuredNotes;
@@ -177,7 +174,7 @@ final class RankContext implements WorkloadContext {
 
     @Override
     public void barrier() {
-        if (rehearsing) {
+        if (rehearsing()) {
             throw new IllegalStateException("a rehearsal must not wait at a barrier: other ranks may not rehearse");
         }
         await("workload-" + (++userBarriers));
@@ -200,8 +197,13 @@ final class RankContext implements WorkloadContext {
         return slot;
     }
 
+    /** @return whether a rehearsal is running: its timings go to throwaway slots */
+    private boolean rehearsing() {
+        return slots != measuredSlots;
+    }
+
     private OperationSlot newSlot(String operation) {
-        if (rehearsing) {
+        if (rehearsing()) {
             // never a stall, never watched, never reported
             OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>());
             slots.put(operation, slot);

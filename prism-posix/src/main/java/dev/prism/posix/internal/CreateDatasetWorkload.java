@@ -57,8 +57,10 @@ public final class CreateDatasetWorkload implements Workload {
     @Override
     public void run(WorkloadContext ctx) throws IOException {
         for (DatasetSpec.File f : mine) {
-            ctx.measure("file_" + DatasetIo.sizeLabel(f.sizeBytes()), root.resolve(f.path()), () -> DatasetIo.write(files, root, f, content, zeros, chunk, ctx, null, false));
-            ctx.addBytes("file_" + DatasetIo.sizeLabel(f.sizeBytes()), f.sizeBytes());
+            String op = "file_" + DatasetIo.sizeLabel(f.sizeBytes());
+            ctx.measure(op, root.resolve(f.path()),
+                    () -> DatasetIo.write(files, root, f, content, zeros, chunk, ctx, null, false));
+            ctx.addBytes(op, f.sizeBytes());
         }
     }
 

@@ -45,14 +45,14 @@ public final class CreateFilesWorkload implements Workload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
-        Path scratch = Rehearsal.directory(ctx, fileAccess);
-        Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
-            Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
-            createOne(ctx, file);
-            fileAccess.unlink(file);
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+                Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
+                createOne(ctx, file);
+                fileAccess.unlink(file);
+            });
         });
-        Rehearsal.removeTree(fileAccess, scratch);
     }
 
     @Override

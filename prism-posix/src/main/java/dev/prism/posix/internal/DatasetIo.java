@@ -21,10 +21,23 @@ public final class DatasetIo {
     private DatasetIo() {
     }
 
-    /** @return what {@code call} returns, timed as {@code operation} on {@code ctx}, or untimed when {@code ctx} is null (setup work) */
+    /**
+     * @return what {@code call} returns, timed as {@code operation} on {@code ctx}, or untimed when
+     *         {@code ctx} is null (setup work)
+     */
     static <T, E extends Exception> T timed(WorkloadContext ctx, String operation, Path path,
                                             WorkloadContext.Call<T, E> call) throws E {
         return ctx == null ? call.call() : ctx.call(operation, path, call);
+    }
+
+    /** As {@link #timed} for work that returns nothing. */
+    static <E extends Exception> void measured(WorkloadContext ctx, String operation, Path path,
+                                               WorkloadContext.Action<E> action) throws E {
+        if (ctx == null) {
+            action.run();
+        } else {
+            ctx.measure(operation, path, action);
+        }
     }
 
     /** @return a new MD5 digest */
@@ -65,10 +78,7 @@ public final class DatasetIo {
                 chunk.clear().limit(length);
                 if (!zeros) {
                     long from = offset;
-                    timed(ctx, "generate", path, () -> {
-                        content.fillFrom(file.path(), from, chunk);
-                        return null;
-                    });
+                    measured(ctx, "generate", path, () -> content.fillFrom(file.path(), from, chunk));
                     chunk.flip();
                     if (ctx != null) {
                         ctx.addBytes("generate", length);
@@ -77,11 +87,10 @@ public final class DatasetIo {
                 if (md5 != null) {
                     md5.update(chunk.duplicate());
                 }
-                timed(ctx, "write", path, () -> {
+                measured(ctx, "write", path, () -> {
                     while (chunk.hasRemaining()) {
                         out.write(chunk);
                     }
-                    return null;
                 });
                 if (ctx != null) {
                     ctx.addBytes("write", length);
@@ -92,10 +101,7 @@ public final class DatasetIo {
                 out.sync();
             }
         } finally {
-            timed(ctx, "close", path, () -> {
-                out.close();
-                return null;
-            });
+            measured(ctx, "close", path, out::close);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.prism.posix.Access;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.io.IOException;
 import java.nio.file.Path;
 
 /** One rank of {@code delete_files}: unlink every file. */
@@ -20,15 +21,15 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
-        Path scratch = Rehearsal.directory(ctx, fileAccess);
-        var block = FileWork.blockFor(fileSize);
-        Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
-            Path file = FileWork.path(scratch, "file-" + i + ".dat");
-            FileWork.populate(fileAccess, file, block, fileSize);
-            unlink(ctx, file);
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            var block = FileWork.blockFor(fileSize);
+            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+                Path file = FileWork.path(scratch, "file-" + i + ".dat");
+                FileWork.populate(fileAccess, file, block, fileSize);
+                unlink(ctx, file);
+            });
         });
-        Rehearsal.removeTree(fileAccess, scratch);
     }
 
     /** The timed work for one file. */

@@ -164,7 +164,8 @@ public final class EnvWorkloads {
         public void run(WorkloadContext ctx) {
             String script = ". " + environment.resolve("bin/activate") + " && python -c 'import prism_pkg_0, prism_pkg_1'";
             for (int i = 0; i < activations; i++) {
-                ctx.measure("activate", environment, () -> Programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
+                ctx.measure("activate", environment,
+                        () -> Programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
             }
         }
     }

@@ -67,7 +67,8 @@ public final class GitWorkloads {
         public void run(WorkloadContext ctx) {
             for (int i = 0; i < clones; i++) {
                 Path into = ctx.workDirectory().resolve("clone-" + i);
-                ctx.measure("clone", into, () -> Programs.check(List.of(git, "clone", "-q", source, into.toString()), null, SourceTree.GIT_ENV, LIMIT));
+                ctx.measure("clone", into, () -> Programs.check(List.of(git, "clone", "-q", source, into.toString()),
+                        null, SourceTree.GIT_ENV, LIMIT));
             }
         }
 

@@ -60,22 +60,23 @@ public final class LinkLockWorkload implements Workload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
+    public void rehearse(WorkloadContext ctx) throws IOException {
         // its own package cache, lock and environment: the timed phase's files stay untouched
-        Path scratch = Rehearsal.directory(ctx, fileAccess);
-        Path source = scratch.resolve("pkg");
-        fileAccess.mkdir(source);
-        ByteBuffer block = FileWork.blockFor(fileSize);
-        for (int f = 0; f < filesPerPackage; f++) {
-            FileWork.populate(fileAccess, source.resolve("file-" + f + ".py"), block, fileSize);
-        }
-        Path meta = scratch.resolve("conda-meta");
-        fileAccess.mkdir(meta);
-        try (FileAccess.OpenFile lock = fileAccess.openReadWrite(scratch.resolve("pkgs.lock"))) {
-            Rehearsal.repeat(Math.max(1, Rehearsal.ITERATIONS / (filesPerPackage + 4)),
-                    i -> installPackage(ctx, lock, scratch.resolve("pkgs.lock"), source, scratch.resolve("env-" + i), meta, i));
-        }
-        Rehearsal.removeTree(fileAccess, scratch);
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Path source = scratch.resolve("pkg");
+            fileAccess.mkdir(source);
+            ByteBuffer block = FileWork.blockFor(fileSize);
+            for (int f = 0; f < filesPerPackage; f++) {
+                FileWork.populate(fileAccess, source.resolve("file-" + f + ".py"), block, fileSize);
+            }
+            Path meta = scratch.resolve("conda-meta");
+            fileAccess.mkdir(meta);
+            Path lockPath = scratch.resolve("pkgs.lock");
+            try (FileAccess.OpenFile lock = fileAccess.openReadWrite(lockPath)) {
+                Rehearsal.repeat(Math.max(1, Rehearsal.ITERATIONS / (filesPerPackage + 4)),
+                        i -> installPackage(ctx, lock, lockPath, source, scratch.resolve("env-" + i), meta, i));
+            }
+        });
     }
 
     @Override
@@ -136,7 +137,8 @@ public final class LinkLockWorkload implements Workload {
         }
         if (staleCounts > 0) {
             ctx.note("stale_link_counts", staleCounts + " of " + packages + " linked files showed fewer than "
-                    + (ctx.worldSize() + 1) + " links (an attribute cache, as NFS actimeo or FUSE keep); identity checked by inode");
+                    + (ctx.worldSize() + 1) + " links (an attribute cache, as NFS actimeo or FUSE keep);"
+                    + " identity checked by inode");
         }
     }
 }

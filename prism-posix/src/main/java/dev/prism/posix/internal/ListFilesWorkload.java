@@ -4,6 +4,7 @@ import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -22,15 +23,15 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
-        Path scratch = Rehearsal.directory(ctx, fileAccess);
-        int files = 100;
-        var block = FileWork.blockFor(fileSize);
-        for (int i = 0; i < files; i++) {
-            FileWork.populate(fileAccess, FileWork.path(scratch, "file-" + i + ".dat"), block, fileSize);
-        }
-        Rehearsal.repeat(Rehearsal.ITERATIONS / files, i -> listAndStat(ctx, scratch));
-        Rehearsal.removeTree(fileAccess, scratch);
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            int scratchFiles = 100;
+            var block = FileWork.blockFor(fileSize);
+            for (int i = 0; i < scratchFiles; i++) {
+                FileWork.populate(fileAccess, FileWork.path(scratch, "file-" + i + ".dat"), block, fileSize);
+            }
+            Rehearsal.repeat(Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch));
+        });
     }
 
     @Override

@@ -180,18 +180,18 @@ public final class Md5CheckWorkload implements Workload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
+    public void rehearse(WorkloadContext ctx) throws IOException {
         // the read path (open, reads, MD5, close) on a scratch file of its own
-        Path scratch = Rehearsal.directory(ctx, files);
-        Path own = scratch.resolve("rehearsal.bin");
-        long size = 4L * chunkSize;
-        FileWork.populate(files, own, FileWork.blockFor(size), size);
-        MessageDigest md5 = DatasetIo.md5();
-        Rehearsal.repeat(Rehearsal.ITERATIONS / 10, i -> {
-            readFile(ctx, own, size, md5);
-            md5.reset();
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Path own = scratch.resolve("rehearsal.bin");
+            long size = 4L * chunkSize;
+            FileWork.populate(files, own, FileWork.blockFor(size), size);
+            MessageDigest md5 = DatasetIo.md5();
+            Rehearsal.repeat(Rehearsal.ITERATIONS / 10, i -> {
+                readFile(ctx, own, size, md5);
+                md5.reset();
+            });
         });
-        Rehearsal.removeTree(files, scratch);
     }
 
     @Override

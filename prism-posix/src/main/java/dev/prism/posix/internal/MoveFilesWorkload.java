@@ -28,16 +28,16 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
-        Path scratch = Rehearsal.directory(ctx, fileAccess);
-        Path a = FileWork.path(scratch, "a.dat");
-        Path b = FileWork.path(scratch, "b.dat");
-        FileWork.populate(fileAccess, a, FileWork.blockFor(fileSize), fileSize);
-        Rehearsal.repeat(Rehearsal.ITERATIONS / 2, i -> {
-            rename(ctx, a, b);
-            rename(ctx, b, a);
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Path a = FileWork.path(scratch, "a.dat");
+            Path b = FileWork.path(scratch, "b.dat");
+            FileWork.populate(fileAccess, a, FileWork.blockFor(fileSize), fileSize);
+            Rehearsal.repeat(Rehearsal.ITERATIONS / 2, i -> {
+                rename(ctx, a, b);
+                rename(ctx, b, a);
+            });
         });
-        Rehearsal.removeTree(fileAccess, scratch);
     }
 
     /** The timed work for one file. */

@@ -42,13 +42,14 @@ public final class OpenContentionWorkload implements Workload {
     }
 
     @Override
-    public void rehearse(WorkloadContext ctx) {
+    public void rehearse(WorkloadContext ctx) throws IOException {
         // every rank loads the binding and compiles its open/read/close here, on a file of its own
-        Path scratch = Rehearsal.directory(ctx, fileAccess);
-        Path own = scratch.resolve("rehearsal.dat");
-        FileWork.populate(fileAccess, own, FileWork.blockFor(Math.min(fileSize, READ_SIZE)), Math.min(fileSize, READ_SIZE));
-        Rehearsal.repeat(Rehearsal.ITERATIONS, i -> openReadClose(ctx, own));
-        Rehearsal.removeTree(fileAccess, scratch);
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Path own = scratch.resolve("rehearsal.dat");
+            long size = Math.min(fileSize, READ_SIZE);
+            FileWork.populate(fileAccess, own, FileWork.blockFor(size), size);
+            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> openReadClose(ctx, own));
+        });
     }
 
     @Override

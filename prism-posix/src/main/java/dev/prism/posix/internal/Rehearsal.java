@@ -1,10 +1,11 @@
 package dev.prism.posix.internal;
 
 import dev.prism.WorkloadContext;
-import dev.prism.posix.FileAccess;
+import dev.prism.internal.RunDirectory;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * How the POSIX workloads rehearse ({@link dev.prism.Workload#rehearse}): their own timed code, on
@@ -20,41 +21,33 @@ final class Rehearsal {
     private Rehearsal() {
     }
 
-    /** @return a fresh, empty scratch directory for this rank's rehearsal */
-    static Path directory(WorkloadContext ctx, FileAccess files) {
+    /**
+     * Runs {@code body} with a fresh, empty scratch directory of this rank's, and removes that
+     * directory afterwards (whether or not the body threw) the way the run directory is cleaned.
+     */
+    static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
         Path dir = ctx.workDirectory().resolveSibling("rehearsal-" + ctx.rank());
-        removeTree(files, dir);
-        files.mkdir(dir);
-        return dir;
+        RunDirectory.deleteTree(dir);
+        Files.createDirectory(dir);
+        try {
+            body.run(dir);
+        } finally {
+            RunDirectory.deleteTree(dir);
+        }
     }
 
     /** Runs {@code step} with 0, 1, 2… up to {@code iterations} times, or until the budget is spent. */
-    static int repeat(int iterations, Step step) {
+    static void repeat(int iterations, Step step) {
         long start = System.nanoTime();
-        int i = 0;
-        while (i < iterations && System.nanoTime() - start < BUDGET_NANOS) {
-            step.run(i++);
+        for (int i = 0; i < iterations && System.nanoTime() - start < BUDGET_NANOS; i++) {
+            step.run(i);
         }
-        return i;
     }
 
-    /** Removes {@code dir} and what a rehearsal left in it (plain files and directories it made). */
-    static void removeTree(FileAccess files, Path dir) {
-        dev.prism.posix.FileStat stat;
-        try {
-            stat = files.stat(dir);
-        } catch (RuntimeException missing) {
-            return;
-        }
-        if (!stat.isDirectory()) {
-            files.unlink(dir);
-            return;
-        }
-        List<String> names = files.list(dir);
-        for (String name : names) {
-            removeTree(files, dir.resolve(name));
-        }
-        files.rmdir(dir);
+    /** What a rehearsal does in its scratch directory. */
+    @FunctionalInterface
+    interface Body {
+        void run(Path scratch) throws IOException;
     }
 
     /** One step of a rehearsal. */

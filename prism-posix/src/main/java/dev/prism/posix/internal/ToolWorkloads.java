@@ -58,11 +58,13 @@ public final class ToolWorkloads {
             for (int i = 0; i < repeats; i++) {
                 if (extract) {
                     Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
-                    ctx.measure("extract", into, () -> Programs.check(List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
+                    ctx.measure("extract", into, () -> Programs.check(
+                            List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
                     ctx.addBytes("extract", Files.size(archive));
                 } else {
                     Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
-                    ctx.measure("create", out, () -> Programs.check(List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
+                    ctx.measure("create", out, () -> Programs.check(
+                            List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
                     ctx.addBytes("create", Files.size(out));
                 }
             }
