@@ -53,10 +53,7 @@ final class RankContext implements WorkloadContext {
 
     /** Mixes the scenario seed with the rank (SplitMix64's finaliser) so ranks get unrelated streams. */
     static long rankSeed(long seed, int rank) {
-        long z = seed + 0x9E3779B97F4A7C15L * (rank + 1);
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return SplitMix.mix(seed + 0x9E3779B97F4A7C15L * (rank + 1));
     }
 
     @Override

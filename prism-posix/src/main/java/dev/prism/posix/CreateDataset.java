@@ -27,13 +27,15 @@ public final class CreateDataset extends PosixBenchmark<CreateDataset> {
     /** The size classes, smallest first. */
     public static final Parameter<List<DataSize>> SIZE_CLASSES = Parameter.ofSizes("size_classes",
             List.of(DataSize.ofKiB(8), DataSize.ofKiB(64), DataSize.ofMiB(1), DataSize.ofMiB(16), DataSize.ofMiB(128),
-                    DataSize.ofGiB(1)), DataSize.ofBytes(1), DataSize.ofGiB(64), "file sizes, filled in this order");
+                    DataSize.ofGiB(1)), DataSize.ofBytes(1), DataSize.ofGiB(64),
+            "file sizes; each round adds one file of each, in this order");
     /** Files per size class. */
     public static final Parameter<Integer> FILES_PER_CLASS =
             Parameter.ofInt("files_per_class", 4, 1, 10_000_000, "files", "files of each size class at most");
     /** The dataset's total size. */
-    public static final Parameter<DataSize> TOTAL_SIZE = Parameter.ofSize("total_size", DataSize.ofGiB(1),
-            DataSize.ofBytes(1), DataSize.ofGiB(1L << 20), "the dataset's size at most; classes are filled until it is reached");
+    public static final Parameter<DataSize> TOTAL_SIZE = Parameter.ofSize("total_size", DataSize.ofGiB(2),
+            DataSize.ofBytes(1), DataSize.ofGiB(1L << 20),
+            "the dataset's size at most; a file that would pass it is left out (the default holds every class once)");
     /** Flat or sharded. */
     public static final Parameter<DatasetLayout> LAYOUT = Parameter.ofEnum("layout", DatasetLayout.class,
             DatasetLayout.SHARDED, "flat: one directory; sharded: file i in shard-(i mod shards)/");
@@ -68,7 +70,7 @@ public final class CreateDataset extends PosixBenchmark<CreateDataset> {
         return new CreateDataset(parameters);
     }
 
-    /** @param sizeClasses file sizes, filled in this order */
+    /** @param sizeClasses file sizes; each round adds one file of each, in this order */
     public CreateDataset sizeClasses(List<DataSize> sizeClasses) {
         return set(SIZE_CLASSES, sizeClasses);
     }

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a generated dataset holds: for each size class in order, up to {@code filesPerClass} files,
- * as long as the running total stays within {@code totalSize}; laid out flat or sharded; its
+ * What a generated dataset holds: up to {@code filesPerClass} files of each size class, filled in
+ * rounds — one file of each class in order, then a second of each, … — each file added only while
+ * the running total stays within {@code totalSize}, so every class that fits once is present even
+ * when the total cannot hold all rounds of the large ones; laid out flat or sharded; its
  * content given by {@link DatasetContent} with {@code seed}. File {@code i} is written by rank
  * {@code i mod tasks}.
  *
@@ -17,7 +19,7 @@ import java.util.List;
  * System.out.println(spec.files());
  * }</pre>
  *
- * @param sizeClasses   file sizes, in the order they are filled
+ * @param sizeClasses   file sizes, in the order each round fills them
  * @param filesPerClass at most this many files of each size
  * @param totalSize     the dataset's size at most
  * @param layout        flat or sharded
@@ -42,11 +44,13 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
     public List<File> files() {
         List<File> files = new ArrayList<>();
         long total = 0;
-        for (DataSize size : sizeClasses) {
-            for (int j = 0; j < filesPerClass && total + size.bytes() <= totalSize.bytes(); j++) {
-                int index = files.size();
-                files.add(new File(path(index), size.bytes(), index));
-                total += size.bytes();
+        for (int round = 0; round < filesPerClass; round++) {
+            for (DataSize size : sizeClasses) {
+                if (total + size.bytes() <= totalSize.bytes()) {
+                    int index = files.size();
+                    files.add(new File(path(index), size.bytes(), index));
+                    total += size.bytes();
+                }
             }
         }
         if (files.isEmpty()) {

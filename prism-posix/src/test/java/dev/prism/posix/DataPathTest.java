@@ -65,6 +65,17 @@ class DataPathTest {
     }
 
     @Test
+    void createDatasetDefaults_coverEverySizeClass_theGibibyteOneIncluded() {
+        DatasetSpec defaults = PosixBenchmarks.createDataset().spec();
+        assertThat(defaults.files()).extracting(DatasetSpec.File::sizeBytes).containsAll(
+                defaults.sizeClasses().stream().map(DataSize::bytes).toList());
+        assertThat(defaults.bytes()).isLessThanOrEqualTo(defaults.totalSize().bytes());
+        // rounds: each class once (8 KiB … 1 GiB), then the classes that still fit, up to 4 each
+        assertThat(defaults.files().stream().filter(f -> f.sizeBytes() == DataSize.ofGiB(1).bytes())).hasSize(1);
+        assertThat(defaults.files().stream().filter(f -> f.sizeBytes() == DataSize.ofKiB(8).bytes())).hasSize(4);
+    }
+
+    @Test
     void createDataset_zerosSkipsGeneration() {
         RunResult r = run(PosixBenchmarks.createDataset().sizeClasses(List.of(DataSize.ofKiB(64))).filesPerClass(3)
                 .totalSize(DataSize.ofMiB(1)).pattern(ContentPattern.ZEROS), 1);

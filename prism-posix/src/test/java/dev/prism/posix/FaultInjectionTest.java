@@ -114,6 +114,18 @@ class FaultInjectionTest {
     }
 
     @Test
+    void createDataset_aFilesTimingHoldsOnlyItsOwnCalls_notTheMkdirOfItsDirectory() throws Exception {
+        // before, the first file of each shard timed the mkdir of its shard (and a stat) as part of the file
+        fs.rule("mkdir", "/prism-*/shared/dataset/shard-*", Duration.ofMillis(200), null);
+        RunResult r = on(PosixBenchmarks.createDataset().sizeClasses(List.of(dev.prism.DataSize.ofKiB(8)))
+                .filesPerClass(6).totalSize(dev.prism.DataSize.ofMiB(1)).shards(3)).build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(fs.log().stream().filter(l -> l.matches("mkdir /prism-.*/shared/dataset/shard-\\d+"))).hasSize(3);
+        assertThat(r.measurement("file_8KiB").count()).isEqualTo(6);
+        assertThat(r.measurement("file_8KiB").maxNanos()).isLessThan(Duration.ofMillis(200).toNanos());
+    }
+
+    @Test
     void linkLock_onANetworkStyleAttributeCache_validatesByIdentity() {
         RunResult r = on(PosixBenchmarks.linkLock().packages(3).filesPerPackage(4)).tasks(2).build().execute().runs().get(0);
         assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
