@@ -49,6 +49,25 @@ class OneOffCostsTest {
     }
 
     @Test
+    void createDataset_syntheticWrites_andFolderTrees_payNoOneOffCostsInTheirFirstTimings() {
+        // before their rehearsals: 100–280 ms first timings under processes (first open, service, mkdir)
+        RunResult dataset = Scenario.builder().target(target).benchmark(PosixBenchmarks.createDataset()
+                        .sizeClasses(java.util.List.of(dev.prism.DataSize.ofKiB(8))).filesPerClass(6)
+                        .totalSize(dev.prism.DataSize.ofMiB(1)).shards(2))
+                .repetitions(2).launcher(Launcher.processes()).build().execute().runs().get(0);
+        assertThat(dataset.passed()).as(String.valueOf(dataset.failure())).isTrue();
+        assertThat(dataset.measurement("open").maxNanos()).isLessThan(Duration.ofMillis(50).toNanos());
+        RunResult synthetic = Scenario.builder().target(target).benchmark(PosixBenchmarks.createSyntheticWorkload()
+                        .files(20)).repetitions(2).launcher(Launcher.processes()).build().execute().runs().get(0);
+        assertThat(synthetic.passed()).as(String.valueOf(synthetic.failure())).isTrue();
+        assertThat(synthetic.measurement("service").maxNanos()).isLessThan(Duration.ofMillis(50).toNanos());
+        RunResult tree = Scenario.builder().target(target).benchmark(PosixBenchmarks.folderBench())
+                .repetitions(2).launcher(Launcher.processes()).build().execute().runs().get(0);
+        assertThat(tree.passed()).as(String.valueOf(tree.failure())).isTrue();
+        assertThat(tree.measurement("mkdir").maxNanos()).isLessThan(Duration.ofMillis(50).toNanos());
+    }
+
+    @Test
     void aFewFiles_firstTimedOpenIsNoOutlier() {
         RunResult r = Scenario.builder().target(target).benchmark(PosixBenchmarks.createFiles().files(5))
                 .repetitions(3).launcher(Launcher.processes()).build().execute().runs().get(0);

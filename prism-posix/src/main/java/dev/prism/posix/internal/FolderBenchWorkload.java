@@ -65,8 +65,30 @@ public final class FolderBenchWorkload implements Workload {
     }
 
     @Override
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        // the same cycle on small trees of its own: at most 2 levels of 4, 4 files per leaf
+        int d = Math.min(depth, 2);
+        int b = Math.min(breadth, 4);
+        int f = Math.min(filesPerLeaf, 4);
+        long dirs = directories(d, b);
+        long files = leaves(d, b) * f;
+        // mkdir, readdir, stat and rmdir of each directory and the root; create, stat, unlink of each file
+        long operationsPerTree = 4 * (dirs + 1) + 3 * files;
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(
+                (int) Math.max(1, Rehearsal.ITERATIONS / operationsPerTree),
+                i -> buildWalkAndRemove(ctx, scratch.resolve("tree-" + i), d, b, f)));
+    }
+
+    @Override
     public void run(WorkloadContext ctx) {
-        Path root = ctx.workDirectory().resolve("tree");
+        walkedEntries = buildWalkAndRemove(ctx, ctx.workDirectory().resolve("tree"), depth, breadth, filesPerLeaf);
+    }
+
+    /**
+     * The timed work: mkdir the tree breadth-first, create its files, walk it, then unlink the files
+     * and rmdir the directories deepest first. @return the entries the walk saw
+     */
+    private long buildWalkAndRemove(WorkloadContext ctx, Path root, int depth, int breadth, int filesPerLeaf) {
         ctx.measure("mkdir", root, () -> fileAccess.mkdir(root));
         List<Path> directories = new ArrayList<>();
         List<Path> level = List.of(root);
@@ -91,7 +113,7 @@ public final class FolderBenchWorkload implements Workload {
                 files.add(file);
             }
         }
-        walkedEntries = walk(ctx, root);
+        long walked = walk(ctx, root);
         for (Path file : files) {
             ctx.measure("unlink", file, () -> fileAccess.unlink(file));
         }
@@ -100,17 +122,16 @@ public final class FolderBenchWorkload implements Workload {
             ctx.measure("rmdir", dir, () -> fileAccess.rmdir(dir));
         }
         ctx.measure("rmdir", root, () -> fileAccess.rmdir(root));
+        return walked;
     }
 
     /** readdir of every directory and stat of every entry, depth first; @return entries seen */
     private long walk(WorkloadContext ctx, Path directory) {
-        List<String> names;
-        names = ctx.call("readdir", directory, () -> fileAccess.list(directory));
+        List<String> names = ctx.call("readdir", directory, () -> fileAccess.list(directory));
         long seen = 0;
         for (String name : names) {
             Path entry = directory.resolve(name);
-            boolean isDirectory;
-            isDirectory = ctx.call("stat", entry, () -> fileAccess.stat(entry).isDirectory());
+            boolean isDirectory = ctx.call("stat", entry, () -> fileAccess.stat(entry).isDirectory());
             seen++;
             if (isDirectory) {
                 seen += walk(ctx, entry);

@@ -106,6 +106,22 @@ public final class SyntheticWorkload implements Workload {
         return offsets;
     }
 
+    @Override
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        // the same service path for small files of its own
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(Rehearsal.ITERATIONS / 4,
+                i -> writeFile(ctx, scratch.resolve("rehearsal-" + i + ".dat"), i, Math.min(sizes[0], PAGE))));
+    }
+
+    /** The timed work for one file, as {@code service}: create, write its content, close. */
+    private void writeFile(WorkloadContext ctx, Path file, int index, long size) {
+        ctx.measure("service", file, () -> {
+            try (FileAccess.OpenFile out = fileAccess.create(file)) {
+                writeContent(out, block, pattern != DataPattern.ZEROS, ctx.rank(), index, size);
+            }
+        });
+    }
+
     /**
      * Writes {@code size} bytes of {@code block}'s content, stamping (when {@code unique}) the first 8
      * bytes of every 4 KiB page with a mix of (rank, file, offset), so that no two pages of any
@@ -172,13 +188,7 @@ public final class SyntheticWorkload implements Workload {
             if (now - intended > LATE_NANOS) {
                 ctx.addCounter("starts_late_over_1ms", 1);
             }
-            Path file = ctx.workDirectory().resolve("synthetic-" + i + ".dat");
-            int index = i;
-            ctx.measure("service", file, () -> {
-                try (FileAccess.OpenFile out = fileAccess.create(file)) {
-                    writeContent(out, block, pattern != DataPattern.ZEROS, ctx.rank(), index, sizes[index]);
-                }
-            });
+            writeFile(ctx, ctx.workDirectory().resolve("synthetic-" + i + ".dat"), i, sizes[i]);
             ctx.record("response", System.nanoTime() - intended);
             ctx.addBytes("service", sizes[i]);
         }

@@ -106,8 +106,7 @@ public final class ToolWorkloads {
             List<String> command = new ArrayList<>(List.of(fio, "--name=prism-r" + ctx.rank(),
                     "--directory=" + ctx.workDirectory(), "--output-format=json"));
             command.addAll(job);
-            String out;
-            out = ctx.call("fio", ctx.workDirectory(), () -> Programs.check(command, null, Map.of(), LIMIT).stdout());
+            String out = ctx.call("fio", ctx.workDirectory(), () -> Programs.check(command, null, Map.of(), LIMIT).stdout());
             JsonNode result = new ObjectMapper().readTree(out.substring(Math.max(0, out.indexOf('{'))));
             // fio's jobs of one rank run side by side: an operation ran over its longest job's time
             Map<String, Long> elapsed = new java.util.LinkedHashMap<>();
