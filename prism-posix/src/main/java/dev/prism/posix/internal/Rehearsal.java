@@ -10,13 +10,21 @@ import java.nio.file.Path;
 /**
  * How the POSIX workloads rehearse ({@link dev.prism.Workload#rehearse}): their own timed code, on
  * scratch files in a directory beside the rank's ({@code <run dir>/rehearsal-<rank>}), never on the
- * files the timed phase uses, removed afterwards. {@link #ITERATIONS} calls compile the hot path in
- * a JVM started with PRISM's flags (-XX:CompileThresholdScaling=0.1); {@link #BUDGET_NANOS} bounds it
- * on slow storage, where an operation of milliseconds dwarfs what the JIT would change.
+ * files the timed phase uses, removed afterwards. {@link #ITERATIONS} steps compile the hot path in
+ * a JVM started with PRISM's flags (-XX:CompileThresholdScaling=0.1). On slow storage that would take
+ * long for nothing: once past {@link #SOFT_BUDGET_NANOS}, a rehearsal whose recent steps took over
+ * {@link #SLOW_STEP_NANOS} each stops, since there the interpreter's microseconds are under 1 % of
+ * an operation (and the one-time costs were paid by the first step). Cheap steps (tmpfs, a warm
+ * cache) go on to {@link #ITERATIONS}, however slowly the first interpreted ones ran, up to
+ * {@link #HARD_BUDGET_NANOS}.
  */
 final class Rehearsal {
     static final int ITERATIONS = 2_000;
-    static final long BUDGET_NANOS = 2_000_000_000L;
+    static final long SOFT_BUDGET_NANOS = 100_000_000L;
+    static final long HARD_BUDGET_NANOS = 2_000_000_000L;
+    static final long SLOW_STEP_NANOS = 100_000L;
+    /** Steps over which the recent pace is measured. */
+    private static final int WINDOW = 32;
 
     private Rehearsal() {
     }
@@ -36,11 +44,23 @@ final class Rehearsal {
         }
     }
 
-    /** Runs {@code step} with 0, 1, 2… up to {@code iterations} times, or until the budget is spent. */
+    /**
+     * Runs {@code step} with 0, 1, 2… up to {@code iterations} times, or until the budget says stop:
+     * past the soft budget when the last {@value #WINDOW} steps were slow, past the hard one always.
+     */
     static void repeat(int iterations, Step step) {
         long start = System.nanoTime();
-        for (int i = 0; i < iterations && System.nanoTime() - start < BUDGET_NANOS; i++) {
+        long windowStart = start;
+        for (int i = 0; i < iterations; i++) {
             step.run(i);
+            if ((i + 1) % WINDOW == 0) {
+                long now = System.nanoTime();
+                boolean slow = (now - windowStart) / WINDOW > SLOW_STEP_NANOS;
+                if (now - start >= HARD_BUDGET_NANOS || (now - start >= SOFT_BUDGET_NANOS && slow)) {
+                    return;
+                }
+                windowStart = now;
+            }
         }
     }
 
