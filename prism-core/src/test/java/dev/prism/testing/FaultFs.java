@@ -96,10 +96,9 @@ public final class FaultFs implements AutoCloseable {
     }
 
     private void writeRules() throws IOException {
-        // a fresh file with a new modification time: faultfs reads it again on its next operation
+        // a fresh file renamed into place (a new inode): faultfs reads it again on its next operation
         Path next = rules.resolveSibling("rules.next");
         Files.writeString(next, String.join("\n", ruleLines) + "\n");
-        Files.setLastModifiedTime(next, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
         Files.move(next, rules, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 

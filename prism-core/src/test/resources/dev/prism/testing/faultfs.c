@@ -6,7 +6,8 @@
  *   faultfs SOURCE MOUNTPOINT RULES_FILE LOG_FILE|-
  *
  * Runs in the foreground until unmounted (fusermount3 -u MOUNTPOINT). RULES_FILE is read again
- * whenever its modification time changes, so a test can change the rules while files are in use.
+ * whenever its modification time or inode changes (a test renames a new file into place), so a test
+ * can change the rules while files are in use.
  * One rule a line, the first that matches an operation wins:
  *
  *   OPERATION PATTERN DELAY_MICROSECONDS ERRNO
@@ -52,6 +53,7 @@ static FILE *log_file;
 static struct rule rules[MAX_RULES];
 static int rule_count;
 static struct timespec rules_mtime;
+static ino_t rules_inode;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int errno_of(const char *name) {
@@ -72,8 +74,11 @@ static void reload_rules(void) {
         rule_count = 0;
         return;
     }
-    if (st.st_mtim.tv_sec == rules_mtime.tv_sec && st.st_mtim.tv_nsec == rules_mtime.tv_nsec) return;
+    /* a new rules file is renamed into place: a new inode, even within one clock tick */
+    if (st.st_ino == rules_inode && st.st_mtim.tv_sec == rules_mtime.tv_sec
+            && st.st_mtim.tv_nsec == rules_mtime.tv_nsec) return;
     rules_mtime = st.st_mtim;
+    rules_inode = st.st_ino;
     FILE *f = fopen(rules_path, "r");
     rule_count = 0;
     if (f == NULL) return;

@@ -3,6 +3,7 @@ package dev.prism.posix;
 import dev.prism.Launcher;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
+import dev.prism.internal.RunDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,9 +33,7 @@ class OneOffCostsTest {
 
     @AfterEach
     void remove() throws IOException {
-        try (var walk = Files.walk(target)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        RunDirectory.deleteTree(target);
     }
 
     @Test
