@@ -25,7 +25,9 @@ public record Failure(Kind kind, String message, int rank) {
         /** The workload's output did not verify. */
         VALIDATION,
         /** This rank stopped because another rank failed (only on per-rank results). */
-        ABORTED
+        ABORTED,
+        /** The scenario was interrupted (a signal, {@link Interruption#interrupt}); what was measured until then is kept. */
+        INTERRUPTED
     }
 
     /** @throws NullPointerException when kind or message is null */

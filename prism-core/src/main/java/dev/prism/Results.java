@@ -23,7 +23,7 @@ public final class Results {
 
     /**
      * @return every run in {@code fileOrDirectory}, in file-name order
-     * @throws IllegalArgumentException when it holds none, naming it
+     * @throws IllegalArgumentException when it holds none, or a file that is not a result document, naming it
      */
     public static List<RunResult> load(Path fileOrDirectory) throws IOException {
         List<Path> files = new ArrayList<>();
@@ -39,7 +39,12 @@ public final class Results {
         }
         List<RunResult> runs = new ArrayList<>();
         for (Path file : files) {
-            runs.add(ResultJson.read(file));
+            try {
+                runs.add(ResultJson.read(file));
+            } catch (com.fasterxml.jackson.core.JacksonException | RuntimeException e) {
+                String why = e instanceof com.fasterxml.jackson.core.JacksonException j ? j.getOriginalMessage() : e.getMessage();
+                throw new IllegalArgumentException(file + " is not a prism.run/1 result document (" + why + ")", e);
+            }
         }
         return runs;
     }

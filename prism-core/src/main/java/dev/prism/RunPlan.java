@@ -22,9 +22,18 @@ import java.time.Instant;
  * @param runId          the scenario's run id
  * @param repetition     the measured repetition's index, or -1 for a warm-up
  * @param rankOutput     where each rank writes its own {@code rank-<r>.json}, or null for nowhere
+ * @param interruption   stops the ranks before their next operation when interrupted
  */
 public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
-                      Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput) {
+                      Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
+                      Interruption interruption) {
+    /** A plan nobody interrupts. */
+    public RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
+                   Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput) {
+        this(benchmark, tasks, runDirectory, seed, timeout, deadline, stallThreshold, listener, runId, repetition,
+                rankOutput, Interruption.create());
+    }
+
     /** @return the directory of {@code rank} */
     public Path rankDirectory(int rank) {
         return runDirectory.resolve("rank-" + rank);

@@ -45,6 +45,8 @@ public final class Scenario {
     private final String runId;
     private final Path output;
     private final ScenarioListener listener;
+    private final Interruption interruption;
+    private final Duration cleanupGrace;
 
     private Scenario(Builder b) {
         this.target = b.target;
@@ -59,6 +61,8 @@ public final class Scenario {
         this.runId = b.runId != null ? b.runId : newRunId();
         this.output = b.output;
         this.listener = b.listener;
+        this.interruption = b.interruption;
+        this.cleanupGrace = b.cleanupGrace;
     }
 
     /** @return a new builder */
@@ -141,6 +145,16 @@ public final class Scenario {
         return listener;
     }
 
+    /** @return what stops the scenario early when interrupted */
+    public Interruption interruption() {
+        return interruption;
+    }
+
+    /** @return how long clean-up of the run directory may take at the end before the scenario returns without it */
+    public Duration cleanupGrace() {
+        return cleanupGrace;
+    }
+
     /**
      * Builds a {@link Scenario}; each setter checks its argument at once and {@link #build()} checks
      * that a target and at least one benchmark were given.
@@ -160,13 +174,20 @@ public final class Scenario {
         private String runId;
         private Path output;
         private ScenarioListener listener = ScenarioListener.NONE;
+        private Interruption interruption = Interruption.create();
+        private Duration cleanupGrace = Duration.ofSeconds(10);
 
         private Builder() {
         }
 
         /** @param target the directory on the filesystem to qualify; checked when the scenario executes */
         public Builder target(Path target) {
-            this.target = Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(target, "target");
+            if (target.toString().isEmpty()) {
+                throw new IllegalArgumentException("target must name a directory, was '' (an empty path would be the"
+                        + " current directory)");
+            }
+            this.target = target;
             return this;
         }
 
@@ -257,6 +278,22 @@ public final class Scenario {
         /** @param listener hears progress and stalls */
         public Builder listener(ScenarioListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** @param interruption stops the scenario early when interrupted (see {@link Interruption}) */
+        public Builder interruption(Interruption interruption) {
+            this.interruption = Objects.requireNonNull(interruption, "interruption");
+            return this;
+        }
+
+        /**
+         * @param cleanupGrace how long removing the run directory may take at the end, from 1ms to 1 hour
+         *                     (default 10s); on storage that hangs, the scenario returns after it and its
+         *                     result says what was left
+         */
+        public Builder cleanupGrace(Duration cleanupGrace) {
+            this.cleanupGrace = checkDuration("cleanupGrace", cleanupGrace, Duration.ofMillis(1), Duration.ofHours(1));
             return this;
         }
 

@@ -21,12 +21,26 @@ import java.util.List;
  * @param runId      the scenario's run id, also in the run directory's name
  * @param runs       one per benchmark × task count, in execution order
  * @param startedAt  when the scenario started
- * @param finishedAt when it ended
+ * @param finishedAt   when it ended
+ * @param interruption why the scenario was interrupted (a signal's name), or null when it was not
+ * @param cleanup      what removing the run directory left (the count, the first failed call, its path and
+ *                     errno; or that it did not finish within the grace), or null when it left nothing
  */
-public record ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt) {
+public record ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt,
+                             String interruption, String cleanup) {
     /** Copies the list. */
     public ScenarioResult {
         runs = List.copyOf(runs);
+    }
+
+    /** A scenario that was neither interrupted nor left anything behind. */
+    public ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt) {
+        this(runId, runs, startedAt, finishedAt, null, null);
+    }
+
+    /** @return true when removing the run directory left nothing behind */
+    public boolean cleanedUp() {
+        return cleanup == null;
     }
 
     /** @return true when every run passed */

@@ -11,7 +11,9 @@ import java.io.PrintWriter;
 
 /**
  * The {@code prism} command: {@code list}, {@code describe}, {@code run} and {@code suite}.
- * Exit codes: 0 all passed, 1 a run failed, 2 usage error (bad flag or value, refused target).
+ * Exit codes: 0 all passed, 1 a run failed, 2 usage error (bad flag or value, refused target; one
+ * line, before any work), 3 every run passed but clean-up left files in the target, 130 or 143
+ * interrupted by SIGINT or SIGTERM (results so far kept).
  *
  * <pre>{@code
  * int exit = dev.prism.cli.PrismCommand.execute("list");
@@ -30,6 +32,16 @@ public final class PrismCommand implements Runnable {
     public static final int EXIT_FAILED = 1;
     /** Exit code for a usage error: bad flag, bad value, refused target. */
     public static final int EXIT_USAGE = 2;
+    /** Exit code when every run passed but removing the run directory left something in the target. */
+    public static final int EXIT_LEFT_FILES = 3;
+
+    @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+            description = "on failure, show Java's view too: exception classes and stack traces")
+    void verbose(boolean on) {
+        if (on) {
+            System.setProperty(dev.prism.internal.Verbose.PROPERTY, "true");
+        }
+    }
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -59,25 +71,39 @@ public final class PrismCommand implements Runnable {
 
     private static int handleParameterException(CommandLine.ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
-        err.println("prism: " + e.getMessage());
-        err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+        err.println("prism: " + oneLine(e.getMessage()) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
+                + " --help')");
         return EXIT_USAGE;
     }
 
     private static int handleException(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
         PrintWriter err = cli.getErr();
+        boolean verbose = dev.prism.internal.Verbose.enabled();
         if (e instanceof IllegalArgumentException || e instanceof TargetException
                 || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException) {
-            err.println("prism: " + e.getMessage());
+            err.println("prism: " + oneLine(e.getMessage()));
+            if (verbose) {
+                e.printStackTrace(err);
+            }
             return EXIT_USAGE;
         }
         if (e instanceof PrismException) {
-            err.println("prism: " + e.getMessage());
-            return EXIT_FAILED;
+            err.println("prism: " + oneLine(e.getMessage()));
+        } else if (e instanceof java.io.IOException io) {
+            err.println("prism: " + oneLine(dev.prism.internal.Errno.describe(io)));
+        } else {
+            err.println("prism: internal error: " + oneLine(String.valueOf(e.getMessage()))
+                    + (verbose ? "" : " (run with --verbose for details, and please report it)"));
         }
-        err.println("prism: unexpected error, please report it:");
-        e.printStackTrace(err);
+        if (verbose) {
+            e.printStackTrace(err);
+        }
         return EXIT_FAILED;
+    }
+
+    /** @return {@code message} on one line: a usage error is one line a script can log */
+    static String oneLine(String message) {
+        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
     }
 
     /** Reports PRISM's version. */

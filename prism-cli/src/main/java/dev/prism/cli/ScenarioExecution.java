@@ -1,6 +1,8 @@
 package dev.prism.cli;
 
 import dev.prism.HostInfo;
+import dev.prism.Interruption;
+import dev.prism.internal.Signals;
 import dev.prism.Launcher;
 import dev.prism.SlurmEnvironment;
 import dev.prism.internal.RankWorker;
@@ -22,19 +24,26 @@ final class ScenarioExecution {
     private ScenarioExecution() {
     }
 
-    /** A SLURM task other than rank 0: serve rank 0's plans until it says the run is over. */
+    /**
+     * A SLURM task other than rank 0: serve rank 0's plans until it says the run is over. SIGINT or
+     * SIGTERM (scancel) stops this rank's work and tells rank 0, which stops the others.
+     */
     private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting) {
+        RankWorker worker = new RankWorker(meeting == null ? Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort())
+                : Rendezvous.directory(slurm.meetingDirectory(meeting)), slurm.rank());
+        Signals signals = Signals.install(signal -> worker.stop("rank " + slurm.rank() + " received " + signal));
+        int code;
         try {
-            new RankWorker(meeting == null ? Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort())
-                    : Rendezvous.directory(slurm.meetingDirectory(meeting)), slurm.rank()).serve(Duration.ofMinutes(5));
-            return PrismCommand.EXIT_PASSED;
+            worker.serve(Duration.ofMinutes(5));
+            code = PrismCommand.EXIT_PASSED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return PrismCommand.EXIT_FAILED;
+            code = PrismCommand.EXIT_FAILED;
         } catch (java.io.IOException e) {
-            cli.getErr().println("prism: rank " + slurm.rank() + ": " + e.getMessage());
-            return PrismCommand.EXIT_FAILED;
+            cli.getErr().println("prism: rank " + slurm.rank() + ": " + dev.prism.internal.Errno.describe(e));
+            code = PrismCommand.EXIT_FAILED;
         }
+        return signals.received() != null ? signals.exitCode() : code;
     }
 
     /** @return one line saying what was measured where: the numbers mean nothing without it */
@@ -82,12 +91,20 @@ final class ScenarioExecution {
                     + e.getMessage(), e);
         }
         Scenario probe = builder.build();
-        Path out = options.out.resolve(probe.runId());
+        Path out = options.outputDirectory(probe.runId());
         PrintWriter stdout = cli.getOut();
         PrintWriter stderr = cli.getErr();
         ScenarioResult result;
+        Interruption interruption = Interruption.create();
+        Signals signals = Signals.install(signal -> {
+            interruption.interrupt(signal);
+            stderr.println();
+            stderr.println("prism: " + signal + ": stopping the ranks, keeping what they measured and cleaning up"
+                    + " (send it again to exit at once)");
+            stderr.flush();
+        });
         try (ProgressBar progress = new ProgressBar(stderr, !options.quiet)) {
-            result = builder.runId(probe.runId()).output(out).listener(progress).build().execute();
+            result = builder.runId(probe.runId()).output(out).listener(progress).interruption(interruption).build().execute();
         }
         if (!options.json && !result.runs().isEmpty()) {
             stdout.println(context(result.runs().get(0)));
@@ -106,6 +123,9 @@ final class ScenarioExecution {
         for (String failure : result.failures()) {
             stderr.println("FAIL " + failure);
         }
+        if (result.cleanup() != null) {
+            stderr.println("prism: clean-up left files in the target: " + result.cleanup());
+        }
         boolean gatePassed = true;
         if (baseline != null && !options.json) {
             stdout.println();
@@ -118,6 +138,12 @@ final class ScenarioExecution {
         }
         stdout.flush();
         stderr.flush();
-        return result.passed() && gatePassed ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+        if (signals.received() != null) {
+            return signals.exitCode();
+        }
+        if (!result.passed() || !gatePassed) {
+            return PrismCommand.EXIT_FAILED;
+        }
+        return result.cleanedUp() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_LEFT_FILES;
     }
 }

@@ -50,9 +50,33 @@ final class ScenarioOptions {
             return null;
         }
         if (coordinator.startsWith("file:") && coordinator.length() > 5) {
-            return java.nio.file.Path.of(coordinator.substring(5)).toAbsolutePath();
+            java.nio.file.Path dir = java.nio.file.Path.of(coordinator.substring(5)).toAbsolutePath();
+            if (!java.nio.file.Files.isDirectory(dir)) {
+                throw new IllegalArgumentException("--coordinator file:" + dir + ": no such directory; give an existing"
+                        + " directory on the filesystem all ranks share");
+            }
+            return dir;
         }
         throw new IllegalArgumentException("--coordinator must be tcp or file:DIR, was '" + coordinator + "'");
+    }
+
+    /**
+     * @return {@code --out}/{@code runId}, checked before any work: --out must be a directory (or
+     *         creatable), and the run's own directory must not exist yet (a link planted there is refused)
+     */
+    Path outputDirectory(String runId) {
+        if (out.toString().isEmpty()) {
+            throw new IllegalArgumentException("--out must name a directory, was ''");
+        }
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+            throw new IllegalArgumentException("--out " + out + " is not a directory");
+        }
+        Path run = out.resolve(runId);
+        if (java.nio.file.Files.exists(run, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException("--out " + out + " already holds " + run.getFileName()
+                    + (java.nio.file.Files.isSymbolicLink(run) ? " (a symbolic link)" : "") + "; choose another --run-id");
+        }
+        return run;
     }
 
     @Option(names = "--gate", paramLabel = "FILE", description = "a gate file of expectations; exit 1 when one fails")

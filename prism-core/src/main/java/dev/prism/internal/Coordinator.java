@@ -170,6 +170,8 @@ public final class Coordinator implements AutoCloseable {
                                             ScenarioListener listener, Instant until) throws InterruptedException {
         Map<Integer, RankResult> results = new ConcurrentHashMap<>();
         List<Thread> handlers = new ArrayList<>();
+        // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
+        barrier.onAbort(reason -> tellToStop(remote, reason));
         for (int rank : remote) {
             Channel wire = ranks.get(rank);
             Thread handler = new Thread(() -> serve(rank, wire, plan, barrier, listener, results), "prism-coordinator-rank-" + rank);
@@ -177,10 +179,18 @@ public final class Coordinator implements AutoCloseable {
             handlers.add(handler);
             handler.start();
         }
+        long stopBy = Long.MAX_VALUE;
         for (Thread handler : handlers) {
-            long wait = until.toEpochMilli() - System.currentTimeMillis();
-            if (wait > 0) {
-                handler.join(wait);
+            while (handler.isAlive()) {
+                long now = System.currentTimeMillis();
+                if (stopBy == Long.MAX_VALUE && barrier.stopReason() != null) {
+                    stopBy = now + STOP_GRACE_MILLIS; // told to stop: their results come within moments
+                }
+                long end = Math.min(until.toEpochMilli(), stopBy);
+                if (now >= end) {
+                    break;
+                }
+                handler.join(Math.min(50, end - now));
             }
         }
         for (int i = 0; i < handlers.size(); i++) {
@@ -194,6 +204,27 @@ public final class Coordinator implements AutoCloseable {
             }
         }
         return results;
+    }
+
+    /** How long ranks told to stop get to send what they measured. */
+    private static final long STOP_GRACE_MILLIS = 3_000;
+
+    /** Sends every remote rank the reason to stop, off the caller's thread (which may hold the barrier). */
+    private void tellToStop(Collection<Integer> remote, String reason) {
+        Thread teller = new Thread(() -> {
+            for (int rank : remote) {
+                Channel wire = ranks.get(rank);
+                if (wire != null) {
+                    try {
+                        wire.send(Channel.message("stop").put("reason", reason));
+                    } catch (IOException e) {
+                        // that rank is gone already
+                    }
+                }
+            }
+        }, "prism-coordinator-stop");
+        teller.setDaemon(true);
+        teller.start();
     }
 
     private void serve(int rank, Channel wire, RunPlan plan, RankBarrier barrier, ScenarioListener listener,

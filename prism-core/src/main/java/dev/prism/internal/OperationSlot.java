@@ -47,7 +47,10 @@ final class OperationSlot implements WorkloadContext.Timer {
     /** The start of the timing the monitor last reported, so each stall is reported once. */
     volatile long reportedStartNanos = Long.MIN_VALUE;
 
-    OperationSlot(int rank, String operation, long stallThresholdNanos, List<Stall> stalls) {
+    private final RankSync sync;
+
+    OperationSlot(int rank, String operation, long stallThresholdNanos, List<Stall> stalls, RankSync sync) {
+        this.sync = sync;
         this.rank = rank;
         this.operation = operation;
         this.recorder = new LatencyRecorder(operation);
@@ -74,13 +77,17 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
         long duration = System.nanoTime() - startedNanos;
         RUNNING.setRelease(this, false);
+        if (duration >= stallThresholdNanos) {
+            stalls.add(stall(duration, true));
+        }
+        if (sync.stopReason() != null) {
+            // the rank was told to stop while this ran: it may have been cut short, so it is no sample
+            return;
+        }
         if (failed) {
             recorder.recordError();
         } else {
             recorder.record(duration);
-        }
-        if (duration >= stallThresholdNanos) {
-            stalls.add(stall(duration, true));
         }
     }
 

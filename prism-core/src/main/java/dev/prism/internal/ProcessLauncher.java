@@ -63,16 +63,25 @@ public final class ProcessLauncher implements Launcher {
                 all.add(r);
             }
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
-            List<Integer> missing = coordinator.awaitRanks(all, plan.deadline(), r -> !children.get(r).isAlive());
+            List<Integer> missing = coordinator.awaitRanks(all, plan.deadline(),
+                    r -> !children.get(r).isAlive() || plan.interruption().isInterrupted());
             Map<Integer, RankResult> results = Map.of();
             if (missing.isEmpty()) {
-                results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS));
+                try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
+                    results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS));
+                }
+            }
+            List<Integer> diedAtStart = new ArrayList<>();
+            for (int r : missing) {
+                if (waitQuietly(children.get(r), 200)) {
+                    diedAtStart.add(r);
+                }
             }
             List<RankResult> list = new ArrayList<>();
             for (int rank = 0; rank < plan.tasks(); rank++) {
                 RankResult result = results.get(rank);
                 list.add(result != null ? result : explainMissing(rank, children.get(rank), tails.get(2 * rank + 1),
-                        missing.isEmpty() ? null : missing, plan));
+                        missing.isEmpty() ? null : missing, diedAtStart, plan));
             }
             return list;
         } catch (InterruptedException e) {
@@ -95,8 +104,11 @@ public final class ProcessLauncher implements Launcher {
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
         List<String> command = new ArrayList<>(List.of(javaBinary, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
                 // the hot path compiles within a rehearsal of a few thousand operations (README: "Warm-up")
-                "-XX:CompileThresholdScaling=0.1",
-                "-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
+                "-XX:CompileThresholdScaling=0.1"));
+        // PRISM's own settings (prism.verbose…) reach every rank
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("prism."))
+                .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
                 where, String.valueOf(port), String.valueOf(rank),
                 String.valueOf(connectSeconds)));
         try {
@@ -107,14 +119,24 @@ public final class ProcessLauncher implements Launcher {
     }
 
     private static RankResult explainMissing(int rank, Process child, OutputTail stderr, List<Integer> neverConnected,
-                                             RunPlan plan) {
+                                             List<Integer> diedAtStart, RunPlan plan) {
         boolean exited = waitQuietly(child, 500);
         String tail = stderr.text().strip();
         String output = tail.isEmpty() ? "" : "; its stderr ends: " + tail;
         if (exited) {
             int code = child.exitValue();
-            return Coordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died with exit code "
+            boolean atStart = neverConnected != null && neverConnected.contains(rank);
+            return Coordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died"
+                    + (atStart ? " at start-up, before it reached the coordinator," : "") + " with exit code "
                     + code + (code > 128 ? " (signal " + (code - 128) + ")" : "") + output);
+        }
+        if (plan.interruption().isInterrupted()) {
+            return Coordinator.missing(rank, Failure.Kind.ABORTED, "rank " + rank + " was stopped: interrupted by "
+                    + plan.interruption().reason().orElse("?"));
+        }
+        if (!diedAtStart.isEmpty()) {
+            return Coordinator.missing(rank, Failure.Kind.ABORTED, "rank " + rank + " was stopped before its plan:"
+                    + " rank(s) " + diedAtStart + " died at start-up");
         }
         if (neverConnected != null && neverConnected.contains(rank)) {
             return Coordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank

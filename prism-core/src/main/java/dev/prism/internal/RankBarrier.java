@@ -15,7 +15,8 @@ public final class RankBarrier implements RankSync {
     private final boolean[] arrived;
     private int waiting;
     private long generation;
-    private String abortReason;
+    private volatile String abortReason;
+    private final java.util.List<java.util.function.Consumer<String>> abortListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private String currentName = "";
 
     /** A barrier for {@code parties} ranks whose every wait ends by {@code deadline}. */
@@ -59,17 +60,51 @@ public final class RankBarrier implements RankSync {
     }
 
     @Override
-    public synchronized void abort(String reason) {
-        if (abortReason == null) {
-            abortReason = reason;
+    public void abort(String reason) {
+        boolean first;
+        synchronized (this) {
+            first = abortReason == null;
+            if (first) {
+                abortReason = reason;
+            }
+            notifyAll();
         }
-        notifyAll();
+        if (first) {
+            abortListeners.forEach(l -> l.accept(reason));
+        }
     }
 
     @Override
-    public synchronized void expire() {
-        abort(waiting > 0 ? "barrier '" + currentName + "' reached the run's deadline; rank(s) " + missingRanks()
-                + " never arrived" : "the run reached its deadline");
+    public String stopReason() {
+        return abortReason;
+    }
+
+    /** Calls {@code listener} with the reason when the barrier is first aborted (a coordinator tells its remote ranks). */
+    public void onAbort(java.util.function.Consumer<String> listener) {
+        abortListeners.add(listener);
+        String reason = abortReason;
+        if (reason != null) {
+            listener.accept(reason);
+        }
+    }
+
+    /**
+     * Aborts the barrier when {@code interruption} is interrupted.
+     *
+     * @return closes the link when the repetition is over
+     */
+    public dev.prism.Interruption.Registration abortOn(dev.prism.Interruption interruption) {
+        return interruption.onInterrupt(() -> abort("interrupted by " + interruption.reason().orElse("?")));
+    }
+
+    @Override
+    public void expire() {
+        String reason;
+        synchronized (this) {
+            reason = waiting > 0 ? "barrier '" + currentName + "' reached the run's deadline; rank(s) " + missingRanks()
+                + " never arrived" : "the run reached its deadline";
+        }
+        abort(reason);
     }
 
     private void nextGeneration() {

@@ -88,12 +88,22 @@ final class RankContext implements WorkloadContext {
 
     @Override
     public Timer time(String operation) {
+        stopIfTold();
         return slot(operation).start(null);
     }
 
     @Override
     public Timer time(String operation, Path path) {
+        stopIfTold();
         return slot(operation).start(path);
+    }
+
+    /** Between operations, a rank stops at once when another rank failed or died, or the run was interrupted. */
+    private void stopIfTold() {
+        String reason = sync.stopReason();
+        if (reason != null) {
+            throw new RankAbortedException("stopped: " + reason, true);
+        }
     }
 
     @Override
@@ -202,11 +212,11 @@ final class RankContext implements WorkloadContext {
     private OperationSlot newSlot(String operation) {
         if (rehearsing()) {
             // never a stall, never watched, never reported
-            OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>());
+            OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>(), sync);
             slots.put(operation, slot);
             return slot;
         }
-        OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls);
+        OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls, sync);
         slots.put(operation, slot);
         synchronized (slotOrder) {
             slotOrder.add(slot);

@@ -95,6 +95,17 @@ public final class RankExecution {
                 + Durations.format(plan.timeout()) + "; the rank is stuck (still running when the run ended)", rank));
     }
 
+    /**
+     * @return what this rank measured so far, for a rank still in an operation when it was told to stop
+     *         for {@code reason} (a TIMEOUT when the deadline passed)
+     */
+    public RankResult unfinished(String reason) {
+        if (timedOut || !Instant.now().isBefore(plan.deadline())) {
+            return unfinished();
+        }
+        return result(new Failure(Failure.Kind.ABORTED, "still in an operation when told to stop (" + reason + ")", rank));
+    }
+
     private RankResult result(Failure failure) {
         long phase = !started ? 0 : (phaseEndNanos != 0 ? phaseEndNanos : System.nanoTime()) - phaseStartNanos;
         return new RankResult(rank, hostname, failure == null ? Status.PASS : Status.FAIL, failure, phase,
@@ -102,6 +113,11 @@ public final class RankExecution {
     }
 
     private Failure classify(Throwable t) {
+        if (timedOut && !(t instanceof RankAbortedException a && !a.midPhase())) {
+            // a rank waiting at a barrier when the deadline came did its part: it is ABORTED below
+            return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + Durations.format(plan.timeout())
+                    + " (stopped with " + describe(t) + ")", rank);
+        }
         if (t instanceof ValidationException) {
             return new Failure(Failure.Kind.VALIDATION, t.getMessage(), rank);
         }
@@ -115,24 +131,26 @@ public final class RankExecution {
         return new Failure(Failure.Kind.EXCEPTION, describe(t), rank);
     }
 
-    /** @return PRISM's own message as it is; for anything else the type, message and where it was thrown */
+    /**
+     * @return PRISM's own message as it is; for an I/O failure the path, the reason and errno's name;
+     *         for anything else its message. Java class names and the frame it was thrown at only
+     *         with {@code --verbose} (system property {@code prism.verbose=true}).
+     */
     static String describe(Throwable t) {
         if (t instanceof PrismException) {
             // PRISM's own exceptions are written to be read as they are: the call, the path, errno
             return t.getMessage();
         }
-        StringBuilder s = new StringBuilder(t.getClass().getName());
-        if (t.getMessage() != null) {
-            s.append(": ").append(t.getMessage());
+        if (Verbose.enabled()) {
+            return Verbose.describe(t);
         }
-        StackTraceElement[] trace = t.getStackTrace();
-        if (trace.length > 0) {
-            s.append(" (at ").append(trace[0]).append(')');
+        if (t instanceof java.nio.file.FileSystemException f && f.getFile() != null) {
+            return f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + Errno.describe(f);
         }
-        if (t.getCause() != null && t.getCause() != t) {
-            s.append("; caused by ").append(t.getCause().getClass().getName()).append(": ")
-                    .append(t.getCause().getMessage());
+        if (t instanceof java.io.IOException io) {
+            return Errno.describe(io);
         }
-        return s.toString();
+        String message = t.getMessage();
+        return message == null || message.isBlank() ? "an internal error (run with --verbose to see it)" : message;
     }
 }

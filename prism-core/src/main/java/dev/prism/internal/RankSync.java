@@ -15,4 +15,12 @@ public interface RankSync {
 
     /** The run's deadline passed: releases every waiting rank with a message naming the ranks that never arrived. */
     void expire();
+
+    /**
+     * @return why the ranks must stop now (a rank failed or died, the run was interrupted or its
+     *         deadline passed), or null while they may go on; read before every timed operation, so cheap
+     */
+    default String stopReason() {
+        return null;
+    }
 }

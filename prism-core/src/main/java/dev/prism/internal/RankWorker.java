@@ -10,22 +10,37 @@ import dev.prism.Stall;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A rank in its own process: connects to the coordinator (retrying until a deadline), then runs each
  * plan it is sent, meeting the other ranks through the coordinator, and sends its result back. Exits
  * when told to or when the coordinator goes away.
+ *
+ * <p>A reader thread takes every message as it comes, so a rank hears "stop" (another rank failed
+ * or died, the run was interrupted) at once and stops before its next operation. A watchdog notices
+ * within a fraction of a second when the parent process died or the coordinator closed the
+ * connection: the rank stops, removes its own directory and exits, instead of writing on for minutes.
  */
 public final class RankWorker {
-    /** How long a stuck rank gets after its deadline before the process gives up on it. */
-    private static final long GRACE_MILLIS = 2_000;
+    /** How long a rank still in an operation gets after its deadline (or its stop) before it reports without it. */
+    private static final long GRACE_MILLIS = 1_000;
+    private static final long WATCH_MILLIS = 200;
 
     private final Rendezvous rendezvous;
     private final int rank;
+    private volatile String stopReason;
+    private volatile String lostReason;
+    private volatile Channel wire;
+    private final BlockingQueue<JsonNode> inbox = new LinkedBlockingQueue<>();
+    private static final JsonNode LOST = Channel.message("lost");
 
     /**
      * @param rendezvous where the coordinator is
@@ -42,37 +57,133 @@ public final class RankWorker {
     }
 
     /**
+     * Stops this rank before its next operation and tells the coordinator why (a signal): the other
+     * ranks stop too, and what was measured so far is still reported.
+     */
+    public void stop(String reason) {
+        if (stopReason == null) {
+            stopReason = reason;
+        }
+        Channel w = wire;
+        if (w != null) {
+            try {
+                w.send(Channel.message("abort").put("reason", reason));
+            } catch (IOException e) {
+                // the coordinator is gone: the watchdog says so
+            }
+        }
+    }
+
+    /**
      * Serves plans until told to exit, or until the coordinator has been silent for {@code connectTimeout}
      * (so no worker waits forever for a coordinator that died).
      *
      * @param connectTimeout how long to keep trying to reach the coordinator, and to wait for its next word
-     * @throws PrismException naming the address when the coordinator cannot be reached in time
+     * @throws PrismException naming the address when the coordinator cannot be reached in time, or
+     *                        saying that the parent process or the coordinator went away
      */
     public void serve(Duration connectTimeout) throws IOException, InterruptedException {
-        try (Channel wire = rendezvous.isDirectory() ? DirectoryChannel.forRank(rendezvous.directory(), rank)
+        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+        try (Channel channel = rendezvous.isDirectory() ? DirectoryChannel.forRank(rendezvous.directory(), rank)
                 : connect(connectTimeout)) {
-            wire.send(Channel.message("hello").put("rank", rank).put("host", HostProbe.hostname())
+            wire = channel;
+            channel.send(Channel.message("hello").put("rank", rank).put("host", HostProbe.hostname())
                     .put("pid", ProcessHandle.current().pid()));
+            startDaemon("prism-rank-" + rank + "-reader", () -> read(channel));
+            parent.ifPresent(p -> startDaemon("prism-rank-" + rank + "-watchdog", () -> watch(p)));
             boolean heard = false;
             while (true) {
-                JsonNode m;
-                try {
-                    m = wire.receive(connectTimeout.toMillis());
-                } catch (SocketTimeoutException e) {
+                JsonNode m = inbox.poll(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                if (m == null) {
                     throw new PrismException("rank " + rank + (heard ? " heard nothing more from" : " got no plan from")
                             + " the coordinator at " + rendezvous + " within " + Durations.format(connectTimeout));
                 }
                 heard = true;
-                if (m == null || "exit".equals(m.path("type").asText())) {
+                if (m == LOST) {
+                    if (lostReason != null) {
+                        throw new PrismException("rank " + rank + " stopped: " + lostReason);
+                    }
+                    return;
+                }
+                if ("exit".equals(m.path("type").asText())) {
                     return;
                 }
                 if ("plan".equals(m.path("type").asText())) {
-                    RankResult result = runPlan(wire, m);
-                    wire.send(Channel.message("result").put("document",
+                    RunPlan plan = PlanCodec.decode(m, ScenarioListener.NONE);
+                    RankResult result = runPlan(channel, m);
+                    if (lostReason != null) {
+                        throw new PrismException("rank " + rank + " stopped: " + lostReason + "; "
+                                + removeOwnDirectory(plan));
+                    }
+                    channel.send(Channel.message("result").put("document",
                             ResultJson.rankToJson("", "", 0, 0, result)));
                 }
             }
+        } finally {
+            wire = null;
         }
+    }
+
+    /** Takes every message as it arrives: "stop" at once, the rest in order for the serving thread. */
+    private void read(Channel channel) {
+        try {
+            while (true) {
+                JsonNode m = channel.receive();
+                if (m == null) {
+                    break;
+                }
+                if ("stop".equals(m.path("type").asText())) {
+                    if (stopReason == null) {
+                        stopReason = m.path("reason").asText();
+                    }
+                } else {
+                    inbox.add(m);
+                }
+                if ("exit".equals(m.path("type").asText())) {
+                    return;
+                }
+            }
+            lost("the coordinator at " + rendezvous + " closed the connection (it died or gave up on this rank)");
+        } catch (IOException e) {
+            lost("lost the coordinator at " + rendezvous + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Notices when the process that started this rank died (this rank was re-parented). */
+    private void watch(ProcessHandle parent) {
+        while (wire != null) {
+            if (!parent.isAlive()) {
+                lost("its parent process " + parent.pid() + " died");
+                return;
+            }
+            try {
+                Thread.sleep(WATCH_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void lost(String reason) {
+        if (lostReason == null) {
+            lostReason = reason;
+        }
+        if (stopReason == null) {
+            stopReason = reason;
+        }
+        inbox.add(LOST);
+    }
+
+    private String removeOwnDirectory(RunPlan plan) {
+        Path own = plan.rankDirectory(rank);
+        RunDirectory.Removal removal = RunDirectory.remove(own);
+        return removal.complete() ? "removed its directory " + own : removal.summary();
+    }
+
+    private static void startDaemon(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
     }
 
     private Channel connect(Duration timeout) throws InterruptedException {
@@ -99,62 +210,78 @@ public final class RankWorker {
                 + " within " + Durations.format(timeout) + " (" + last + ")");
     }
 
-    private RankResult runPlan(Channel wire, JsonNode message) throws InterruptedException {
+    private RankResult runPlan(Channel channel, JsonNode message) throws InterruptedException {
         ScenarioListener forwardStalls = new ScenarioListener() {
             @Override
             public void stallDetected(Stall stall) {
                 try {
-                    wire.send(Channel.message("stall").put("operation", stall.operation()).put("path", stall.path())
+                    channel.send(Channel.message("stall").put("operation", stall.operation()).put("path", stall.path())
                             .put("durationNanos", stall.durationNanos()));
                 } catch (IOException e) {
-                    // the coordinator is gone; the rank will find out at its next barrier
+                    // the coordinator is gone; the reader notices
                 }
             }
         };
         RunPlan plan = PlanCodec.decode(message, forwardStalls);
-        RemoteSync sync = new RemoteSync(wire, plan.deadline());
+        stopReason = lostReason; // a stop told during an earlier plan does not carry over
+        RemoteSync sync = new RemoteSync(plan.deadline());
         try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), forwardStalls)) {
             RankExecution execution = new RankExecution(plan, rank, sync, monitor);
             AtomicReference<RankResult> result = new AtomicReference<>();
             Thread thread = new Thread(() -> result.set(execution.run()), "prism-rank-" + rank);
             thread.setDaemon(true);
             thread.start();
-            thread.join(Math.max(1, Duration.between(Instant.now(), plan.deadline()).toMillis()) + GRACE_MILLIS);
-            if (thread.isAlive()) {
-                execution.markTimedOut();
-                thread.interrupt();
-                thread.join(GRACE_MILLIS);
+            long deadline = plan.deadline().toEpochMilli() + GRACE_MILLIS;
+            long stopBy = Long.MAX_VALUE;
+            while (thread.isAlive()) {
+                long now = System.currentTimeMillis();
+                if (stopBy == Long.MAX_VALUE && stopReason != null) {
+                    stopBy = now + GRACE_MILLIS;
+                }
+                long end = Math.min(deadline, stopBy);
+                if (now >= end) {
+                    break;
+                }
+                thread.join(Math.min(50, end - now));
             }
-            return result.get() != null ? result.get() : execution.unfinished();
+            if (thread.isAlive()) {
+                if (System.currentTimeMillis() >= deadline) {
+                    execution.markTimedOut();
+                }
+                thread.interrupt();
+                thread.join(GRACE_MILLIS / 2);
+            }
+            return result.get() != null ? result.get() : execution.unfinished(String.valueOf(stopReason));
         }
     }
 
-    /** Barriers through the coordinator, each ending by the run's deadline. */
-    private static final class RemoteSync implements RankSync {
-        private final Channel wire;
+    /** Barriers through the coordinator, each ending by the run's deadline; stops as soon as told to. */
+    private final class RemoteSync implements RankSync {
         private final Instant deadline;
 
-        RemoteSync(Channel wire, Instant deadline) {
-            this.wire = wire;
+        RemoteSync(Instant deadline) {
             this.deadline = deadline;
         }
 
         @Override
-        public void await(int rank, String name) {
+        public void await(int rank, String name) throws InterruptedException {
+            Channel channel = wire;
             try {
-                wire.send(Channel.message("barrier").put("rank", rank).put("name", name));
-                long wait = Duration.between(Instant.now(), deadline).toMillis() + GRACE_MILLIS;
-                JsonNode reply = wire.receive(Math.max(1, wait));
-                if (reply == null) {
-                    throw new RankAbortedException("the coordinator went away during barrier '" + name + "'");
-                }
-                if ("aborted".equals(reply.path("type").asText())) {
-                    throw new RankAbortedException("stopped at barrier '" + name + "': " + reply.path("reason").asText());
-                }
-            } catch (SocketTimeoutException e) {
-                throw new RankAbortedException("the coordinator did not release barrier '" + name + "' by the run's deadline");
+                channel.send(Channel.message("barrier").put("rank", rank).put("name", name));
             } catch (IOException e) {
                 throw new RankAbortedException("lost the coordinator at barrier '" + name + "': " + e.getMessage());
+            }
+            long wait = Duration.between(Instant.now(), deadline).toMillis() + GRACE_MILLIS;
+            JsonNode reply = inbox.poll(Math.max(1, wait), TimeUnit.MILLISECONDS);
+            if (reply == null) {
+                throw new RankAbortedException("the coordinator did not release barrier '" + name + "' by the run's deadline");
+            }
+            if (reply == LOST) {
+                inbox.add(LOST); // the serving thread must see it too
+                throw new RankAbortedException(lostReason + " during barrier '" + name + "'");
+            }
+            if ("aborted".equals(reply.path("type").asText())) {
+                throw new RankAbortedException("stopped at barrier '" + name + "': " + reply.path("reason").asText());
             }
         }
 
@@ -162,7 +289,7 @@ public final class RankWorker {
         public void abort(String reason) {
             try {
                 wire.send(Channel.message("abort").put("reason", reason));
-            } catch (IOException e) {
+            } catch (IOException | NullPointerException e) {
                 // the coordinator is gone: nothing to tell
             }
         }
@@ -171,27 +298,42 @@ public final class RankWorker {
         public void expire() {
             // the coordinator owns the deadline of every barrier
         }
+
+        @Override
+        public String stopReason() {
+            return stopReason;
+        }
     }
 
     /**
      * Entry point of a rank process: {@code RankWorker HOST PORT RANK [CONNECT_TIMEOUT_SECONDS]}, or
      * {@code RankWorker dir:DIRECTORY 0 RANK [CONNECT_TIMEOUT_SECONDS]} to meet through files.
-     * Exit codes: 0 done, 3 could not reach the coordinator, 1 anything else.
+     * Exit codes: 0 done, 3 could not reach the coordinator or lost it, 1 anything else, 128 + the
+     * signal's number after SIGINT or SIGTERM.
      */
     public static void main(String[] args) {
         int rank = Integer.parseInt(args[2]);
+        if (String.valueOf(rank).equals(System.getProperty("prism.fault.exitAtStart"))) {
+            // a fault for tests of what a run says about a rank that dies before it connects
+            System.err.println("prism: rank " + rank + " exits at start-up as told (prism.fault.exitAtStart)");
+            System.exit(7);
+        }
         Duration connect = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 60);
         Rendezvous rendezvous = args[0].startsWith("dir:") ? Rendezvous.directory(java.nio.file.Path.of(args[0].substring(4)))
                 : Rendezvous.tcp(args[0], Integer.parseInt(args[1]));
+        RankWorker worker = new RankWorker(rendezvous, rank);
+        Signals signals = Signals.install(signal -> worker.stop("rank " + rank + " received " + signal));
+        int code;
         try {
-            new RankWorker(rendezvous, rank).serve(connect);
-            System.exit(0);
+            worker.serve(connect);
+            code = 0;
         } catch (PrismException e) {
             System.err.println("prism: " + e.getMessage());
-            System.exit(3);
+            code = 3;
         } catch (Exception e) {
-            System.err.println("prism: rank " + rank + " failed: " + e);
-            System.exit(1);
+            System.err.println("prism: rank " + rank + " failed: " + RankExecution.describe(e));
+            code = 1;
         }
+        System.exit(signals.received() != null ? signals.exitCode() : code);
     }
 }

@@ -6,13 +6,14 @@ import dev.prism.TargetException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
-import java.nio.file.FileVisitResult;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
@@ -71,60 +72,266 @@ public final class RunDirectory {
         }
     }
 
-    /** Removes everything inside {@code directory}, never following symbolic links. */
+    /**
+     * Removes everything inside {@code directory}, never following symbolic links (see {@link #remove}).
+     *
+     * @throws IOException summarising what was left, after trying every entry
+     */
     public static void deleteContents(Path directory) throws IOException {
         requireRealDirectory(directory);
-        try (var children = Files.list(directory)) {
-            for (Path child : (Iterable<Path>) children::iterator) {
-                deleteTree(child);
-            }
-        }
+        Removal removal = new Removal(directory);
+        removal.contentsOf(directory);
+        removal.throwIfIncomplete();
     }
 
     /**
-     * Removes {@code root} and everything below it. A symbolic link is removed itself; what it
-     * points to is never visited.
+     * Removes {@code root} and everything below it, never following a symbolic link (see {@link #remove}).
+     *
+     * @throws IOException summarising what was left, after trying every entry
      */
     public static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-            Files.delete(root);
-            return;
-        }
-        // walkFileTree does not follow links unless told to: links arrive in visitFile
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                deleteIfPresent(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                if (e != null && !(e instanceof NoSuchFileException)) {
-                    throw e;
-                }
-                deleteIfPresent(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        Removal removal = remove(root);
+        removal.throwIfIncomplete();
     }
 
-    private static void deleteIfPresent(Path path) throws IOException {
-        try {
-            Files.delete(path);
+    /**
+     * Removes {@code root} and everything below it as coreutils' {@code rm -r} does: by directory
+     * descriptor. Each directory is opened relative to its parent's descriptor with
+     * {@code O_NOFOLLOW}, checked to be the same device and inode that was seen before opening it,
+     * and its entries are removed with {@code unlinkat} relative to it, so a directory swapped for a
+     * link during the walk never leads outside the tree. A symbolic link is removed itself. An error
+     * does not stop the walk: every other entry is still tried, and the result says what was left.
+     *
+     * @return what could not be removed (nothing when {@link Removal#complete()})
+     */
+    public static Removal remove(Path root) {
+        Removal removal = new Removal(root);
+        remove(root, removal);
+        return removal;
+    }
+
+    /** @return a removal of {@code root} not yet started: {@link #remove(Path, Removal)} runs it, another thread may watch it */
+    public static Removal removalOf(Path root) {
+        return new Removal(root);
+    }
+
+    /** Runs {@code removal} of {@code root} (see {@link #remove(Path)}). */
+    public static void remove(Path root, Removal removal) {
+        Path absolute = root.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        if (parent == null) {
+            removal.failed("unlinkat", absolute, "refusing to remove the root directory");
+            return;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(parent)) {
+            if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
+                removal.failed("openat", parent, "this platform cannot remove files relative to a directory descriptor");
+                return;
+            }
+            removal.entry(secure, absolute.getFileName(), absolute);
         } catch (NoSuchFileException e) {
-            // removed by the workload meanwhile: nothing to do
+            // nothing there to remove
+        } catch (IOException e) {
+            removal.failed("opendir", parent, e);
+        }
+    }
+
+    /** What a removal left: how many entries could not be removed and the first call that failed. */
+    public static final class Removal {
+        private final Path root;
+        private long failures;
+        private String firstProblem;
+        private volatile long removed;
+
+        private Removal(Path root) {
+            this.root = root;
+        }
+
+        /** @return true when everything was removed */
+        public boolean complete() {
+            return failures == 0;
+        }
+
+        /** @return how many entries were removed so far: a removal that still counts up is not stuck */
+        public long removed() {
+            return removed;
+        }
+
+        /** @return how many entries (files, links, directories) could not be removed */
+        public long failures() {
+            return failures;
+        }
+
+        /** @return the first failed call, its path and errno, e.g. {@code unlinkat("/t/prism-x/rank-0/f"): Input/output error (EIO)}; null when complete */
+        public String firstProblem() {
+            return firstProblem;
+        }
+
+        /** @return one line for a person: what was left below the root and why */
+        public String summary() {
+            return complete() ? "removed " + root : failures + " entr" + (failures == 1 ? "y" : "ies") + " could not be removed from "
+                    + root + "; the first: " + firstProblem;
+        }
+
+        void throwIfIncomplete() throws IOException {
+            if (!complete()) {
+                throw new IOException(summary());
+            }
+        }
+
+        private void failed(String call, Path path, IOException e) {
+            failed(call, path, Errno.describe(e));
+        }
+
+        private void failed(String call, Path path, String reason) {
+            failures++;
+            if (firstProblem == null) {
+                firstProblem = call + "(\"" + path + "\"): " + reason;
+            }
+        }
+
+        private void contentsOf(Path directory) {
+            Path absolute = directory.toAbsolutePath().normalize();
+            try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(absolute.getParent())) {
+                if (!(parentStream instanceof SecureDirectoryStream<Path> parent)) {
+                    failed("openat", absolute, "this platform cannot remove files relative to a directory descriptor");
+                    return;
+                }
+                BasicFileAttributes seen = attributes(parent, absolute.getFileName(), absolute);
+                if (seen == null) {
+                    return;
+                }
+                if (!seen.isDirectory()) {
+                    failed("openat", absolute, "not a directory (replaced by a link or a file); refusing to clean it");
+                    return;
+                }
+                try (SecureDirectoryStream<Path> self = open(parent, absolute.getFileName(), absolute, seen)) {
+                    if (self != null) {
+                        children(self, absolute);
+                    }
+                }
+            } catch (IOException e) {
+                failed("opendir", absolute.getParent(), e);
+            }
+        }
+
+        /** Removes {@code name} (shown as {@code path}) from the directory open as {@code parent}. */
+        private void entry(SecureDirectoryStream<Path> parent, Path name, Path path) {
+            BasicFileAttributes seen = attributes(parent, name, path);
+            if (seen == null) {
+                return;
+            }
+            if (seen.isDirectory()) {
+                try (SecureDirectoryStream<Path> child = open(parent, name, path, seen)) {
+                    if (child == null) {
+                        return;
+                    }
+                    children(child, path);
+                } catch (IOException e) {
+                    failed("close", path, e);
+                }
+                try {
+                    parent.deleteDirectory(name);
+                    removed++;
+                } catch (NoSuchFileException e) {
+                    // removed meanwhile
+                } catch (IOException e) {
+                    if (!unlinkIfNoLongerADirectory(parent, name, path)) {
+                        failed("unlinkat(AT_REMOVEDIR)", path, e);
+                    }
+                }
+                return;
+            }
+            try {
+                parent.deleteFile(name);
+                removed++;
+            } catch (NoSuchFileException e) {
+                // removed meanwhile
+            } catch (IOException e) {
+                failed("unlinkat", path, e);
+            }
+        }
+
+        private void children(SecureDirectoryStream<Path> directory, Path path) {
+            try {
+                for (Path child : directory) {
+                    Path name = child.getFileName();
+                    entry(directory, name, path.resolve(name.toString()));
+                }
+            } catch (DirectoryIteratorException e) {
+                failed("readdir", path, e.getCause());
+            }
+        }
+
+        /** @return the attributes of {@code name} itself (fstatat with AT_SYMLINK_NOFOLLOW), or null when gone or failing */
+        private BasicFileAttributes attributes(SecureDirectoryStream<Path> parent, Path name, Path path) {
+            try {
+                return parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .readAttributes();
+            } catch (NoSuchFileException e) {
+                return null;
+            } catch (IOException e) {
+                failed("fstatat", path, e);
+                return null;
+            }
+        }
+
+        /**
+         * Opens directory {@code name} relative to {@code parent} without following a link, and checks
+         * it is the directory {@code seen} described (device and inode).
+         *
+         * @return the open directory, or null when it is gone, was swapped (then a link is removed) or cannot be opened
+         */
+        private SecureDirectoryStream<Path> open(SecureDirectoryStream<Path> parent, Path name, Path path,
+                                                 BasicFileAttributes seen) {
+            SecureDirectoryStream<Path> child;
+            try {
+                child = parent.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException e) {
+                return null;
+            } catch (IOException e) {
+                // O_NOFOLLOW refuses a directory swapped for a link since it was seen: remove the link itself
+                if (!unlinkIfNoLongerADirectory(parent, name, path)) {
+                    failed("openat(O_NOFOLLOW)", path, e);
+                }
+                return null;
+            }
+            try {
+                Object key = child.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+                if (key != null && !key.equals(seen.fileKey())) {
+                    failed("openat(O_NOFOLLOW)", path, "replaced by another directory during clean-up; not entered");
+                    child.close();
+                    return null;
+                }
+                return child;
+            } catch (IOException e) {
+                failed("fstat", path, e);
+                try {
+                    child.close();
+                } catch (IOException ignored) {
+                    // already reported
+                }
+                return null;
+            }
+        }
+
+        /** @return true when {@code name} is now something other than a directory, and was removed */
+        private boolean unlinkIfNoLongerADirectory(SecureDirectoryStream<Path> parent, Path name, Path path) {
+            BasicFileAttributes now = attributes(parent, name, path);
+            if (now == null) {
+                return true;
+            }
+            if (now.isDirectory()) {
+                return false;
+            }
+            try {
+                parent.deleteFile(name);
+            } catch (NoSuchFileException e) {
+                // gone too
+            } catch (IOException e) {
+                failed("unlinkat", path, e);
+            }
+            return true;
         }
     }
 
@@ -135,14 +342,11 @@ public final class RunDirectory {
         }
     }
 
-    /** @return the reason an I/O call failed, as a person reads it */
+    /** @return the reason an I/O call failed, as a person reads it: text and errno's name, never a class name */
     static String describe(IOException e) {
-        if (e instanceof AccessDeniedException) {
+        if (e instanceof AccessDeniedException && ((AccessDeniedException) e).getReason() == null) {
             return "permission denied";
         }
-        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
-            return ((FileSystemException) e).getReason();
-        }
-        return e.getClass().getSimpleName() + ": " + e.getMessage();
+        return Errno.describe(e);
     }
 }

@@ -17,12 +17,14 @@ import dev.prism.Status;
 import dev.prism.TargetInfo;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** Executes a {@link Scenario}: every benchmark × task count × (warm-ups + repetitions). */
 public final class ScenarioRunner {
@@ -37,38 +39,111 @@ public final class ScenarioRunner {
                 * (scenario.warmups() + scenario.repetitions());
     }
 
-    /** @return what the scenario measured; the run directory is gone when this returns */
+    /**
+     * @return what the scenario measured. The run directory is removed before this returns, or, on
+     *         storage that hangs, abandoned after the scenario's clean-up grace; the result says what was left.
+     */
     public ScenarioResult execute() {
         Instant startedAt = Instant.now();
+        requireOutputDirectory(scenario.output());
         Path runDirectory = RunDirectory.create(scenario.target(), scenario.runId());
         TargetInfo target = TargetInfo.of(scenario.target());
         HostInfo host = HostInfo.current();
         List<RunResult> runs = new ArrayList<>();
+        String writeProblem = null;
         try {
             for (Benchmark benchmark : scenario.benchmarks()) {
                 for (int tasks : scenario.tasks()) {
-                    RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host, runs.size() + 1);
-                    if (scenario.output() != null) {
-                        ResultJson.writeInto(scenario.output(), runs.size(), run);
+                    if (scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut)) {
+                        break; // after a timeout the storage may hang: the next configuration would hang on it too
                     }
+                    RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host, runs.size() + 1);
                     runs.add(run);
+                    if (scenario.output() != null && writeProblem == null) {
+                        try {
+                            ResultJson.writeInto(scenario.output(), runs.size() - 1, run);
+                        } catch (IOException e) {
+                            // the run's result is still returned and printed; the failed write is said once
+                            writeProblem = "could not write results into " + scenario.output() + ": " + RunDirectory.describe(e);
+                        }
+                    }
                     scenario.listener().runFinished(run);
                 }
             }
-        } catch (IOException e) {
-            throw new PrismException("could not write results into " + scenario.output() + ": "
-                    + RunDirectory.describe(e), e);
         } finally {
             scenario.launcher().close();
             scenario.benchmarks().forEach(b -> b.launcher().ifPresent(Launcher::close));
-            try {
-                RunDirectory.deleteTree(runDirectory);
-            } catch (IOException e) {
-                throw new PrismException("could not remove the run directory " + runDirectory + ": "
-                        + RunDirectory.describe(e), e);
-            }
         }
-        return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now());
+        boolean bounded = scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut);
+        String cleanup = cleanUp(runDirectory, bounded);
+        if (writeProblem != null) {
+            throw new PrismException(writeProblem + (cleanup == null ? "" : "; " + cleanup));
+        }
+        return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
+                scenario.interruption().reason().orElse(null), cleanup);
+    }
+
+    /**
+     * Creates the output directory before any work, refusing a symbolic link (results are written
+     * only where they were asked to go) and anything that cannot hold files.
+     */
+    private static void requireOutputDirectory(Path output) {
+        if (output == null) {
+            return;
+        }
+        if (Files.isSymbolicLink(output)) {
+            throw new IllegalArgumentException("output directory " + output + " is a symbolic link; refusing to write"
+                    + " results through it");
+        }
+        try {
+            Files.createDirectories(output);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot create the output directory " + output + ": "
+                    + RunDirectory.describe(e), e);
+        }
+    }
+
+    /**
+     * Removes the run directory in a thread of its own, so a removal stuck on hung storage cannot
+     * hold the results back. After an interruption or a timeout it gets the scenario's clean-up
+     * grace in all (a SLURM job has KillWait before SIGKILL); otherwise it may take as long as it
+     * needs while it makes progress (millions of files take minutes), and is abandoned once no entry
+     * was removed for a whole grace.
+     *
+     * @return null when everything was removed, else what was left
+     */
+    private String cleanUp(Path runDirectory, boolean bounded) {
+        RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
+        Thread remover = new Thread(() -> RunDirectory.remove(runDirectory, removal), "prism-cleanup");
+        remover.setDaemon(true);
+        remover.start();
+        long grace = scenario.cleanupGrace().toMillis();
+        long end = System.currentTimeMillis() + grace;
+        long lastCount = -1;
+        try {
+            while (remover.isAlive()) {
+                long now = System.currentTimeMillis();
+                long count = removal.removed();
+                if (!bounded && count != lastCount) {
+                    lastCount = count;
+                    end = now + grace; // still making progress
+                }
+                if (now >= end) {
+                    break;
+                }
+                remover.join(Math.min(100, end - now));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (remover.isAlive()) {
+            return "removing " + runDirectory + (bounded ? " did not finish within " : " made no progress for ")
+                    + Durations.format(scenario.cleanupGrace()) + " (the storage may hang); "
+                    + removal.removed() + " entries were removed, the rest is still there"
+                    + (removal.complete() ? "" : "; " + removal.failures() + " could not be removed, the first: "
+                    + removal.firstProblem());
+        }
+        return removal.complete() ? null : removal.summary();
     }
 
     private RunResult runBenchmark(Benchmark benchmark, int tasks, Path runDirectory, TargetInfo target,
@@ -79,6 +154,12 @@ public final class ScenarioRunner {
         int executions = scenario.warmups() + scenario.repetitions();
         for (int i = 0; i < executions && failure == null; i++) {
             boolean warmup = i < scenario.warmups();
+            String step = warmup ? "warm-up " + (i + 1) : "repetition " + (i - scenario.warmups() + 1);
+            if (scenario.interruption().isInterrupted()) {
+                failure = interrupted("before " + step + " of " + executions);
+                doneExecutions += executions - i;
+                break;
+            }
             scenario.listener().executionStarted(benchmark, tasks, warmup ? i : i - scenario.warmups(), warmup,
                     doneExecutions, totalExecutions);
             int index = warmup ? -1 : i - scenario.warmups();
@@ -89,10 +170,12 @@ public final class ScenarioRunner {
             if (!warmup) {
                 repetitions.add(repetition);
             }
-            if (repetition.failure() != null) {
+            if (scenario.interruption().isInterrupted()) {
+                failure = interrupted("during " + step + "; what it measured until then is kept");
+                doneExecutions += executions - i - 1;
+            } else if (repetition.failure() != null) {
                 Failure f = repetition.failure();
-                failure = new Failure(f.kind(), (warmup ? "warm-up " + (i + 1) : "repetition " + (i - scenario.warmups() + 1))
-                        + ": " + f.message(), f.rank());
+                failure = new Failure(f.kind(), step + ": " + f.message(), f.rank());
                 doneExecutions += executions - i - 1;
             }
         }
@@ -107,12 +190,14 @@ public final class ScenarioRunner {
         try {
             RunDirectory.prepare(runDirectory, tasks);
         } catch (IOException e) {
-            throw new PrismException("could not prepare the run directory " + runDirectory + ": "
-                    + RunDirectory.describe(e), e);
+            // the storage failed before the ranks started: a failure of this repetition, results so far kept
+            Failure failure = new Failure(Failure.Kind.EXCEPTION, "could not prepare the run directory " + runDirectory
+                    + ": " + RunDirectory.describe(e), -1);
+            return new RepetitionResult(index, Status.FAIL, failure, Map.of(), List.of(), RankSpread.of(List.of(), index));
         }
         Instant deadline = Instant.now().plus(scenario.timeout());
         RunPlan plan = new RunPlan(benchmark, tasks, runDirectory, scenario.seed(), scenario.timeout(), deadline,
-                scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput);
+                scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput, scenario.interruption());
         Launcher launcher = launcherOf(benchmark);
         List<RankResult> ranks = launcher.launch(plan);
         if (ranks.size() != tasks) {
@@ -122,6 +207,15 @@ public final class ScenarioRunner {
         Failure failure = firstFailure(ranks);
         return new RepetitionResult(index, failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(ranks.stream().map(RankResult::measurements).toList(), true), ranks, RankSpread.of(ranks, index));
+    }
+
+    private static boolean timedOut(RunResult run) {
+        return run.failure() != null && run.failure().kind() == Failure.Kind.TIMEOUT;
+    }
+
+    private Failure interrupted(String when) {
+        return new Failure(Failure.Kind.INTERRUPTED, "interrupted by " + scenario.interruption().reason().orElse("?")
+                + " " + when, -1);
     }
 
     /** @return the launcher {@code benchmark} brings (torchrun), or the scenario's */

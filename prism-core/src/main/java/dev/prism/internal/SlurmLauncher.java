@@ -73,7 +73,8 @@ public final class SlurmLauncher implements Launcher {
                 coordinator = coordinationDirectory == null
                         ? Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()))
                         : Coordinator.directory(environment.meetingDirectory(coordinationDirectory), environment.worldSize());
-                List<Integer> missing = coordinator.awaitRanks(remote, Instant.now().plus(connectTimeout), r -> false);
+                List<Integer> missing = coordinator.awaitRanks(remote, Instant.now().plus(connectTimeout),
+                        r -> plan.interruption().isInterrupted());
                 if (!missing.isEmpty()) {
                     throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at "
                             + (coordinationDirectory == null ? environment.coordinatorHost() + ":" + environment.coordinatorPort()
@@ -83,22 +84,25 @@ public final class SlurmLauncher implements Launcher {
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
             AtomicReference<RankResult> own = new AtomicReference<>();
             Thread local;
-            try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
+            try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener());
+                 dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
                 RankExecution execution = new RankExecution(plan, 0, barrier, monitor);
                 local = new Thread(() -> own.set(execution.run()), "prism-rank-0");
                 local.setDaemon(true);
                 local.start();
                 Map<Integer, RankResult> results = coordinator.execute(plan, remote, barrier, plan.listener(),
                         plan.deadline().plusMillis(GRACE_MILLIS));
-                local.join(Math.max(1, Duration.between(Instant.now(), plan.deadline()).toMillis()) + GRACE_MILLIS);
+                boolean inTime = ThreadLauncher.awaitRanks(List.of(local), barrier, plan.deadline().toEpochMilli() + GRACE_MILLIS);
                 if (local.isAlive()) {
-                    execution.markTimedOut();
+                    if (!inTime) {
+                        execution.markTimedOut();
+                    }
                     barrier.expire();
                     local.interrupt();
                     local.join(GRACE_MILLIS);
                 }
                 List<RankResult> list = new ArrayList<>();
-                list.add(own.get() != null ? own.get() : execution.unfinished());
+                list.add(own.get() != null ? own.get() : execution.unfinished(String.valueOf(barrier.stopReason())));
                 for (int r : remote) {
                     RankResult result = results.get(r);
                     list.add(result != null ? result : Coordinator.missing(r, Failure.Kind.EXCEPTION, "rank " + r

@@ -1,5 +1,6 @@
 package dev.prism.posix.internal;
 
+import dev.prism.internal.Errno;
 import com.sun.jna.Native;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.PageCacheResidency;
