@@ -11,6 +11,10 @@ public final class TestSleepProvider implements BenchmarkProvider {
     static final Parameter<Integer> SLEEP_MS = Parameter.ofInt("sleep_ms", 0, 0, 600_000, "ms", "how long the slow rank sleeps");
     static final Parameter<Integer> SLOW_RANK = Parameter.ofInt("slow_rank", -1, -1, 100_000, null, "which rank sleeps; -1 none");
     static final Parameter<Integer> FAIL_RANK = Parameter.ofInt("fail_rank", -1, -1, 100_000, null, "which rank throws; -1 none");
+    static final Parameter<Integer> LOOP_MS = Parameter.ofInt("loop_ms", 0, 0, 600_000, "ms",
+            "every rank times 10 ms 'tick's for this long after the barrier");
+    static final Parameter<Boolean> OPEN_SLOW_FILE = Parameter.ofBoolean("open_slow_file", false,
+            "the slow rank writes slow.dat in its directory and times opening it (for faultfs to delay)");
 
     @Override
     public String name() {
@@ -24,7 +28,7 @@ public final class TestSleepProvider implements BenchmarkProvider {
 
     @Override
     public List<Parameter<?>> parameters() {
-        return List.of(SLEEP_MS, SLOW_RANK, FAIL_RANK);
+        return List.of(SLEEP_MS, SLOW_RANK, FAIL_RANK, LOOP_MS, OPEN_SLOW_FILE);
     }
 
     @Override
@@ -39,10 +43,17 @@ public final class TestSleepProvider implements BenchmarkProvider {
             if (ctx.rank() == ctx.parameters().get(FAIL_RANK)) {
                 throw new java.io.IOException("rank " + ctx.rank() + " was told to fail");
             }
-            if (ctx.rank() == ctx.parameters().get(SLOW_RANK)) {
+            if (ctx.rank() == ctx.parameters().get(SLOW_RANK) && ctx.parameters().get(OPEN_SLOW_FILE)) {
+                java.nio.file.Path slow = java.nio.file.Files.writeString(ctx.workDirectory().resolve("slow.dat"), "x");
+                ctx.measure("open", slow, () -> java.nio.file.Files.newInputStream(slow).close());
+            } else if (ctx.rank() == ctx.parameters().get(SLOW_RANK)) {
                 try (var t = ctx.time("sleep", ctx.workDirectory())) {
                     Thread.sleep(ctx.parameters().get(SLEEP_MS));
                 }
+            }
+            long loopEnd = System.nanoTime() + ctx.parameters().get(LOOP_MS) * 1_000_000L;
+            while (System.nanoTime() < loopEnd) {
+                ctx.measure("tick", () -> Thread.sleep(10));
             }
         }).build();
     }
