@@ -27,7 +27,9 @@ public record Failure(Kind kind, String message, int rank) {
         /** This rank stopped because another rank failed (only on per-rank results). */
         ABORTED,
         /** The scenario was interrupted (a signal, {@link Interruption#interrupt}); what was measured until then is kept. */
-        INTERRUPTED
+        INTERRUPTED,
+        /** The benchmark refused to start: it does not fit the target or this machine (see {@link RefusedException}). */
+        REFUSED
     }
 
     /** @throws NullPointerException when kind or message is null */

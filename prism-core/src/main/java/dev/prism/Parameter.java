@@ -227,6 +227,10 @@ public final class Parameter<T> {
     }
 
     private static <N> N parseNumber(String name, String text, Function<String, N> parse, String what) {
+        // ASCII only: Java would read full-width or other scripts' digits as numbers, which no shell user means
+        if (!text.chars().allMatch(c -> c < 128)) {
+            throw new IllegalArgumentException(name + ": '" + text + "' is not " + what + " (ASCII digits only)");
+        }
         try {
             return parse.apply(text.replace("_", ""));
         } catch (NumberFormatException e) {

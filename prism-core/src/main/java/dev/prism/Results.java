@@ -41,9 +41,16 @@ public final class Results {
         for (Path file : files) {
             try {
                 runs.add(ResultJson.read(file));
-            } catch (com.fasterxml.jackson.core.JacksonException | RuntimeException e) {
-                String why = e instanceof com.fasterxml.jackson.core.JacksonException j ? j.getOriginalMessage() : e.getMessage();
-                throw new IllegalArgumentException(file + " is not a prism.run/1 result document (" + why + ")", e);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                throw new IllegalArgumentException(file + " is not a prism.run/1 result document (" + e.getOriginalMessage()
+                        + ")", e);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().contains("prism.run/1")) {
+                    throw new IllegalArgumentException(e.getMessage(), e);
+                }
+                throw e;
             }
         }
         return runs;

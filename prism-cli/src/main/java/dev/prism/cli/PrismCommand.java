@@ -51,9 +51,17 @@ public final class PrismCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    private static volatile boolean ownsProcess;
+
     /** Runs the command line and exits with its code. */
     public static void main(String[] args) {
+        ownsProcess = true;
         System.exit(execute(args));
+    }
+
+    /** @return true when this JVM is the {@code prism} command (main), so it may handle SIGINT and SIGTERM */
+    static boolean ownsProcess() {
+        return ownsProcess;
     }
 
     /** @return the exit code of running {@code prism args…} in this JVM */
@@ -66,6 +74,9 @@ public final class PrismCommand implements Runnable {
         CommandLine cli = new CommandLine(new PrismCommand());
         cli.setExecutionExceptionHandler(PrismCommand::handleException);
         cli.setParameterExceptionHandler(PrismCommand::handleParameterException);
+        // numbers on the command line are ASCII: Java alone would read full-width digits too
+        cli.registerConverter(Integer.class, PrismCommand::asciiInt).registerConverter(Integer.TYPE, PrismCommand::asciiInt);
+        cli.registerConverter(Long.class, PrismCommand::asciiLong).registerConverter(Long.TYPE, PrismCommand::asciiLong);
         return cli;
     }
 
@@ -80,7 +91,8 @@ public final class PrismCommand implements Runnable {
         PrintWriter err = cli.getErr();
         boolean verbose = dev.prism.internal.Verbose.enabled();
         if (e instanceof IllegalArgumentException || e instanceof TargetException
-                || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException) {
+                || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException
+                || e instanceof dev.prism.RefusedException) {
             err.println("prism: " + oneLine(e.getMessage()));
             if (verbose) {
                 e.printStackTrace(err);
@@ -99,6 +111,21 @@ public final class PrismCommand implements Runnable {
             e.printStackTrace(err);
         }
         return EXIT_FAILED;
+    }
+
+    private static Integer asciiInt(String text) {
+        return Integer.valueOf(ascii(text));
+    }
+
+    private static Long asciiLong(String text) {
+        return Long.valueOf(ascii(text));
+    }
+
+    private static String ascii(String text) {
+        if (!text.matches("[+-]?[0-9]+")) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a number (ASCII digits only)");
+        }
+        return text;
     }
 
     /** @return {@code message} on one line: a usage error is one line a script can log */

@@ -43,8 +43,9 @@ final class RunCommand implements Callable<Integer> {
     private int warmups;
 
     @Option(names = {"-p", "--param"}, paramLabel = "[BENCH.]KEY=VALUE",
-            description = "a benchmark parameter, e.g. -p files=5000 or -p create_files.file_size=1MiB; see 'prism describe NAME'")
-    private Map<String, String> parameters = new LinkedHashMap<>();
+            description = "a benchmark parameter, e.g. -p files=5000 or -p create_files.file_size=1MiB; see 'prism describe NAME'."
+                    + " Each key once")
+    private List<String> rawParameters = new ArrayList<>();
 
     @Option(names = "--torch-nodes", paramLabel = "N", defaultValue = "1",
             description = "torch benchmarks: run torchrun on N nodes of this SLURM allocation (srun, one agent per node;"
@@ -80,8 +81,27 @@ final class RunCommand implements Callable<Integer> {
         return b;
     }
 
+    /** @return the {@code -p KEY=VALUE}s in order; a key given twice is refused rather than silently overridden */
+    static Map<String, String> parameters(List<String> raw) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (String p : raw) {
+            int eq = p.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("-p takes KEY=VALUE, was '" + p + "'");
+            }
+            String key = p.substring(0, eq).trim();
+            String previous = parameters.put(key, p.substring(eq + 1));
+            if (previous != null) {
+                throw new IllegalArgumentException("-p " + key + " is given twice ('" + previous + "' and '"
+                        + p.substring(eq + 1) + "'); give each parameter once");
+            }
+        }
+        return parameters;
+    }
+
     /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */
     private List<Benchmark> benchmarks() {
+        Map<String, String> parameters = parameters(rawParameters);
         List<BenchmarkProvider> providers = new ArrayList<>();
         for (String name : names) {
             providers.add(Benchmarks.provider(name));

@@ -46,6 +46,10 @@ final class ScenarioExecution {
         return signals.received() != null ? signals.exitCode() : code;
     }
 
+    private static boolean refused(RunResult run) {
+        return run.failure() != null && run.failure().kind() == dev.prism.Failure.Kind.REFUSED;
+    }
+
     /** @return one line saying what was measured where: the numbers mean nothing without it */
     static String context(RunResult run) {
         TargetInfo t = run.target();
@@ -91,12 +95,13 @@ final class ScenarioExecution {
                     + e.getMessage(), e);
         }
         Scenario probe = builder.build();
+        options.requireLaunchable(probe.tasks());
         Path out = options.outputDirectory(probe.runId());
         PrintWriter stdout = cli.getOut();
         PrintWriter stderr = cli.getErr();
         ScenarioResult result;
         Interruption interruption = Interruption.create();
-        Signals signals = Signals.install(signal -> {
+        Signals signals = !PrismCommand.ownsProcess() ? Signals.none() : Signals.install(signal -> {
             interruption.interrupt(signal);
             stderr.println();
             stderr.println("prism: " + signal + ": stopping the ranks, keeping what they measured and cleaning up"
@@ -105,6 +110,13 @@ final class ScenarioExecution {
         });
         try (ProgressBar progress = new ProgressBar(stderr, !options.quiet)) {
             result = builder.runId(probe.runId()).output(out).listener(progress).interruption(interruption).build().execute();
+        }
+        if (!result.runs().isEmpty() && result.runs().stream().allMatch(ScenarioExecution::refused)) {
+            // nothing ran: the parameters do not fit the target or this machine — a usage error, one line each
+            result.runs().forEach(r -> stderr.println("prism: " + r.benchmark() + " with " + r.tasks()
+                    + " task(s) refused to start: " + r.failure().message().replaceFirst("^repetition 1: ", "")));
+            stderr.flush();
+            return PrismCommand.EXIT_USAGE;
         }
         if (!options.json && !result.runs().isEmpty()) {
             stdout.println(context(result.runs().get(0)));

@@ -60,6 +60,29 @@ final class ScenarioOptions {
         throw new IllegalArgumentException("--coordinator must be tcp or file:DIR, was '" + coordinator + "'");
     }
 
+    /** The most ranks as threads of one JVM: each holds buffers and a thread stack; beyond this, use processes or SLURM. */
+    static final int MAX_THREAD_RANKS = 4096;
+    /** What one rank process needs at least (a small JVM heap and its code). */
+    static final long BYTES_PER_RANK_PROCESS = 96L << 20;
+
+    /** Refuses task counts the launcher cannot start on this machine, before any work. */
+    void requireLaunchable(java.util.List<Integer> tasks) {
+        int most = tasks.stream().mapToInt(Integer::intValue).max().orElse(1);
+        if (launcher == LauncherKind.THREADS && most > MAX_THREAD_RANKS) {
+            throw new IllegalArgumentException("--tasks " + most + " is more than " + MAX_THREAD_RANKS + " ranks as threads"
+                    + " of one JVM; use --launcher processes or slurm");
+        }
+        if (launcher == LauncherKind.PROCESSES) {
+            long available = dev.prism.internal.HostProbe.availableMemoryBytes();
+            long limit = available == 0 ? 1024 : Math.max(1, Math.min(1024, available / BYTES_PER_RANK_PROCESS));
+            if (most > limit) {
+                throw new IllegalArgumentException("--tasks " + most + " rank processes need about " + (most * 96)
+                        + " MiB, but this host has " + available / (1 << 20) + " MiB available (at most " + limit
+                        + " ranks here); spread them over nodes with --launcher slurm");
+            }
+        }
+    }
+
     /**
      * @return {@code --out}/{@code runId}, checked before any work: --out must be a directory (or
      *         creatable), and the run's own directory must not exist yet (a link planted there is refused)

@@ -44,9 +44,18 @@ public final class HostProbe {
     }
 
     private static long memTotalBytes() {
+        return meminfo("MemTotal:");
+    }
+
+    /** @return MemAvailable of /proc/meminfo in bytes: what new processes can use without swapping; 0 when unknown */
+    public static long availableMemoryBytes() {
+        return meminfo("MemAvailable:");
+    }
+
+    private static long meminfo(String field) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                if (line.startsWith("MemTotal:")) {
+                if (line.startsWith(field)) {
                     return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
                 }
             }

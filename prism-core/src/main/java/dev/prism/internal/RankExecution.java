@@ -118,6 +118,9 @@ public final class RankExecution {
             return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + Durations.format(plan.timeout())
                     + " (stopped with " + describe(t) + ")", rank);
         }
+        if (t instanceof dev.prism.RefusedException) {
+            return new Failure(Failure.Kind.REFUSED, t.getMessage(), rank);
+        }
         if (t instanceof ValidationException) {
             return new Failure(Failure.Kind.VALIDATION, t.getMessage(), rank);
         }

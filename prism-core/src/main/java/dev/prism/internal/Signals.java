@@ -42,6 +42,11 @@ public final class Signals {
         onFirst.accept(received);
     }
 
+    /** @return signals left as they are (a library call inside someone else's process): never any received */
+    public static Signals none() {
+        return new Signals();
+    }
+
     /** @return the first signal's name, e.g. {@code SIGTERM}, or null when none came */
     public String received() {
         return received;

@@ -42,6 +42,13 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
      * @throws IllegalArgumentException naming total_size when not even the smallest file fits
      */
     public List<File> files() {
+        long count = fileCount();
+        long limit = maxFilesInMemory();
+        if (count > limit) {
+            throw new dev.prism.RefusedException("the dataset would hold " + count + " files; this JVM keeps a record"
+                    + " of each and can hold at most " + limit + " (about 1 KiB of heap each, -Xmx"
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + "m); lower files_per_class or total_size");
+        }
         List<File> files = new ArrayList<>();
         long total = 0;
         for (int round = 0; round < filesPerClass; round++) {
@@ -67,8 +74,37 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
         return layout == DatasetLayout.SHARDED ? String.format("shard-%03d/%s", index % shards, name) : name;
     }
 
-    /** @return the bytes of all files */
+    /** @return the bytes of all files, counted without listing them */
     public long bytes() {
-        return files().stream().mapToLong(File::sizeBytes).sum();
+        return tally()[1];
+    }
+
+    /** @return how many files the dataset holds, counted without listing them */
+    public long fileCount() {
+        return tally()[0];
+    }
+
+    /** @return the most files a dataset may hold in this JVM: its heap over 1 KiB per file record */
+    public static long maxFilesInMemory() {
+        return Runtime.getRuntime().maxMemory() / 1024;
+    }
+
+    private long[] tally() {
+        long files = 0;
+        long total = 0;
+        for (int round = 0; round < filesPerClass; round++) {
+            boolean added = false;
+            for (DataSize size : sizeClasses) {
+                if (total + size.bytes() <= totalSize.bytes()) {
+                    files++;
+                    total += size.bytes();
+                    added = true;
+                }
+            }
+            if (!added) {
+                break; // no class fits any more: later rounds add nothing either
+            }
+        }
+        return new long[]{files, total};
     }
 }

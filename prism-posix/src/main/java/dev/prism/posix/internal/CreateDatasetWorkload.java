@@ -41,7 +41,8 @@ public final class CreateDatasetWorkload implements Workload {
         List<DatasetSpec.File> all = spec.files();
         root = ctx.sharedDirectory().resolve("dataset");
         if (ctx.rank() == 0) {
-            FileWork.requireSpace(ctx.sharedDirectory(), spec.bytes(), "the dataset (size_classes × files_per_class, up to total_size)");
+            FileWork.requireSpaceForSizes(ctx.sharedDirectory(), spec.fileCount(), spec.bytes(),
+                    "the dataset (size_classes × files_per_class, up to total_size)");
         }
         Files.createDirectories(root);
         mine = new ArrayList<>();

@@ -39,7 +39,7 @@ public final class CreateFilesWorkload implements Workload {
     @Override
     public void setup(WorkloadContext ctx) throws IOException {
         directory = shared ? ctx.sharedDirectory() : ctx.workDirectory();
-        FileWork.requireSpace(directory, FileWork.product(files, fileSize, ctx.worldSize()), "files × file_size × tasks");
+        FileWork.requireSpace(directory, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
         fileAccess = access.newFileAccess();
         block = FileWork.blockOf(blockSize);
     }

@@ -1,5 +1,7 @@
 package dev.prism.posix.internal;
 
+import dev.prism.RefusedException;
+
 import dev.prism.posix.FileAccess;
 
 import java.io.IOException;
@@ -66,14 +68,39 @@ public final class FileWork {
     }
 
     /**
-     * @throws IllegalArgumentException naming {@code what} when {@code bytes} exceed the space free
-     *                                  under {@code directory}: refused before anything is written
+     * Refuses, before anything is written, a workload the target cannot hold: {@code files} files of
+     * {@code bytesPerFile} bytes each take {@code files × bytesPerFile} rounded up to whole blocks of
+     * the filesystem (a one-byte file takes a block), and one inode each.
+     *
+     * @throws RefusedException naming {@code what}, the need and what is free
      */
-    public static void requireSpace(Path directory, long bytes, String what) throws IOException {
-        long free = Files.getFileStore(directory).getUsableSpace();
-        if (bytes > free) {
-            throw new IllegalArgumentException(what + " = " + bytes + " bytes, but " + directory + " has only "
-                    + free + " bytes free; lower them");
+    public static void requireSpace(Path directory, long files, long bytesPerFile, String what) {
+        NativeCalls.Space space = NativeCalls.statvfs(directory);
+        long block = Math.max(1, space.blockSize());
+        long blocksPerFile = bytesPerFile == 0 ? 0 : (bytesPerFile - 1) / block + 1;
+        require(directory, space, files, product(files, blocksPerFile, block), what);
+    }
+
+    /**
+     * As {@link #requireSpace(Path, long, long, String)} for files of different sizes that add up to
+     * {@code totalBytes}: each may waste up to one block.
+     */
+    public static void requireSpaceForSizes(Path directory, long files, long totalBytes, String what) {
+        NativeCalls.Space space = NativeCalls.statvfs(directory);
+        long rounded = totalBytes > Long.MAX_VALUE - product(files, space.blockSize(), 1) ? Long.MAX_VALUE
+                : totalBytes + product(files, space.blockSize(), 1);
+        require(directory, space, files, rounded, what);
+    }
+
+    private static void require(Path directory, NativeCalls.Space space, long files, long bytes, String what) {
+        if (bytes > space.availableBytes()) {
+            throw new RefusedException(what + " need up to " + bytes + " bytes in whole " + space.blockSize()
+                    + "-byte blocks, but " + directory + " has " + space.availableBytes() + " bytes free; lower them");
+        }
+        // some filesystems report no inode limit at all (0 free of 0): btrfs, many network filesystems
+        if (space.availableInodes() > 0 && files > space.availableInodes()) {
+            throw new RefusedException(what + " need " + files + " inodes, but " + directory + " has "
+                    + space.availableInodes() + " free; lower them");
         }
     }
 

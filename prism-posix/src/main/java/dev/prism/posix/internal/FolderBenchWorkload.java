@@ -57,8 +57,8 @@ public final class FolderBenchWorkload implements Workload {
 
     @Override
     public void setup(WorkloadContext ctx) throws IOException {
-        FileWork.requireSpace(ctx.workDirectory(), FileWork.product(leaves(depth, breadth), filesPerLeaf,
-                FileWork.product(fileSize, ctx.worldSize(), 1)), "breadth^depth × files_per_leaf × file_size × tasks");
+        FileWork.requireSpace(ctx.workDirectory(), FileWork.product(leaves(depth, breadth), filesPerLeaf, ctx.worldSize()),
+                fileSize, "breadth^depth × files_per_leaf × file_size × tasks");
         fileAccess = access.newFileAccess();
         block = FileWork.blockFor(fileSize);
         expectedEntries = directories(depth, breadth) + leaves(depth, breadth) * filesPerLeaf;

@@ -50,6 +50,9 @@ public final class LibC {
 
     static native int flock(int fd, int operation);
 
+    /** {@code struct statvfs} is 112 bytes on 64-bit glibc: eleven unsigned longs, then six ints of padding. */
+    static native int statvfs(long path, long buffer);
+
     static native int renameat(int oldDirfd, long oldPath, int newDirfd, long newPath);
 
     static native int unlinkat(int dirfd, long path, int flags);

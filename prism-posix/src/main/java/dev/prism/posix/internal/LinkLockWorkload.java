@@ -44,7 +44,7 @@ public final class LinkLockWorkload implements Workload {
         environment = ctx.workDirectory().resolve("env");
         record = FileWork.blockOf(RECORD_SIZE);
         if (ctx.rank() == 0) {
-            FileWork.requireSpace(ctx.sharedDirectory(), FileWork.product(packages, filesPerPackage, fileSize),
+            FileWork.requireSpace(ctx.sharedDirectory(), FileWork.product(packages, filesPerPackage, 1), fileSize,
                     "packages × files_per_package × file_size");
             ByteBuffer block = FileWork.blockFor(fileSize);
             fileAccess.mkdir(cache);

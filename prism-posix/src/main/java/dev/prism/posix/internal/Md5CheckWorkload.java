@@ -90,7 +90,8 @@ public final class Md5CheckWorkload implements Workload {
         root = ctx.sharedDirectory().resolve("dataset");
         Files.createDirectories(root);
         if (ctx.rank() == 0) {
-            FileWork.requireSpace(ctx.sharedDirectory(), generate.bytes(), "the dataset (size_classes × files_per_class, up to total_size)");
+            FileWork.requireSpaceForSizes(ctx.sharedDirectory(), generate.fileCount(), generate.bytes(),
+                    "the dataset (size_classes × files_per_class, up to total_size)");
         }
         DatasetContent content = new DatasetContent(generate.seed());
         ByteBuffer chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);

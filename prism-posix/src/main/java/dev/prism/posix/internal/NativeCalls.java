@@ -136,6 +136,25 @@ public final class NativeCalls {
         }
     }
 
+    /** Free space of the filesystem holding {@code path}, as an unprivileged user may use it. */
+    public record Space(long blockSize, long availableBlocks, long availableInodes) {
+        /** @return available bytes */
+        public long availableBytes() {
+            return FileWork.product(blockSize, availableBlocks, 1);
+        }
+    }
+
+    /** @return {@code statvfs(path)}: the fragment size, the blocks and the inodes free to unprivileged users */
+    public static Space statvfs(Path path) {
+        try (com.sun.jna.Memory buffer = new com.sun.jna.Memory(112)) {
+            if (LibC.statvfs(PathBuffers.first(path), com.sun.jna.Pointer.nativeValue(buffer)) != 0) {
+                throw failure("statvfs", quote(path), path);
+            }
+            // f_bsize 0, f_frsize 8, f_blocks 16, f_bfree 24, f_bavail 32, f_files 40, f_ffree 48, f_favail 56
+            return new Space(buffer.getLong(8), buffer.getLong(32), buffer.getLong(56));
+        }
+    }
+
     public static void flock(int fd, int operation, Path path) {
         if (LibC.flock(fd, operation) != 0) {
             throw failure("flock", fd + " " + quote(path) + ", " + lockText(operation), path);

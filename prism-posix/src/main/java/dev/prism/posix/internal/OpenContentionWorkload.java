@@ -36,7 +36,7 @@ public final class OpenContentionWorkload implements Workload {
         file = ctx.sharedDirectory().resolve("contended.dat");
         buffer = ByteBuffer.allocateDirect(READ_SIZE);
         if (ctx.rank() == 0) {
-            FileWork.requireSpace(ctx.sharedDirectory(), fileSize, "file_size");
+            FileWork.requireSpace(ctx.sharedDirectory(), 1, fileSize, "file_size");
             FileWork.populate(fileAccess, file, FileWork.blockFor(fileSize), fileSize);
         }
     }

@@ -35,7 +35,7 @@ abstract class PopulatedFilesWorkload implements Workload {
     @Override
     public void setup(WorkloadContext ctx) throws IOException {
         Path base = shared ? ctx.sharedDirectory() : ctx.workDirectory();
-        FileWork.requireSpace(base, FileWork.product(files, fileSize, ctx.worldSize()), "files × file_size × tasks");
+        FileWork.requireSpace(base, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
         fileAccess = access.newFileAccess();
         directory = Files.createDirectories(base.resolve(subdirectory()));
         var block = FileWork.blockFor(fileSize);

@@ -67,7 +67,8 @@ public final class SyntheticWorkload implements Workload {
         for (long size : sizes) {
             total += size;
         }
-        FileWork.requireSpace(ctx.workDirectory(), FileWork.product(total, ctx.worldSize(), 1), "the drawn file sizes × tasks");
+        FileWork.requireSpaceForSizes(ctx.workDirectory(), FileWork.product(sizes.length, ctx.worldSize(), 1),
+                FileWork.product(total, ctx.worldSize(), 1), "the drawn file sizes × tasks");
         fileAccess = access.newFileAccess();
         block = fill(pattern, compressRatio, random);
     }
