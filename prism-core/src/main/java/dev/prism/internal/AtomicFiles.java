@@ -22,29 +22,68 @@ public final class AtomicFiles {
         }
     }
 
-    /** Writes {@code content} to a temporary file beside {@code file}, fsyncs it, renames it over {@code file} and fsyncs the directory. */
+    /**
+     * Writes {@code content} to a temporary file beside {@code file}, fsyncs it, renames it over
+     * {@code file} and fsyncs the directory.
+     *
+     * @throws IOException naming the call that failed, its path and errno, e.g.
+     *                     {@code write("/t/.m.json123.tmp"): No space left on device (ENOSPC)}
+     */
     public static void write(Path file, byte[] content) throws IOException {
         Path absolute = file.toAbsolutePath();
         Path directory = absolute.getParent();
-        Path temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
+        Path temporary;
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
+        } catch (IOException e) {
+            throw named("open(O_CREAT|O_EXCL)", directory.resolve("." + absolute.getFileName() + "*.tmp"), e);
+        }
+        try {
+            try (FileChannel channel = open(temporary)) {
                 ByteBuffer buffer = ByteBuffer.wrap(content);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
+                try {
+                    while (buffer.hasRemaining()) {
+                        channel.write(buffer);
+                    }
+                } catch (IOException e) {
+                    throw named("write", temporary, e);
                 }
-                channel.force(true);
+                try {
+                    channel.force(true);
+                } catch (IOException e) {
+                    throw named("fsync", temporary, e);
+                }
             }
             makeReadable(temporary);
-            Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try {
+                Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw named("rename", temporary, e);
+            }
         } finally {
-            Files.deleteIfExists(temporary);
+            try {
+                Files.deleteIfExists(temporary);
+            } catch (IOException e) {
+                // the write's own failure, if any, is the one to report
+            }
         }
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
         } catch (IOException e) {
             // some filesystems refuse to fsync a directory; the rename itself is still atomic
         }
+    }
+
+    private static FileChannel open(Path temporary) throws IOException {
+        try {
+            return FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            throw named("open", temporary, e);
+        }
+    }
+
+    /** @return {@code e} as an IOException that says {@code call("path"): reason (ERRNO)} */
+    public static IOException named(String call, Path path, IOException e) {
+        return new IOException(call + "(\"" + path + "\"): " + Errno.describe(e), e);
     }
 }

@@ -82,7 +82,14 @@ public record DatasetManifest(long seed, List<Entry> entries) {
      * @throws IOException when it cannot be read or is not a {@value #SCHEMA} document
      */
     public static DatasetManifest read(Path file) throws IOException {
-        JsonNode root = MAPPER.readTree(file.toFile());
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException(file + " is not a " + SCHEMA + " manifest (" + e.getOriginalMessage() + ")", e);
+        } catch (IOException e) {
+            throw dev.prism.internal.AtomicFiles.named("read", file, e);
+        }
         if (!SCHEMA.equals(root.path("schema").asText())) {
             throw new IOException(file + " is not a " + SCHEMA + " manifest");
         }

@@ -130,4 +130,30 @@ class FaultInjectionTest {
         RunResult r = on(PosixBenchmarks.linkLock().packages(3).filesPerPackage(4)).tasks(2).build().execute().runs().get(0);
         assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
     }
+
+    private Benchmark smallDataset() {
+        return PosixBenchmarks.createDataset().sizeClasses(List.of(dev.prism.DataSize.ofKiB(8))).filesPerClass(4)
+                .totalSize(dev.prism.DataSize.ofMiB(1));
+    }
+
+    @Test
+    void errorsOfTheDataPath_nameTheCallThePathAndErrno_neverAJavaClass() throws Exception {
+        // EIO on the fsync of the dataset's manifest
+        fs.rule("fsync", "/prism-*/shared/dataset/.*manifest*", Duration.ZERO, "EIO");
+        RunResult fsync = on(smallDataset()).tasks(2).build().execute().runs().get(0);
+        assertThat(fsync.failure().message()).containsPattern("fsync\\(\".*manifest.*\\.tmp\"\\): Input/output error \\(EIO\\)")
+                .doesNotContain("java.");
+
+        // ENOSPC while the manifest is written
+        fs.clearRules().rule("write", "/prism-*/shared/dataset/.*manifest*", Duration.ZERO, "ENOSPC");
+        RunResult manifest = on(smallDataset()).build().execute().runs().get(0);
+        assertThat(manifest.failure().message()).containsPattern("write\\(\".*manifest.*\\.tmp\"\\): No space left on device \\(ENOSPC\\)")
+                .doesNotContain("java.");
+
+        // EIO while rank 0 reads rank 1's manifest to merge them
+        fs.clearRules().rule("read", "/prism-*/shared/dataset/.manifest-rank-1.json", Duration.ZERO, "EIO");
+        RunResult merge = on(smallDataset()).tasks(2).build().execute().runs().get(0);
+        assertThat(merge.failure().message()).contains("read(\"").contains(".manifest-rank-1.json\"): Input/output error (EIO)")
+                .doesNotContain("java.");
+    }
 }
