@@ -114,11 +114,19 @@ public final class PrismCommand implements Runnable {
     }
 
     private static Integer asciiInt(String text) {
-        return Integer.valueOf(ascii(text));
+        try {
+            return Integer.valueOf(ascii(text));
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is out of range (at most " + Integer.MAX_VALUE + ")");
+        }
     }
 
     private static Long asciiLong(String text) {
-        return Long.valueOf(ascii(text));
+        try {
+            return Long.valueOf(ascii(text));
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + text + "' is out of range (at most " + Long.MAX_VALUE + ")");
+        }
     }
 
     private static String ascii(String text) {

@@ -79,8 +79,18 @@ public final class RankExecution {
             }
         }
         RankResult result = result(failure);
-        // each rank writes its own result document
-        ResultJson.writeRank(plan, result);
+        // each rank writes its own result document; a launcher's interrupt (the deadline, a stop) must not
+        // close that file's channel under it, and a failed copy never loses the result itself
+        boolean interrupted = Thread.interrupted();
+        try {
+            ResultJson.writeRank(plan, result);
+        } catch (PrismException e) {
+            System.err.println("prism: " + e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return result;
     }
 
