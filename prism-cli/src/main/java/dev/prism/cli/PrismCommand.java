@@ -69,8 +69,14 @@ public final class PrismCommand implements Runnable {
         return commandLine().execute(args);
     }
 
-    /** @return the configured picocli command line */
+    /** @return the command line, with --verbose off until this command line turns it on */
     static CommandLine commandLine() {
+        System.clearProperty(dev.prism.internal.Verbose.PROPERTY);
+        return configured();
+    }
+
+    /** @return the configured picocli command line */
+    private static CommandLine configured() {
         CommandLine cli = new CommandLine(new PrismCommand());
         cli.setExecutionExceptionHandler(PrismCommand::handleException);
         cli.setParameterExceptionHandler(PrismCommand::handleParameterException);

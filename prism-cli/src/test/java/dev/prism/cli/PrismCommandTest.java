@@ -171,12 +171,21 @@ class PrismCommandTest {
     }
 
     @Test
-    void failedRun_exitsOne() {
-        // 100M files of 64GiB cannot fit: the run fails before writing and the command says so
+    void aRunThatCannotFitTheTarget_isRefusedWithExit2OnOneLine() {
+        // 100M files of 64GiB cannot fit: refused before anything is written, as bad input
         Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=100000000",
                 "-p", "file_size=64GiB", "--out", out.toString(), "-q");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err().strip().lines()).singleElement().asString()
+                .startsWith("prism: create_files with 1 task(s) refused to start: files × file_size × tasks need");
+    }
+
+    @Test
+    void failedRun_exitsOne() {
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=200000",
+                "--timeout", "1ms", "--out", out.toString(), "-q");
         assertThat(o.exit()).isEqualTo(1);
-        assertThat(o.err()).contains("FAIL create_files with 1 task(s)");
+        assertThat(o.err()).contains("FAIL create_files with 1 task(s): TIMEOUT");
     }
 
     @Test
@@ -185,5 +194,17 @@ class PrismCommandTest {
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).contains("directory=per-rank").contains("directory=shared");
         assertThat(target).isEmptyDirectory();
+    }
+
+    @Test
+    void javasViewOfAFailure_isShownOnlyWithVerbose() throws IOException {
+        Path notAResult = Files.writeString(out.resolve("not-a-result.json"), "{}");
+        Cli.Outcome plain = prism("compare", notAResult.toString(), notAResult.toString());
+        assertThat(plain.exit()).isEqualTo(2);
+        assertThat(plain.err().strip()).isEqualTo("prism: " + notAResult + " is not a prism.run/1 document");
+        Cli.Outcome verbose = prism("compare", notAResult.toString(), notAResult.toString(), "--verbose");
+        assertThat(verbose.exit()).isEqualTo(2);
+        assertThat(verbose.err()).contains("java.lang.IllegalArgumentException").contains("\tat dev.prism.");
+        assertThat(prism("compare", notAResult.toString(), notAResult.toString()).err()).doesNotContain("\tat ");
     }
 }
