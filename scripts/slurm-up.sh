@@ -60,8 +60,15 @@ $node State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
 
-pgrep -x slurmctld >/dev/null || slurmctld
-pgrep -x slurmd >/dev/null || slurmd
+# Daemons not running but state on disk: an earlier run was interrupted (killed, machine restarted).
+# Its jobs and steps would come back as zombies holding the node, so start from clean state.
+if ! pgrep -x slurmctld >/dev/null; then
+  pkill -9 -x slurmstepd 2>/dev/null || true
+  find "$state/ctld" "$state/d" -mindepth 1 -delete 2>/dev/null || true
+  rm -f "$state/slurmctld.pid" "$state/slurmd.pid"
+  slurmctld -c
+fi
+pgrep -x slurmd >/dev/null || slurmd -c
 for _ in $(seq 1 60); do
   if sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
     echo "slurm-up: node $host is up" >&2

@@ -78,4 +78,24 @@ class PrismScriptIT {
         assertThat(prism(work, "--help").out()).contains("list").contains("describe").contains("run").contains("suite");
         assertThat(prism(work, "--version").out()).contains("prism 0.1.0");
     }
+
+    @Test
+    void manyStartsAfterASourceChange_buildOnceUnderALock_andAllRun(@TempDir Path work) throws Exception {
+        // as 'srun -n 64 ./prism …' after an edit: the jar is older than a source
+        Path source = SCRIPT.getParent().resolve("prism-cli/src/main/java/dev/prism/cli/PrismCommand.java");
+        Files.setLastModifiedTime(source, java.nio.file.attribute.FileTime.from(java.time.Instant.now()));
+        List<Process> starts = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            starts.add(new ProcessBuilder(SCRIPT.toString(), "--version").directory(work.toFile())
+                    .redirectOutput(work.resolve("out-" + i).toFile()).redirectError(work.resolve("err-" + i).toFile()).start());
+        }
+        int builds = 0;
+        for (int i = 0; i < 4; i++) {
+            assertThat(starts.get(i).waitFor(5, TimeUnit.MINUTES)).isTrue();
+            assertThat(starts.get(i).exitValue()).as(Files.readString(work.resolve("err-" + i))).isZero();
+            assertThat(Files.readString(work.resolve("out-" + i))).startsWith("prism ");
+            builds += Files.readString(work.resolve("err-" + i)).contains("prism: building") ? 1 : 0;
+        }
+        assertThat(builds).isEqualTo(1);
+    }
 }
