@@ -5,7 +5,7 @@ for daemon in slurmd slurmctld munged; do
   pkill -x "$daemon" 2>/dev/null || true
 done
 for _ in $(seq 1 20); do
-  pgrep -x slurmd >/dev/null || pgrep -x slurmctld >/dev/null || pgrep -x munged >/dev/null || exit 0
+  pgrep -x -r R,S,D,I slurmd >/dev/null || pgrep -x -r R,S,D,I slurmctld >/dev/null || pgrep -x -r R,S,D,I munged >/dev/null || exit 0
   sleep 0.5
 done
 pkill -9 -x slurmd 2>/dev/null; pkill -9 -x slurmctld 2>/dev/null; pkill -9 -x munged 2>/dev/null

@@ -24,7 +24,7 @@ if [ ! -s /etc/munge/munge.key ]; then
   chown munge:munge /etc/munge/munge.key 2>/dev/null || true
   chmod 400 /etc/munge/munge.key
 fi
-if ! pgrep -x munged >/dev/null; then
+if ! pgrep -x -r R,S,D,I munged >/dev/null; then
   su -s /bin/sh munge -c "/usr/sbin/munged" 2>/dev/null || /usr/sbin/munged --force
 fi
 
@@ -60,21 +60,24 @@ $node State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
 
+# A daemon killed hard can linger as a zombie where PID 1 does not reap (containers): that is not running.
+alive() { pgrep -x -r R,S,D,I "$1" >/dev/null; }
+
 # Daemons not running but state on disk: an earlier run was interrupted (killed, machine restarted).
 # Its jobs and steps would come back as zombies holding the node, so start from clean state.
-if ! pgrep -x slurmctld >/dev/null; then
+if ! alive slurmctld; then
   pkill -9 -x slurmstepd 2>/dev/null || true
   find "$state/ctld" "$state/d" -mindepth 1 -delete 2>/dev/null || true
   rm -f "$state/slurmctld.pid" "$state/slurmd.pid"
   slurmctld -c
 fi
-pgrep -x slurmd >/dev/null || slurmd -c
+alive slurmd || slurmd -c
 for _ in $(seq 1 60); do
-  if sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
+  if timeout 5 sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
     echo "slurm-up: node $host is up" >&2
     exit 0
   fi
-  scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true
+  timeout 5 scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true
   sleep 1
 done
 echo "slurm-up: the node did not become idle; see $logs" >&2

@@ -63,4 +63,70 @@ class PrismSlurmIT {
             }
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void scancel_stopsEveryRank_keepsTheResultMarkedInterrupted_andCleansTheTarget(@TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        String name = "prism-scancel-" + ProcessHandle.current().pid();
+        Process srun = new ProcessBuilder(List.of("srun", "-n", "2", "--overcommit", "--time=5", "--job-name", name,
+                SCRIPT.toString(), "run", "create_files", "--target", target.toString(), "-p", "files=3000000",
+                "--launcher", "slurm", "--out", out.toString(), "--run-id", "cancelled", "-q"))
+                .redirectOutput(work.resolve("stdout.txt").toFile()).redirectError(work.resolve("stderr.txt").toFile()).start();
+        awaitFiles(target);
+        new ProcessBuilder("scancel", "--name", name).start().waitFor(30, TimeUnit.SECONDS);
+        assertThat(srun.waitFor(2, TimeUnit.MINUTES)).as("srun ended").isTrue();
+
+        Path doc = out.resolve("cancelled/01-create_files-t2.json");
+        assertThat(doc).as(Files.readString(work.resolve("stderr.txt"))).exists();
+        JsonNode run = new ObjectMapper().readTree(doc.toFile());
+        assertThat(run.at("/failure/kind").asText()).isEqualTo("INTERRUPTED");
+        assertThat(run.at("/measurements/create/count").asLong()).isPositive();
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void slurmUp_afterAnInterruptedRun_startsFromCleanState() throws Exception {
+        Path root = SCRIPT.getParent();
+        Process held = new ProcessBuilder("sbatch", "--parsable", "--wrap", "sleep 300").start();
+        assertThat(held.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String job = new String(held.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        // the daemons die as in a crash, the job's state stays on disk
+        new ProcessBuilder("pkill", "-9", "-x", "slurmctld").start().waitFor();
+        new ProcessBuilder("pkill", "-9", "-x", "slurmd").start().waitFor();
+        while (ProcessHandle.allProcesses().anyMatch(h -> h.info().command().orElse("").matches(".*/slurm(ctld|d)"))) {
+            Thread.sleep(50);
+        }
+        // to a file: the daemons it starts must not hold a pipe of this test open
+        Path log = Files.createTempFile("slurm-up", ".log");
+        Process up = new ProcessBuilder(root.resolve("scripts/slurm-up.sh").toString()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        assertThat(up.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        String said = Files.readString(log);
+        Files.delete(log);
+        assertThat(up.exitValue()).as(said).isZero();
+        Process queue = new ProcessBuilder("squeue", "-h", "-j", job).redirectErrorStream(true).start();
+        String jobs = new String(queue.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        queue.waitFor(30, TimeUnit.SECONDS);
+        // the controller answers, and knows nothing of the job the crash left behind
+        assertThat(jobs).contains("Invalid job id specified");
+    }
+
+    private static void awaitFiles(Path target) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (System.nanoTime() < end) {
+            try (Stream<Path> walk = Files.walk(target)) {
+                if (walk.filter(p -> p.getFileName().toString().startsWith("file-") && p.toString().contains("/rank-"))
+                        .limit(200).count() >= 200) {
+                    return;
+                }
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                // the tree changes while walked
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no rank wrote files under " + target);
+    }
 }
