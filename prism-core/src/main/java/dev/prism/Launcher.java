@@ -43,7 +43,7 @@ public interface Launcher extends AutoCloseable {
     /**
      * As {@link #processes()}, but ranks meet through files in {@code coordinationDirectory} (a fresh
      * subdirectory per repetition, removed afterwards) instead of TCP: the method for clusters where
-     * ranks cannot open sockets to each other. A rank that dies is noticed at the deadline, not at once.
+     * ranks cannot open sockets to each other. A rank whose process dies is noticed at once: the driver watches its children.
      */
     static Launcher processes(java.nio.file.Path coordinationDirectory) {
         return new ProcessLauncher(coordinationDirectory);

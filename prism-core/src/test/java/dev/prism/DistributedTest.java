@@ -127,7 +127,7 @@ class DistributedTest {
         CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(() -> Scenario.builder().target(target)
                 .benchmark(sleep(1, 120_000, -1)).tasks(3).timeout(Duration.ofSeconds(60))
                 .launcher(Launcher.processes()).build().execute().runs().get(0));
-        ProcessHandle rank1 = awaitRankProcess(1);
+        ProcessHandle rank1 = dev.prism.testing.RankProcesses.find(ProcessHandle.current(), 1);
         Thread.sleep(3_000); // after the rehearsal and JIT wait, well inside its sleep
         rank1.destroyForcibly();
         long killed = System.nanoTime();
@@ -178,18 +178,5 @@ class DistributedTest {
             assertThat(e.getMessage()).contains("'adhoc' cannot run in other processes").contains("threads launcher");
         }
         assertThat(run).isNull();
-    }
-
-    private static ProcessHandle awaitRankProcess(int rank) throws InterruptedException {
-        for (int i = 0; i < 200; i++) {
-            var found = ProcessHandle.current().descendants().filter(h -> h.info().arguments()
-                    .map(a -> a.length >= 3 && a[a.length - 2].equals(String.valueOf(rank))
-                            && String.join(" ", a).contains("RankWorker")).orElse(false)).findFirst();
-            if (found.isPresent()) {
-                return found.get();
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("rank " + rank + "'s process never appeared");
     }
 }

@@ -149,7 +149,7 @@ class FailSafeTest {
                 .benchmark(sleep(Map.of("loop_ms", "120000"))).tasks(3).timeout(Duration.ofSeconds(100))
                 .launcher(Launcher.processes()).build().execute().runs().get(0));
         awaitTicks(dir);
-        ProcessHandle rank1 = rankProcess(ProcessHandle.current(), 1);
+        ProcessHandle rank1 = dev.prism.testing.RankProcesses.find(ProcessHandle.current(), 1);
         rank1.destroyForcibly();
         long killed = System.nanoTime();
         RunResult run = running.get(60, TimeUnit.SECONDS);
@@ -190,8 +190,8 @@ class FailSafeTest {
                 .redirectErrorStream(true).redirectOutput(dir.resolveSibling(dir.getFileName() + "-parent.log").toFile()).start();
         try {
             awaitTicks(dir);
-            List<ProcessHandle> ranks = new ArrayList<>(List.of(rankProcess(parent.toHandle(), 0),
-                    rankProcess(parent.toHandle(), 1)));
+            List<ProcessHandle> ranks = new ArrayList<>(List.of(dev.prism.testing.RankProcesses.find(parent.toHandle(), 0),
+                    dev.prism.testing.RankProcesses.find(parent.toHandle(), 1)));
             Thread.sleep(1_000);
             parent.toHandle().destroyForcibly();
             long killed = System.nanoTime();
@@ -226,19 +226,6 @@ class FailSafeTest {
             Thread.sleep(50);
         }
         throw new AssertionError("no rank directory appeared under " + target);
-    }
-
-    private static ProcessHandle rankProcess(ProcessHandle parent, int rank) throws InterruptedException {
-        for (int i = 0; i < 400; i++) {
-            var found = parent.descendants().filter(h -> h.info().arguments()
-                    .map(a -> a.length >= 3 && a[a.length - 2].equals(String.valueOf(rank))
-                            && String.join(" ", a).contains("RankWorker")).orElse(false)).findFirst();
-            if (found.isPresent()) {
-                return found.get();
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("rank " + rank + "'s process never appeared");
     }
 
     private static long count(Path directory) throws IOException {

@@ -73,7 +73,7 @@ class PrismSlurmIT {
                 SCRIPT.toString(), "run", "create_files", "--target", target.toString(), "-p", "files=3000000",
                 "--launcher", "slurm", "--out", out.toString(), "--run-id", "cancelled", "-q"))
                 .redirectOutput(work.resolve("stdout.txt").toFile()).redirectError(work.resolve("stderr.txt").toFile()).start();
-        awaitFiles(target);
+        Targets.awaitFiles(target);
         new ProcessBuilder("scancel", "--name", name).start().waitFor(30, TimeUnit.SECONDS);
         assertThat(srun.waitFor(2, TimeUnit.MINUTES)).as("srun ended").isTrue();
 
@@ -114,19 +114,4 @@ class PrismSlurmIT {
         assertThat(jobs).contains("Invalid job id specified");
     }
 
-    private static void awaitFiles(Path target) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        while (System.nanoTime() < end) {
-            try (Stream<Path> walk = Files.walk(target)) {
-                if (walk.filter(p -> p.getFileName().toString().startsWith("file-") && p.toString().contains("/rank-"))
-                        .limit(200).count() >= 200) {
-                    return;
-                }
-            } catch (java.io.IOException | java.io.UncheckedIOException e) {
-                // the tree changes while walked
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no rank wrote files under " + target);
-    }
 }

@@ -34,22 +34,6 @@ class SignalsIT {
                 .redirectOutput(work.resolve("out.txt").toFile()).redirectError(work.resolve("err.txt").toFile()).start();
     }
 
-    /** Waits until a rank has written files: the run is in its timed phase. */
-    private static void awaitFiles(Path target) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < end) {
-            try (Stream<Path> walk = Files.walk(target)) {
-                if (walk.filter(p -> p.getFileName().toString().startsWith("file-") && p.toString().contains("/rank-"))
-                        .limit(200).count() >= 200) {
-                    return;
-                }
-            } catch (IOException | java.io.UncheckedIOException e) {
-                // the tree changes while walked
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no rank wrote files under " + target);
-    }
 
     private Path target() throws IOException {
         return Files.createDirectories(work.resolve("target"));
@@ -60,7 +44,7 @@ class SignalsIT {
         Path target = target();
         Process prism = start("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
                 "--launcher", "processes", "--tasks", "2", "--out", work.resolve("results").toString());
-        awaitFiles(target);
+        Targets.awaitFiles(target);
         Thread.sleep(1_000);
         long signalled = System.nanoTime();
         new ProcessBuilder("kill", "-TERM", String.valueOf(prism.pid())).start().waitFor();
@@ -88,7 +72,7 @@ class SignalsIT {
         Path target = target();
         Process prism = start("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
                 "--tasks", "2", "--out", work.resolve("results").toString());
-        awaitFiles(target);
+        Targets.awaitFiles(target);
         new ProcessBuilder("kill", "-INT", "--", "-" + prism.pid()).start().waitFor(); // the group, as a terminal does
         assertThat(prism.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(prism.exitValue()).as(Files.readString(work.resolve("err.txt"))).isEqualTo(130);
@@ -101,7 +85,7 @@ class SignalsIT {
         Path second = Files.createDirectories(work.resolve("target2"));
         Process again = start("run", "create_files", "--target", second.toString(), "-p", "files=3000000",
                 "--tasks", "2", "--out", work.resolve("results").toString());
-        awaitFiles(second);
+        Targets.awaitFiles(second);
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
         long signalled = System.nanoTime();

@@ -168,6 +168,17 @@ public final class Coordinator implements AutoCloseable {
      */
     public Map<Integer, RankResult> execute(RunPlan plan, Collection<Integer> remote, RankBarrier barrier,
                                             ScenarioListener listener, Instant until) throws InterruptedException {
+        return execute(plan, remote, barrier, listener, until, r -> false);
+    }
+
+    /**
+     * As {@link #execute(RunPlan, Collection, RankBarrier, ScenarioListener, Instant)}, also stopping
+     * every rank as soon as {@code died} says a rank's process is gone (through files, no connection
+     * drops to say so).
+     */
+    public Map<Integer, RankResult> execute(RunPlan plan, Collection<Integer> remote, RankBarrier barrier,
+                                            ScenarioListener listener, Instant until,
+                                            java.util.function.IntPredicate died) throws InterruptedException {
         Map<Integer, RankResult> results = new ConcurrentHashMap<>();
         List<Thread> handlers = new ArrayList<>();
         // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
@@ -182,6 +193,11 @@ public final class Coordinator implements AutoCloseable {
         long stopBy = Long.MAX_VALUE;
         for (Thread handler : handlers) {
             while (handler.isAlive()) {
+                for (int r : remote) {
+                    if (!results.containsKey(r) && died.test(r)) {
+                        barrier.abort("rank " + r + "'s process died");
+                    }
+                }
                 long now = System.currentTimeMillis();
                 if (stopBy == Long.MAX_VALUE && barrier.stopReason() != null) {
                     stopBy = now + STOP_GRACE_MILLIS; // told to stop: their results come within moments

@@ -68,7 +68,8 @@ public final class ProcessLauncher implements Launcher {
             Map<Integer, RankResult> results = Map.of();
             if (missing.isEmpty()) {
                 try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
-                    results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS));
+                    results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS),
+                            r -> !children.get(r).isAlive());
                 }
             }
             List<Integer> diedAtStart = new ArrayList<>();

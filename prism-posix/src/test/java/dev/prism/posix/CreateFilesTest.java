@@ -110,7 +110,7 @@ class CreateFilesTest {
     void moreThanTheTargetHoldsIsRefusedBeforeAnyFileIsWritten() throws IOException {
         RunResult run = Scenario.builder().target(target).runId("full").benchmark(PosixBenchmarks.createFiles()
                 .files(100_000_000).fileSize(DataSize.ofGiB(64))).build().execute().runs().get(0);
-        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.REFUSED);
         assertThat(run.failure().message()).contains("files × file_size × tasks").contains("free");
         assertThat(run.measurements()).isEmpty();
     }

@@ -76,19 +76,32 @@ class FaultsTest {
 
     @ParameterizedTest
     @EnumSource(Access.class)
-    void fullFilesystem_failsWithEnospc_keepsMeasurements_andCleansUp(Access access) throws Exception {
+    void moreFilesThanFreeInodes_isRefusedBeforeAnyIsWritten_andCleansUp(Access access) throws Exception {
         Path full = smallExt4();
         RunResult run = Scenario.builder().target(full).benchmark(PosixBenchmarks.createFiles().files(1000)
                 .fileSize(dev.prism.DataSize.ofBytes(100)).access(access)).build().execute().runs().get(0);
 
+        // 1000 files of 100 bytes fit the blocks of the image, not its inodes: statvfs says so up front
         assertThat(run.status()).isEqualTo(dev.prism.Status.FAIL);
-        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
-        assertThat(run.failure().message()).contains("ENOSPC");
-        // the files created before the inodes ran out were measured
-        assertThat(run.measurement("open").count()).isBetween(50L, 999L);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.REFUSED);
+        assertThat(run.failure().message()).contains("need 1000 inodes").contains("free");
+        assertThat(run.measurements()).isEmpty();
         try (Stream<Path> left = Files.list(full)) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactly("lost+found");
         }
+    }
+
+    @Test
+    void oneByteFiles_areCountedInWholeBlocks() throws Exception {
+        assumeRootWithMount();
+        Path small = Files.createDirectory(work.resolve("small"));
+        run("mount", "-t", "tmpfs", "-o", "size=64m", "prism-small", small.toString());
+        mounted.add(small);
+        // 20,000 bytes of data, but 20,000 pages of tmpfs: 80 MB in a 64 MiB filesystem
+        RunResult run = Scenario.builder().target(small).benchmark(PosixBenchmarks.createFiles().files(20_000)
+                .fileSize(dev.prism.DataSize.ofBytes(1))).build().execute().runs().get(0);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.REFUSED);
+        assertThat(run.failure().message()).contains("need up to 81920000 bytes in whole 4096-byte blocks");
     }
 
     @Test
