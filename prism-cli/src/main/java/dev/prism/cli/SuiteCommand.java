@@ -36,7 +36,11 @@ final class SuiteCommand implements Callable<Integer> {
                     options.options, false, new int[0]);
         } finally {
             if (temporary != null) {
-                RunDirectory.deleteTree(temporary);
+                // after the results: a problem here is said, never in their place
+                RunDirectory.Removal removal = RunDirectory.remove(temporary);
+                if (!removal.complete()) {
+                    spec.commandLine().getErr().println("prism: could not remove the temporary target: " + removal.summary());
+                }
             }
         }
     }

@@ -70,10 +70,13 @@ public final class ScenarioRunner {
                     scenario.listener().runFinished(run);
                 }
             }
-        } finally {
-            scenario.launcher().close();
-            scenario.benchmarks().forEach(b -> b.launcher().ifPresent(Launcher::close));
+        } catch (RuntimeException | Error e) {
+            // a launcher refused or broke: nothing to report, but the run directory still goes
+            closeLaunchers();
+            cleanUp(runDirectory, true);
+            throw e;
         }
+        closeLaunchers();
         boolean bounded = scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut);
         String cleanup = cleanUp(runDirectory, bounded);
         if (writeProblem != null) {
@@ -81,6 +84,11 @@ public final class ScenarioRunner {
         }
         return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
                 scenario.interruption().reason().orElse(null), cleanup);
+    }
+
+    private void closeLaunchers() {
+        scenario.launcher().close();
+        scenario.benchmarks().forEach(b -> b.launcher().ifPresent(Launcher::close));
     }
 
     /**

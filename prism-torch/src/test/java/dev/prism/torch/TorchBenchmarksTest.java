@@ -100,6 +100,29 @@ class TorchBenchmarksTest {
     }
 
     @Test
+    void anInterruption_stopsTorchrunAndItsWorkers_andCleansUp() throws Exception {
+        dev.prism.Interruption stop = dev.prism.Interruption.create();
+        java.util.concurrent.CompletableFuture<RunResult> running = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                Scenario.builder().target(target).benchmark(TorchBenchmarks.fsdpSave().parameters(SMALL)).tasks(2)
+                        .timeout(Duration.ofMinutes(5)).interruption(stop).build().execute().runs().get(0));
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (ProcessHandle.current().descendants().noneMatch(h -> h.info().commandLine().orElse("").contains("torch"))) {
+            assertThat(System.nanoTime()).as("torchrun started").isLessThan(end);
+            Thread.sleep(20);
+        }
+        long interrupted = System.nanoTime();
+        stop.interrupt("SIGTERM");
+        RunResult r = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+        assertThat((System.nanoTime() - interrupted) / 1e9).isLessThan(15);
+        assertThat(r.failure().kind()).isEqualTo(dev.prism.Failure.Kind.INTERRUPTED);
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
     void aCrashingWorker_failsTheRunWithItsTraceback() {
         RunResult r = run(TorchBenchmarks.ddpSave().parameters(SMALL).fault(TorchFault.CRASH_RANK1), 2);
         assertThat(r.passed()).isFalse();

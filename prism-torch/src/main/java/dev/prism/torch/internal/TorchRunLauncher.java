@@ -84,11 +84,18 @@ public final class TorchRunLauncher implements Launcher {
                 ? torchRun.toBuilder().timeout(left).build() : torchRun;
         String failure = null;
         boolean timedOut = false;
-        try {
+        // an interruption (SIGINT, SIGTERM) stops torchrun and its workers instead of waiting for the job
+        Thread launching = Thread.currentThread();
+        try (dev.prism.Interruption.Registration stop = plan.interruption().onInterrupt(launching::interrupt)) {
             bounded.run(script, arguments(benchmark, out, checkpoint), plan.tasks() / nodes, work);
         } catch (TorchException e) {
-            failure = e.getMessage();
+            failure = plan.interruption().isInterrupted() ? "torchrun was stopped: interrupted by "
+                    + plan.interruption().reason().orElse("?") : e.getMessage();
             timedOut = e.exitCode() == -1 && e.getMessage().contains("timeout");
+        } finally {
+            if (plan.interruption().isInterrupted()) {
+                Thread.interrupted(); // the interrupt was for torchrun; clean-up and reporting go on
+            }
         }
         List<RankResult> results = new ArrayList<>();
         for (int rank = 0; rank < plan.tasks(); rank++) {
