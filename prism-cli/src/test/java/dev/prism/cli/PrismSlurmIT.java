@@ -36,6 +36,9 @@ class PrismSlurmIT {
         boolean files = variant.endsWith(",file");
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
+        if (files) {
+            Files.createDirectories(work.resolve("meet")); // --coordinator file:DIR takes an existing directory
+        }
         Process srun = new ProcessBuilder(List.of("srun", "-n", "4", "--overcommit", "--time=5", SCRIPT.toString(), "run",
                 "create_files", "--target", target.toString(), "-p", "files=50", "-p", "directory=" + directory,
                 "--launcher", "slurm", "--coordinator", files ? "file:" + work.resolve("meet") : "tcp",
