@@ -207,4 +207,34 @@ class PrismCommandTest {
         assertThat(verbose.err()).contains("java.lang.IllegalArgumentException").contains("\tat dev.prism.");
         assertThat(prism("compare", notAResult.toString(), notAResult.toString()).err()).doesNotContain("\tat ");
     }
+
+    @Test
+    void aCleanUpError_isSaidAfterTheResults_withExit3() throws Exception {
+        try (dev.prism.testing.FaultFs fs = dev.prism.testing.FaultFs.mount(target)) {
+            fs.rule("unlink", "/prism-eio/rank-0/file-3.dat", java.time.Duration.ZERO, "EIO");
+            Cli.Outcome o = prism("run", "create_files", "--target", fs.mountPoint().toString(), "-p", "files=10",
+                    "--run-id", "eio", "--out", out.toString(), "-q");
+            assertThat(o.exit()).as(o.err()).isEqualTo(3);
+            assertThat(o.out()).contains("create_files").contains("open"); // the results, in full
+            assertThat(o.err().strip().lines().reduce((a, b) -> b).orElseThrow())
+                    .startsWith("prism: clean-up left files in the target: 3 entries could not be removed from")
+                    .contains("unlinkat(\"" + fs.mountPoint().resolve("prism-eio/rank-0/file-3.dat") + "\"): Input/output error (EIO)");
+            assertThat(out.resolve("eio/01-create_files-t1.json")).exists();
+        }
+    }
+
+    @Test
+    void aLinkPlantedAtTheRunsOutputDirectory_isRefusedBeforeAnyWork(@TempDir Path elsewhere) throws IOException {
+        Files.createSymbolicLink(out.resolve("planted"), elsewhere);
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "--run-id", "planted",
+                "--out", out.toString(), "-q");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err().strip()).isEqualTo("prism: --out " + out + " already holds planted (a symbolic link); choose another --run-id");
+        try (Stream<Path> written = Files.list(elsewhere)) {
+            assertThat(written).isEmpty();
+        }
+        try (Stream<Path> work = Files.list(target)) {
+            assertThat(work).isEmpty();
+        }
+    }
 }
