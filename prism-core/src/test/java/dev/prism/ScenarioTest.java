@@ -224,7 +224,7 @@ class ScenarioTest {
         assertThat(run.repetitions()).allSatisfy(rep -> assertThat(rep.counters()).containsEntry("resident_bytes", 303L));
         assertThat(run.table()).contains("resident_bytes=303").contains("tool=\"venv\"");
         assertThat(run.notes()).containsEntry("tool", "venv");
-        assertThat(run.toJson()).contains("\"resident_bytes\" : 303").doesNotContain("606");
+        assertThat(run.toJson()).contains("\"resident_bytes\" : 303").doesNotContain("\"resident_bytes\" : 606");
     }
 
     @Test
