@@ -139,8 +139,8 @@ public final class RunDirectory {
     /** What a removal left: how many entries could not be removed and the first call that failed. */
     public static final class Removal {
         private final Path root;
-        private long failures;
-        private String firstProblem;
+        private volatile long failures;
+        private volatile String firstProblem;
         private volatile long removed;
 
         private Removal(Path root) {

@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /** Executes a {@link Scenario}: every benchmark × task count × (warm-ups + repetitions). */
 public final class ScenarioRunner {
@@ -131,6 +130,10 @@ public final class ScenarioRunner {
         try {
             while (remover.isAlive()) {
                 long now = System.currentTimeMillis();
+                if (!bounded && scenario.interruption().isInterrupted()) {
+                    bounded = true; // a signal during a long clean-up: it gets the grace from now on
+                    end = now + grace;
+                }
                 long count = removal.removed();
                 if (!bounded && count != lastCount) {
                     lastCount = count;
