@@ -190,25 +190,13 @@ public final class Coordinator implements AutoCloseable {
             handlers.add(handler);
             handler.start();
         }
-        long stopBy = Long.MAX_VALUE;
-        for (Thread handler : handlers) {
-            while (handler.isAlive()) {
-                for (int r : remote) {
-                    if (!results.containsKey(r) && died.test(r)) {
-                        barrier.abort("rank " + r + "'s process died");
-                    }
+        RankThreads.await(handlers, barrier::stopReason, until.toEpochMilli(), STOP_GRACE_MILLIS, () -> {
+            for (int r : remote) {
+                if (!results.containsKey(r) && died.test(r)) {
+                    barrier.abort("rank " + r + "'s process died");
                 }
-                long now = System.currentTimeMillis();
-                if (stopBy == Long.MAX_VALUE && barrier.stopReason() != null) {
-                    stopBy = now + STOP_GRACE_MILLIS; // told to stop: their results come within moments
-                }
-                long end = Math.min(until.toEpochMilli(), stopBy);
-                if (now >= end) {
-                    break;
-                }
-                handler.join(Math.min(50, end - now));
             }
-        }
+        });
         for (int i = 0; i < handlers.size(); i++) {
             if (handlers.get(i).isAlive()) {
                 // a rank that has not reported by now is hung: drop its connection so its handler ends

@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -109,8 +110,8 @@ public final class RankWorker {
                     return;
                 }
                 if ("plan".equals(m.path("type").asText())) {
-                    RunPlan plan = PlanCodec.decode(m, ScenarioListener.NONE);
-                    RankResult result = runPlan(channel, m);
+                    RunPlan plan = PlanCodec.decode(m, forwardingStalls(channel));
+                    RankResult result = runPlan(plan);
                     if (lostReason != null) {
                         throw new PrismException("rank " + rank + " stopped: " + lostReason + "; "
                                 + removeOwnDirectory(plan));
@@ -210,8 +211,9 @@ public final class RankWorker {
                 + " within " + Durations.format(timeout) + " (" + last + ")");
     }
 
-    private RankResult runPlan(Channel channel, JsonNode message) throws InterruptedException {
-        ScenarioListener forwardStalls = new ScenarioListener() {
+    /** @return a listener that sends each stall to the coordinator as it happens */
+    private static ScenarioListener forwardingStalls(Channel channel) {
+        return new ScenarioListener() {
             @Override
             public void stallDetected(Stall stall) {
                 try {
@@ -222,30 +224,21 @@ public final class RankWorker {
                 }
             }
         };
-        RunPlan plan = PlanCodec.decode(message, forwardStalls);
+    }
+
+    private RankResult runPlan(RunPlan plan) throws InterruptedException {
         stopReason = lostReason; // a stop told during an earlier plan does not carry over
         RemoteSync sync = new RemoteSync(plan.deadline());
-        try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), forwardStalls)) {
+        try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
             RankExecution execution = new RankExecution(plan, rank, sync, monitor);
             AtomicReference<RankResult> result = new AtomicReference<>();
             Thread thread = new Thread(() -> result.set(execution.run()), "prism-rank-" + rank);
             thread.setDaemon(true);
             thread.start();
-            long deadline = plan.deadline().toEpochMilli() + GRACE_MILLIS;
-            long stopBy = Long.MAX_VALUE;
-            while (thread.isAlive()) {
-                long now = System.currentTimeMillis();
-                if (stopBy == Long.MAX_VALUE && stopReason != null) {
-                    stopBy = now + GRACE_MILLIS;
-                }
-                long end = Math.min(deadline, stopBy);
-                if (now >= end) {
-                    break;
-                }
-                thread.join(Math.min(50, end - now));
-            }
+            boolean inTime = RankThreads.await(List.of(thread), () -> stopReason,
+                    plan.deadline().toEpochMilli() + GRACE_MILLIS, GRACE_MILLIS, () -> { });
             if (thread.isAlive()) {
-                if (System.currentTimeMillis() >= deadline) {
+                if (!inTime) {
                     execution.markTimedOut();
                 }
                 thread.interrupt();

@@ -92,7 +92,8 @@ public final class SlurmLauncher implements Launcher {
                 local.start();
                 Map<Integer, RankResult> results = coordinator.execute(plan, remote, barrier, plan.listener(),
                         plan.deadline().plusMillis(GRACE_MILLIS));
-                boolean inTime = ThreadLauncher.awaitRanks(List.of(local), barrier, plan.deadline().toEpochMilli() + GRACE_MILLIS);
+                boolean inTime = RankThreads.await(List.of(local), barrier::stopReason,
+                        plan.deadline().toEpochMilli() + GRACE_MILLIS, GRACE_MILLIS, () -> { });
                 if (local.isAlive()) {
                     if (!inTime) {
                         execution.markTimedOut();

@@ -36,7 +36,7 @@ public final class ThreadLauncher implements Launcher {
             }
             try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
                 threads.forEach(Thread::start);
-                boolean timedOut = !awaitRanks(threads, barrier, plan.deadline().toEpochMilli());
+                boolean timedOut = !RankThreads.await(threads, barrier::stopReason, plan.deadline().toEpochMilli(), GRACE_MILLIS, () -> { });
                 if (threads.stream().anyMatch(Thread::isAlive)) {
                     for (int rank = 0; rank < plan.tasks(); rank++) {
                         if (timedOut && threads.get(rank).isAlive()) {
@@ -55,37 +55,6 @@ public final class ThreadLauncher implements Launcher {
             }
             return list;
         }
-    }
-
-    /**
-     * Waits for the rank threads until the deadline; once the ranks were told to stop (a rank failed,
-     * the run was interrupted), for at most a grace more.
-     *
-     * @return false when the deadline passed with a rank still running
-     */
-    static boolean awaitRanks(List<Thread> threads, RankSync sync, long deadlineMillis) {
-        long stopBy = Long.MAX_VALUE;
-        for (Thread thread : threads) {
-            while (thread.isAlive()) {
-                long now = System.currentTimeMillis();
-                if (stopBy == Long.MAX_VALUE && sync.stopReason() != null) {
-                    stopBy = now + GRACE_MILLIS;
-                }
-                if (now >= deadlineMillis) {
-                    return false;
-                }
-                if (now >= stopBy) {
-                    return true;
-                }
-                try {
-                    thread.join(Math.max(1, Math.min(50, Math.min(deadlineMillis, stopBy) - now)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return true;
-                }
-            }
-        }
-        return true;
     }
 
     /** @return true when every thread ended before {@code untilMillis} */

@@ -1,0 +1,47 @@
+package dev.prism.internal;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * How every launcher waits for the threads that run or serve its ranks: until they end, until the
+ * deadline, or — once the ranks were told to stop (a rank failed or died, an interruption) — for a
+ * grace more, since stopped ranks report within moments.
+ */
+final class RankThreads {
+    private RankThreads() {
+    }
+
+    /**
+     * @param stopReason why the ranks must stop, or null while they may go on
+     * @param eachPoll   run before every look (every 50 ms at most), e.g. to notice dead rank processes
+     * @return false when {@code deadlineMillis} passed with a thread still alive; true when all ended
+     *         or the grace after a stop ran out
+     */
+    static boolean await(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis, long graceMillis,
+                         Runnable eachPoll) {
+        long stopBy = Long.MAX_VALUE;
+        for (Thread thread : threads) {
+            while (thread.isAlive()) {
+                eachPoll.run();
+                long now = System.currentTimeMillis();
+                if (stopBy == Long.MAX_VALUE && stopReason.get() != null) {
+                    stopBy = now + graceMillis;
+                }
+                if (now >= deadlineMillis) {
+                    return false;
+                }
+                if (now >= stopBy) {
+                    return true;
+                }
+                try {
+                    thread.join(Math.max(1, Math.min(50, Math.min(deadlineMillis, stopBy) - now)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return true;
+                }
+            }
+        }
+        return true;
+    }
+}
