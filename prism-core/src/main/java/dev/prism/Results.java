@@ -45,12 +45,8 @@ public final class Results {
                 throw new IllegalArgumentException(file + " is not a prism.run/1 result document (" + e.getOriginalMessage()
                         + ")", e);
             } catch (RuntimeException e) {
+                // not a result document (ResultJson names the file), or one a field of which does not read
                 throw new IllegalArgumentException(e.getMessage(), e);
-            } catch (IOException e) {
-                if (e.getMessage() != null && e.getMessage().contains("prism.run/1")) {
-                    throw new IllegalArgumentException(e.getMessage(), e);
-                }
-                throw e;
             }
         }
         return runs;

@@ -104,11 +104,14 @@ public final class ResultJson {
         }
     }
 
-    /** @return the run in a {@code prism.run/1} document */
+    /**
+     * @return the run in a {@code prism.run/1} document
+     * @throws IllegalArgumentException naming the file when it is not one
+     */
     public static RunResult read(Path file) throws IOException {
         JsonNode d = MAPPER.readTree(file.toFile());
         if (!SCHEMA.equals(d.path("schema").asText())) {
-            throw new IOException(file + " is not a " + SCHEMA + " document");
+            throw new IllegalArgumentException(file + " is not a " + SCHEMA + " document");
         }
         Map<String, String> parameters = new java.util.LinkedHashMap<>();
         d.path("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(), e.getValue().asText()));
