@@ -36,7 +36,7 @@ public final class AtomicFiles {
         try {
             temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
         } catch (IOException e) {
-            throw named("open(O_CREAT|O_EXCL)", directory.resolve("." + absolute.getFileName() + "*.tmp"), e);
+            throw Errno.named("open(O_CREAT|O_EXCL)", directory.resolve("." + absolute.getFileName() + "*.tmp"), e);
         }
         try {
             try (FileChannel channel = open(temporary)) {
@@ -46,19 +46,19 @@ public final class AtomicFiles {
                         channel.write(buffer);
                     }
                 } catch (IOException e) {
-                    throw named("write", temporary, e);
+                    throw Errno.named("write", temporary, e);
                 }
                 try {
                     channel.force(true);
                 } catch (IOException e) {
-                    throw named("fsync", temporary, e);
+                    throw Errno.named("fsync", temporary, e);
                 }
             }
             makeReadable(temporary);
             try {
                 Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException e) {
-                throw named("rename", temporary, e);
+                throw Errno.named("rename", temporary, e);
             }
         } finally {
             try {
@@ -78,12 +78,8 @@ public final class AtomicFiles {
         try {
             return FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         } catch (IOException e) {
-            throw named("open", temporary, e);
+            throw Errno.named("open", temporary, e);
         }
     }
 
-    /** @return {@code e} as an IOException that says {@code call("path"): reason (ERRNO)} */
-    public static IOException named(String call, Path path, IOException e) {
-        return new IOException(call + "(\"" + path + "\"): " + Errno.describe(e), e);
-    }
 }

@@ -78,9 +78,36 @@ public final class Errno {
             java.util.Map.entry("Disk quota exceeded", "EDQUOT"),
             java.util.Map.entry("Operation canceled", "ECANCELED"));
 
+    private static final java.util.Map<String, String> TEXT_BY_NAME = BY_TEXT.entrySet().stream()
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(java.util.Map.Entry::getValue, java.util.Map.Entry::getKey));
+
     /** @return {@code EIO} for glibc's "Input/output error", or null for a text it does not know */
     public static String ofText(String strerror) {
         return strerror == null ? null : BY_TEXT.get(strerror);
+    }
+
+    /**
+     * @return the symbolic errno an NIO failure stands for — from its type ({@code NoSuchFileException}
+     *         is ENOENT) or glibc's text in its reason — or null when neither tells
+     */
+    public static String nameOf(java.io.IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "ENOENT";
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return "EEXIST";
+        }
+        if (e instanceof java.nio.file.DirectoryNotEmptyException) {
+            return "ENOTEMPTY";
+        }
+        if (e instanceof java.nio.file.NotDirectoryException) {
+            return "ENOTDIR";
+        }
+        String reason = e instanceof java.nio.file.FileSystemException f ? f.getReason() : e.getMessage();
+        if (reason == null && e instanceof java.nio.file.AccessDeniedException) {
+            return "EACCES";
+        }
+        return ofText(reason);
     }
 
     /**
@@ -88,23 +115,21 @@ public final class Errno {
      *         e.g. {@code Input/output error (EIO)}; never a Java class name
      */
     public static String describe(java.io.IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return "No such file or directory (ENOENT)";
-        }
-        if (e instanceof java.nio.file.FileAlreadyExistsException) {
-            return "File exists (EEXIST)";
-        }
-        if (e instanceof java.nio.file.DirectoryNotEmptyException) {
-            return "Directory not empty (ENOTEMPTY)";
-        }
-        if (e instanceof java.nio.file.NotDirectoryException) {
-            return "Not a directory (ENOTDIR)";
+        String name = nameOf(e);
+        if (name != null) {
+            return TEXT_BY_NAME.get(name) + " (" + name + ")";
         }
         String reason = e instanceof java.nio.file.FileSystemException f ? f.getReason() : e.getMessage();
-        if (reason == null) {
-            return e instanceof java.nio.file.AccessDeniedException ? "Permission denied (EACCES)" : "I/O error";
-        }
-        String name = ofText(reason);
-        return name == null ? reason : reason + " (" + name + ")";
+        return reason != null ? reason : "I/O error";
+    }
+
+    /** @return {@code call("path"): reason (ERRNO)}, how PRISM names a failed call */
+    public static String failedCall(String call, java.nio.file.Path path, String reason) {
+        return call + "(\"" + path + "\"): " + reason;
+    }
+
+    /** @return {@code e} as an IOException that says {@code call("path"): reason (ERRNO)} */
+    public static java.io.IOException named(String call, java.nio.file.Path path, java.io.IOException e) {
+        return new java.io.IOException(failedCall(call, path, describe(e)), e);
     }
 }

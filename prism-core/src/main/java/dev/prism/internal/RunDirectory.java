@@ -186,7 +186,7 @@ public final class RunDirectory {
         private void failed(String call, Path path, String reason) {
             failures++;
             if (firstProblem == null) {
-                firstProblem = call + "(\"" + path + "\"): " + reason;
+                firstProblem = Errno.failedCall(call, path, reason);
             }
         }
 

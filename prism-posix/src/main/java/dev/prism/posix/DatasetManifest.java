@@ -88,7 +88,7 @@ public record DatasetManifest(long seed, List<Entry> entries) {
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException(file + " is not a " + SCHEMA + " manifest (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {
-            throw dev.prism.internal.AtomicFiles.named("read", file, e);
+            throw dev.prism.internal.Errno.named("read", file, e);
         }
         if (!SCHEMA.equals(root.path("schema").asText())) {
             throw new IOException(file + " is not a " + SCHEMA + " manifest");

@@ -12,15 +12,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -161,20 +156,9 @@ public final class NioFileAccess implements FileAccess {
 
     /** @return the errno an NIO exception stands for, or 0 when it cannot be told */
     static int errnoOf(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return Errno.number("ENOENT");
-        }
-        if (e instanceof FileAlreadyExistsException) {
-            return Errno.number("EEXIST");
-        }
-        if (e instanceof DirectoryNotEmptyException) {
-            return Errno.number("ENOTEMPTY");
-        }
-        if (e instanceof NotDirectoryException) {
-            return Errno.number("ENOTDIR");
-        }
-        if (e instanceof AccessDeniedException && ((AccessDeniedException) e).getReason() == null) {
-            return Errno.number("EACCES");
+        String known = Errno.nameOf(e);
+        if (known != null) {
+            return Errno.number(known);
         }
         String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : e.getMessage();
         if (reason == null || dev.prism.posix.Posix.ARCH == null) {
