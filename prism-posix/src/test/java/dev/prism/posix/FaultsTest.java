@@ -91,12 +91,18 @@ class FaultsTest {
         }
     }
 
+    /** @return a tmpfs mounted with {@code options} at a fresh directory {@code name}, unmounted after the test */
+    private Path tmpfs(String name, String options) throws Exception {
+        assumeRootWithMount();
+        Path mountPoint = Files.createDirectory(work.resolve(name));
+        run("mount", "-t", "tmpfs", "-o", options, "prism-" + name, mountPoint.toString());
+        mounted.add(mountPoint);
+        return mountPoint;
+    }
+
     @Test
     void oneByteFiles_areCountedInWholeBlocks() throws Exception {
-        assumeRootWithMount();
-        Path small = Files.createDirectory(work.resolve("small"));
-        run("mount", "-t", "tmpfs", "-o", "size=64m", "prism-small", small.toString());
-        mounted.add(small);
+        Path small = tmpfs("small", "size=64m");
         // 20,000 bytes of data, but 20,000 pages of tmpfs: 80 MB in a 64 MiB filesystem
         RunResult run = Scenario.builder().target(small).benchmark(PosixBenchmarks.createFiles().files(20_000)
                 .fileSize(dev.prism.DataSize.ofBytes(1))).build().execute().runs().get(0);
@@ -106,10 +112,7 @@ class FaultsTest {
 
     @Test
     void readOnlyTarget_isRefusedWithAClearMessage() throws Exception {
-        assumeRootWithMount();
-        Path readOnly = Files.createDirectory(work.resolve("ro"));
-        run("mount", "-t", "tmpfs", "-o", "ro,size=1m", "prism-ro", readOnly.toString());
-        mounted.add(readOnly);
+        Path readOnly = tmpfs("ro", "ro,size=1m");
         assertThatThrownBy(() -> Scenario.builder().target(readOnly).benchmark(PosixBenchmarks.createFiles())
                 .build().execute())
                 .isInstanceOf(TargetException.class)
