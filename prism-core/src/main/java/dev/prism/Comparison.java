@@ -5,96 +5,314 @@ import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.inference.TTest;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
- * Baseline against candidate, for every benchmark × parameters × task count × operation both have:
- * the two means and p99s, their ratio, the 95% confidence interval of the difference of the means and
- * the p-value of Welch's t-test (commons-math3) on the per-rank, per-repetition mean latencies. A
- * <em>regression</em> is a candidate slower than the baseline by more than the threshold, with the
- * difference significant at 5%.
+ * Baseline against candidate, for every benchmark × parameters × task count × operation both have,
+ * and for each statistic asked for (mean, p99 and, where the counts allow, p99.9 by default): the
+ * two values, their ratio, and Welch's t-test (commons-math3) over the <em>repetitions</em>, each
+ * repetition's own value of the statistic being one sample. Ranks of one repetition run at the
+ * same time on the same storage and are not independent samples; with fewer than
+ * {@value #MIN_REPETITIONS} repetitions a side the verdict is {@code n/a}, never {@code same}. A
+ * <em>regression</em> is a candidate slower than the baseline by more than the statistic's
+ * threshold, with the difference significant at 5%: {@code REGRESSION p99} names the statistic. A
+ * candidate run that failed is a failure of the comparison, whatever its numbers.
+ *
+ * <p>Runs pair when benchmark, task count and parameters agree; {@link Options#pairIgnoring} pairs
+ * runs that differ in named parameters — an A/B comparison such as {@code access=native} against
+ * {@code access=nio}.
  *
  * <pre>{@code
- * // var c = dev.prism.Comparison.of(dev.prism.Results.load(before), dev.prism.Results.load(after), 10);
- * // System.out.println(c.table(false)); if (c.hasRegression()) System.exit(1);
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 200; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var scenario = dev.prism.Scenario.builder().target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
+ *         .benchmark(touch).repetitions(3).build();
+ * var before = scenario.execute().runs();
+ * var after = scenario.execute().runs();
+ * var c = dev.prism.Comparison.defaults().threshold(10).threshold(dev.prism.Stat.P99, 25).compare(before, after);
+ * System.out.print(c.table(false));
+ * System.out.println(c.passed() ? "no regression" : "regressed: " + c.regressions());
  * }</pre>
  *
- * @param thresholdPercent slowdowns up to this are tolerated
- * @param rows             one per operation both sides measured
+ * @param options  how the runs were paired and judged
+ * @param rows     one per operation × statistic compared
+ * @param failures candidate runs that did not pass, each naming benchmark, task count and failure
  */
-public record Comparison(double thresholdPercent, List<Row> rows) {
+public record Comparison(Options options, List<Row> rows, List<String> failures) {
     /** Significance level of the test. */
     public static final double ALPHA = 0.05;
+    /** Repetitions a side below which no statistic is judged. */
+    public static final int MIN_REPETITIONS = 3;
+
+    /** What a statistic's comparison concluded. */
+    public enum Verdict {
+        /** No significant difference. */
+        SAME,
+        /** Significantly faster. */
+        FASTER,
+        /** Significantly slower, but within the threshold. */
+        SLOWER,
+        /** Significantly slower by more than the threshold. */
+        REGRESSION,
+        /** Not judged: too few repetitions, or too few operations per repetition for the statistic. */
+        NOT_APPLICABLE
+    }
 
     /**
-     * One operation compared.
+     * One statistic of one operation compared.
      *
-     * @param benchmark         the benchmark
-     * @param parameters        its parameter values that differ from the defaults… as text (all of them)
-     * @param tasks             the task count
-     * @param operation         the operation
-     * @param baselineMeanNanos mean latency of the baseline
-     * @param candidateMeanNanos mean latency of the candidate
-     * @param baselineP99Nanos  p99 of the baseline
-     * @param candidateP99Nanos p99 of the candidate
-     * @param ratio             candidate mean / baseline mean
-     * @param differenceLowNanos  lower end of the 95% CI of candidate − baseline mean (NaN with too few samples)
-     * @param differenceHighNanos upper end
-     * @param pValue            Welch's t-test, two-sided (NaN with fewer than 2 samples a side)
-     * @param regression        slower by more than the threshold, and significant
+     * @param benchmark            the benchmark
+     * @param parameters           the candidate's parameters as text ({@code k=v …}, empty values left out)
+     * @param pairedOn             the ignored parameters that differ, as {@code access=native→nio}; empty when none
+     * @param tasks                the task count
+     * @param operation            the operation
+     * @param stat                 the statistic
+     * @param baselineRepetitions  repetitions of the baseline that estimate it
+     * @param candidateRepetitions repetitions of the candidate that estimate it
+     * @param baselineValue        the statistic over all the baseline's repetitions (ns, or per second for a rate)
+     * @param candidateValue       the same for the candidate
+     * @param ratio                candidate / baseline
+     * @param differenceLow        lower end of the 95% CI of candidate − baseline, over per-repetition values (NaN when not judged)
+     * @param differenceHigh       upper end
+     * @param pValue               Welch's t-test over per-repetition values, two-sided (NaN when not judged)
+     * @param verdict              the conclusion
+     * @param note                 why it was not judged ({@code 1 rep; need ≥ 3}); empty otherwise
      */
-    public record Row(String benchmark, String parameters, int tasks, String operation, double baselineMeanNanos,
-                      double candidateMeanNanos, long baselineP99Nanos, long candidateP99Nanos, double ratio,
-                      double differenceLowNanos, double differenceHighNanos, double pValue, boolean regression) {
+    public record Row(String benchmark, String parameters, String pairedOn, int tasks, String operation, Stat stat,
+                      int baselineRepetitions, int candidateRepetitions, double baselineValue, double candidateValue,
+                      double ratio, double differenceLow, double differenceHigh, double pValue, Verdict verdict,
+                      String note) {
+        /** Checks. */
+        public Row {
+            Objects.requireNonNull(stat, "stat");
+            Objects.requireNonNull(verdict, "verdict");
+        }
+
         /** @return whether the difference is significant at {@link #ALPHA} */
         public boolean significant() {
             return !Double.isNaN(pValue) && pValue < ALPHA;
         }
-    }
 
-    /** Checks and copies. */
-    public Comparison {
-        rows = List.copyOf(rows);
-    }
-
-    /** @return the comparison of every run the two sets share */
-    public static Comparison of(List<RunResult> baseline, List<RunResult> candidate, double thresholdPercent) {
-        if (!(thresholdPercent >= 0 && thresholdPercent <= 10_000)) {
-            throw new IllegalArgumentException("thresholdPercent must be in 0..10000, was " + thresholdPercent);
+        /** @return whether this statistic regressed */
+        public boolean regression() {
+            return verdict == Verdict.REGRESSION;
         }
-        List<Row> rows = new ArrayList<>();
-        for (RunResult c : candidate) {
-            RunResult b = baseline.stream().filter(x -> x.benchmark().equals(c.benchmark()) && x.tasks() == c.tasks()
-                    && x.parameters().equals(c.parameters())).findFirst().orElse(null);
-            if (b == null) {
-                continue;
+
+        /** @return the verdict as the table says it: {@code REGRESSION p99}, {@code same}, {@code n/a (1 rep; need ≥ 3)} */
+        public String verdictText() {
+            return switch (verdict) {
+                case REGRESSION -> "REGRESSION " + stat.label();
+                case NOT_APPLICABLE -> "n/a (" + note + ")";
+                default -> verdict.name().toLowerCase(Locale.ROOT);
+            };
+        }
+    }
+
+    /** Copies. */
+    public Comparison {
+        Objects.requireNonNull(options, "options");
+        rows = List.copyOf(rows);
+        failures = List.copyOf(failures);
+    }
+
+    /** @return the default options: mean, p99 and p99.9, every threshold 10%, runs paired on all parameters */
+    public static Options defaults() {
+        return Options.DEFAULT;
+    }
+
+    /** @return the comparison of every run the two sets share, with every statistic's threshold {@code thresholdPercent} */
+    public static Comparison of(List<RunResult> baseline, List<RunResult> candidate, double thresholdPercent) {
+        return defaults().threshold(thresholdPercent).compare(baseline, candidate);
+    }
+
+    /**
+     * How runs are paired and judged; immutable, each method returns a changed copy and checks its
+     * argument at once.
+     */
+    public static final class Options {
+        static final Options DEFAULT = new Options(10, Map.of(), List.of(Stat.MEAN, Stat.P99, Stat.P999), Set.of());
+
+        private final double threshold;
+        private final Map<Stat, Double> thresholds;
+        private final List<Stat> statistics;
+        private final Set<String> pairIgnoring;
+
+        private Options(double threshold, Map<Stat, Double> thresholds, List<Stat> statistics, Set<String> pairIgnoring) {
+            this.threshold = threshold;
+            this.thresholds = thresholds;
+            this.statistics = statistics;
+            this.pairIgnoring = pairIgnoring;
+        }
+
+        private static double checkPercent(String name, double percent) {
+            if (!(percent >= 0 && percent <= 10_000)) {
+                throw new IllegalArgumentException(name + " must be in 0..10000 (percent), was " + percent);
             }
-            for (Map.Entry<String, Measurement> e : c.measurements().entrySet()) {
-                Measurement mb = b.measurements().get(e.getKey());
-                if (mb != null && mb.count() > 0 && e.getValue().count() > 0) {
-                    rows.add(row(b, c, e.getKey(), mb, e.getValue(), thresholdPercent));
+            return percent;
+        }
+
+        /** @param percent slowdowns up to this are tolerated, for every statistic without its own threshold (0..10000) */
+        public Options threshold(double percent) {
+            return new Options(checkPercent("thresholdPercent", percent), thresholds, statistics, pairIgnoring);
+        }
+
+        /** @param percent slowdowns of {@code stat} up to this are tolerated (0..10000) */
+        public Options threshold(Stat stat, double percent) {
+            Map<Stat, Double> copy = new EnumMap<>(Stat.class);
+            copy.putAll(thresholds);
+            copy.put(Objects.requireNonNull(stat, "stat"), checkPercent("thresholdPercent of " + stat, percent));
+            return new Options(threshold, Map.copyOf(copy), statistics, pairIgnoring);
+        }
+
+        /** @return these statistics compared, in this order */
+        public Options statistics(Stat first, Stat... more) {
+            List<Stat> stats = new ArrayList<>();
+            stats.add(Objects.requireNonNull(first, "statistics"));
+            stats.addAll(Arrays.asList(more));
+            return new Options(threshold, thresholds, List.copyOf(new LinkedHashSet<>(stats)), pairIgnoring);
+        }
+
+        /** @return these statistics compared, in this order (at least one) */
+        public Options statistics(List<Stat> stats) {
+            if (stats.isEmpty()) {
+                throw new IllegalArgumentException("statistics must name at least one of " + Stat.names() + ", was []");
+            }
+            return new Options(threshold, thresholds, List.copyOf(new LinkedHashSet<>(stats)), pairIgnoring);
+        }
+
+        /** @param parameters parameters whose values may differ between paired runs ({@code access}) */
+        public Options pairIgnoring(String... parameters) {
+            for (String p : parameters) {
+                if (p == null || p.isBlank()) {
+                    throw new IllegalArgumentException("pairIgnoring needs parameter names, was '" + p + "'");
                 }
             }
+            return new Options(threshold, thresholds, statistics, Set.copyOf(Arrays.asList(parameters)));
         }
-        return new Comparison(thresholdPercent, rows);
+
+        /** @return the threshold of {@code stat}, percent */
+        public double thresholdOf(Stat stat) {
+            return thresholds.getOrDefault(stat, threshold);
+        }
+
+        /** @return the statistics compared */
+        public List<Stat> statistics() {
+            return statistics;
+        }
+
+        /** @return the parameters ignored when pairing */
+        public Set<String> pairIgnoring() {
+            return pairIgnoring;
+        }
+
+        /**
+         * @return the comparison of every candidate run that has a baseline partner
+         * @throws IllegalArgumentException when a parameter to ignore is a parameter of no run
+         */
+        public Comparison compare(List<RunResult> baseline, List<RunResult> candidate) {
+            Set<String> known = new TreeSet<>();
+            baseline.forEach(r -> known.addAll(r.parameters().keySet()));
+            candidate.forEach(r -> known.addAll(r.parameters().keySet()));
+            for (String p : pairIgnoring) {
+                if (!known.contains(p)) {
+                    throw new IllegalArgumentException("no run has a parameter '" + p + "' to pair ignoring; parameters: "
+                            + String.join(", ", known));
+                }
+            }
+            List<Row> rows = new ArrayList<>();
+            List<String> failures = new ArrayList<>();
+            for (RunResult c : candidate) {
+                RunResult b = partner(baseline, c);
+                if (b == null) {
+                    continue;
+                }
+                if (!c.passed()) {
+                    failures.add(c.benchmark() + " tasks=" + c.tasks() + ": " + c.status() + " " + c.failure());
+                }
+                for (String op : c.measurements().keySet()) {
+                    if (b.measurements().containsKey(op)) {
+                        for (Stat stat : statistics) {
+                            Row row = Comparison.row(b, c, op, stat, thresholdOf(stat), pairIgnoring);
+                            boolean hidden = stat == Stat.P999 && row.verdict() == Verdict.NOT_APPLICABLE
+                                    && !statistics.equals(List.of(Stat.P999));
+                            if (!hidden) {
+                                rows.add(row);
+                            }
+                        }
+                    }
+                }
+            }
+            return new Comparison(this, rows, failures);
+        }
+
+        private RunResult partner(List<RunResult> baseline, RunResult c) {
+            RunResult loose = null;
+            for (RunResult b : baseline) {
+                if (b.benchmark().equals(c.benchmark()) && b.tasks() == c.tasks()) {
+                    if (b.parameters().equals(c.parameters())) {
+                        return b;
+                    }
+                    if (loose == null && withoutIgnored(b.parameters()).equals(withoutIgnored(c.parameters()))) {
+                        loose = b;
+                    }
+                }
+            }
+            return loose;
+        }
+
+        /** @return {@code parameters} without those ignored when pairing */
+        public Map<String, String> withoutIgnored(Map<String, String> parameters) {
+            Map<String, String> kept = new TreeMap<>(parameters);
+            kept.keySet().removeAll(pairIgnoring);
+            return kept;
+        }
+
+        @Override
+        public String toString() {
+            String stats = statistics.stream().map(s -> s.label() + " " + fmt(thresholdOf(s)) + "%").collect(Collectors.joining(", "));
+            return stats + (pairIgnoring.isEmpty() ? "" : "; paired ignoring " + String.join(", ", new TreeSet<>(pairIgnoring)));
+        }
     }
 
-    /** @return the per-rank, per-repetition mean latencies of {@code operation} */
-    static double[] samples(RunResult run, String operation) {
-        return run.repetitions().stream().flatMap(r -> r.ranks().stream()).map(r -> r.measurements().get(operation))
-                .filter(Objects::nonNull).filter(m -> m.count() > 0).mapToDouble(Measurement::meanNanos).toArray();
+    /** @return each measured repetition's value of {@code stat} for {@code operation}, where the repetition holds enough operations */
+    static double[] perRepetition(RunResult run, String operation, Stat stat) {
+        return run.repetitions().stream().map(r -> r.measurements().get(operation)).filter(Objects::nonNull)
+                .filter(m -> m.count() >= stat.minimumCount() && (m.count() > 0 || stat.isRate()))
+                .mapToDouble(stat::of).toArray();
     }
 
-    private static Row row(RunResult b, RunResult c, String op, Measurement mb, Measurement mc, double threshold) {
-        double[] sb = samples(b, op);
-        double[] sc = samples(c, op);
+    /** @return {@code stat} of {@code operation} in candidate {@code c} against baseline {@code b} */
+    static Row row(RunResult b, RunResult c, String op, Stat stat, double thresholdPercent, Set<String> ignored) {
+        Measurement mb = b.measurement(op);
+        Measurement mc = c.measurement(op);
+        double[] sb = perRepetition(b, op, stat);
+        double[] sc = perRepetition(c, op, stat);
+        double valueB = stat.of(mb);
+        double valueC = stat.of(mc);
+        double ratio = valueC / valueB;
+        String note = "";
+        Verdict verdict;
         double p = Double.NaN;
         double low = Double.NaN;
         double high = Double.NaN;
-        if (sb.length >= 2 && sc.length >= 2) {
+        if (Math.min(sb.length, sc.length) < MIN_REPETITIONS) {
+            verdict = Verdict.NOT_APPLICABLE;
+            note = notEnough(b, c, op, stat, sb.length, sc.length);
+        } else {
             double vb = variance(sb) / sb.length;
             double vc = variance(sc) / sc.length;
             double diff = mean(sc) - mean(sb);
@@ -109,11 +327,55 @@ public record Comparison(double thresholdPercent, List<Row> rows) {
                 low = diff - half;
                 high = diff + half;
             }
+            double slowdown = stat.slowdown(valueB, valueC);
+            if (!(p < ALPHA)) {
+                verdict = Verdict.SAME;
+            } else if (slowdown > 1 + thresholdPercent / 100) {
+                verdict = Verdict.REGRESSION;
+            } else {
+                verdict = slowdown > 1 ? Verdict.SLOWER : Verdict.FASTER;
+            }
         }
-        double ratio = mc.meanNanos() / mb.meanNanos();
-        boolean regression = ratio > 1 + threshold / 100 && !Double.isNaN(p) && p < ALPHA;
-        return new Row(c.benchmark(), summary(c.parameters()), c.tasks(), op, mb.meanNanos(), mc.meanNanos(),
-                mb.p99Nanos(), mc.p99Nanos(), ratio, low, high, p, regression);
+        return new Row(c.benchmark(), parameterText(c.parameters()), pairedOn(b, c, ignored), c.tasks(), op, stat,
+                sb.length, sc.length, valueB, valueC, ratio, low, high, p, verdict, note);
+    }
+
+    private static String notEnough(RunResult b, RunResult c, String op, Stat stat, int nb, int nc) {
+        long fewest = Math.min(minimumCount(b, op), minimumCount(c, op));
+        if (stat.isPercentile() && fewest < stat.minimumCount()) {
+            return fewest + " ops/rep; " + stat.label() + " needs ≥ " + stat.minimumCount();
+        }
+        int reps = Math.min(nb, nc);
+        String have = nb == nc ? reps + (reps == 1 ? " rep" : " reps") : nb + " vs " + nc + " reps";
+        return have + "; need ≥ " + MIN_REPETITIONS;
+    }
+
+    private static long minimumCount(RunResult run, String op) {
+        return run.repetitions().stream().map(r -> r.measurements().get(op)).filter(Objects::nonNull)
+                .mapToLong(Measurement::count).min().orElse(0);
+    }
+
+    private static String pairedOn(RunResult b, RunResult c, Set<String> ignored) {
+        StringBuilder s = new StringBuilder();
+        for (String p : new TreeSet<>(ignored)) {
+            String vb = b.parameters().getOrDefault(p, "");
+            String vc = c.parameters().getOrDefault(p, "");
+            if (!vb.equals(vc)) {
+                s.append(s.length() == 0 ? "" : " ").append(p).append('=').append(vb).append('→').append(vc);
+            }
+        }
+        return s.toString();
+    }
+
+    /** @return {@code k=v k=v}, leaving out parameters without a value */
+    public static String parameterText(Map<String, String> parameters) {
+        StringBuilder s = new StringBuilder();
+        parameters.forEach((k, v) -> {
+            if (v != null && !v.isEmpty()) {
+                s.append(s.length() == 0 ? "" : " ").append(k).append('=').append(v);
+            }
+        });
+        return s.toString();
     }
 
     private static double mean(double[] v) {
@@ -133,15 +395,14 @@ public record Comparison(double thresholdPercent, List<Row> rows) {
         return s / (v.length - 1);
     }
 
-    private static String summary(Map<String, String> parameters) {
-        StringBuilder s = new StringBuilder();
-        parameters.forEach((k, v) -> s.append(s.length() == 0 ? "" : " ").append(k).append('=').append(v));
-        return s.toString();
-    }
-
-    /** @return whether any row is a regression */
+    /** @return whether any statistic regressed */
     public boolean hasRegression() {
         return rows.stream().anyMatch(Row::regression);
+    }
+
+    /** @return true when nothing regressed and every candidate run passed */
+    public boolean passed() {
+        return !hasRegression() && failures.isEmpty();
     }
 
     /** @return the rows that are regressions */
@@ -149,49 +410,70 @@ public record Comparison(double thresholdPercent, List<Row> rows) {
         return rows.stream().filter(Row::regression).toList();
     }
 
-    /** @return the comparison as a table: aligned text, or markdown */
+    /** @return the rows of {@code operation} */
+    public List<Row> rowsOf(String operation) {
+        return rows.stream().filter(r -> r.operation().equals(operation)).toList();
+    }
+
+    /** @return the comparison as a table: aligned text, or markdown; failed candidate runs and a summary line follow */
     public String table(boolean markdown) {
-        String[] header = {"benchmark", "tasks", "op", "base mean", "cand mean", "ratio", "95% CI of diff", "p", "base p99",
-                "cand p99", "verdict"};
+        boolean paired = rows.stream().anyMatch(r -> !r.pairedOn().isEmpty());
+        List<String> header = new ArrayList<>(List.of("benchmark", "tasks", "op", "stat", "reps", "baseline", "candidate",
+                "ratio", "95% CI of diff", "p", "verdict"));
+        if (paired) {
+            header.add(1, "paired on");
+        }
         List<String[]> lines = new ArrayList<>();
+        lines.add(header.toArray(String[]::new));
         for (Row r : rows) {
-            String ci = Double.isNaN(r.differenceLowNanos()) ? "-" : signed(r.differenceLowNanos()) + " .. " + signed(r.differenceHighNanos());
-            String verdict = r.regression() ? "REGRESSION" : r.significant() ? (r.ratio() > 1 ? "slower" : "faster") : "same";
-            lines.add(new String[]{r.benchmark(), String.valueOf(r.tasks()), r.operation(), TextTable.duration(r.baselineMeanNanos()),
-                    TextTable.duration(r.candidateMeanNanos()), String.format(Locale.ROOT, "%.2f", r.ratio()), ci,
-                    Double.isNaN(r.pValue()) ? "-" : String.format(Locale.ROOT, "%.3g", r.pValue()),
-                    TextTable.duration(r.baselineP99Nanos()), TextTable.duration(r.candidateP99Nanos()), verdict});
+            String ci = Double.isNaN(r.differenceLow()) ? "-" : signed(r.stat(), r.differenceLow()) + " .. "
+                    + signed(r.stat(), r.differenceHigh());
+            List<String> cells = new ArrayList<>(List.of(r.benchmark(), String.valueOf(r.tasks()), r.operation(),
+                    r.stat().label(), r.baselineRepetitions() + "/" + r.candidateRepetitions(), value(r.stat(), r.baselineValue()),
+                    value(r.stat(), r.candidateValue()), String.format(Locale.ROOT, "%.2f", r.ratio()), ci,
+                    Double.isNaN(r.pValue()) ? "-" : String.format(Locale.ROOT, "%.3g", r.pValue()), r.verdictText()));
+            if (paired) {
+                cells.add(1, r.pairedOn());
+            }
+            lines.add(cells.toArray(String[]::new));
         }
         StringBuilder out = new StringBuilder();
         if (markdown) {
-            out.append("| ").append(String.join(" | ", header)).append(" |\n|");
-            out.append(" --- |".repeat(header.length)).append('\n');
-            lines.forEach(l -> out.append("| ").append(String.join(" | ", l)).append(" |\n"));
+            lines.forEach(l -> {
+                out.append("| ").append(String.join(" | ", l)).append(" |\n");
+                if (l == lines.get(0)) {
+                    out.append('|').append(" --- |".repeat(l.length)).append('\n');
+                }
+            });
         } else {
-            int[] w = new int[header.length];
-            for (String[] l : concat(header, lines)) {
+            int left = paired ? 5 : 4;
+            int[] w = new int[header.size()];
+            lines.forEach(l -> {
                 for (int i = 0; i < l.length; i++) {
                     w[i] = Math.max(w[i], l[i].length());
                 }
-            }
-            for (String[] l : concat(header, lines)) {
+            });
+            for (String[] l : lines) {
                 StringBuilder line = new StringBuilder();
                 for (int i = 0; i < l.length; i++) {
-                    line.append(i == 0 ? "" : "  ").append(i < 3 || i == l.length - 1 ? pad(l[i], w[i], true) : pad(l[i], w[i], false));
+                    boolean alignLeft = (i < left && i != (paired ? 2 : 1)) || i == l.length - 1;
+                    line.append(i == 0 ? "" : "  ").append(pad(l[i], w[i], alignLeft));
                 }
                 out.append(line.toString().stripTrailing()).append('\n');
             }
         }
-        out.append(String.format(Locale.ROOT, "%d operation(s) compared, %d regression(s) (slower by more than %.0f%%,"
-                + " Welch's t-test p < %.2f)%n", rows.size(), regressions().size(), thresholdPercent, ALPHA));
+        failures.forEach(f -> out.append("FAILED ").append(f).append('\n'));
+        long undecided = rows.stream().filter(r -> r.verdict() == Verdict.NOT_APPLICABLE).count();
+        out.append(String.format(Locale.ROOT, "%d statistic(s) compared, %d regression(s)%s%s (a regression: slower by more than the threshold, %s;"
+                        + " significant in Welch's t-test over repetitions, p < %.2f)%n", rows.size(), regressions().size(),
+                undecided == 0 ? "" : ", " + undecided + " not judged",
+                failures.isEmpty() ? "" : ", " + failures.size() + " failed run(s)", options, ALPHA));
         return out.toString();
     }
 
-    private static List<String[]> concat(String[] header, List<String[]> lines) {
-        List<String[]> all = new ArrayList<>();
-        all.add(header);
-        all.addAll(lines);
-        return all;
+    private static String value(Stat stat, double v) {
+        return stat.isRate() ? (stat == Stat.BYTES_PER_SECOND ? TextTable.bytes(v) + "/s" : String.format(Locale.ROOT, "%.4g/s", v))
+                : TextTable.duration(v);
     }
 
     private static String pad(String s, int width, boolean left) {
@@ -199,7 +481,11 @@ public record Comparison(double thresholdPercent, List<Row> rows) {
         return left ? s + fill : fill + s;
     }
 
-    private static String signed(double nanos) {
-        return (nanos < 0 ? "-" : "+") + TextTable.duration(Math.abs(nanos));
+    private static String signed(Stat stat, double v) {
+        return (v < 0 ? "-" : "+") + value(stat, Math.abs(v));
+    }
+
+    private static String fmt(double percent) {
+        return percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent);
     }
 }

@@ -8,15 +8,26 @@ import java.util.Objects;
 
 /**
  * Expectations on results — the qualification gate. Absolute ({@code p99 of create below 20 ms},
- * {@code bytes/s of read above 1 GiB/s}) or relative to a baseline ({@code not slower than the
- * baseline by more than 10%}, counted only when the difference is significant, as {@link Comparison}
- * decides). {@link #evaluate} gives a {@link Verdict} with a reason for every expectation.
+ * {@code bytes/s of read above 1 GiB/s}) or relative to a baseline ({@code p99 not slower than the
+ * baseline by more than 10%}, counted only when the difference is significant over the
+ * repetitions, as {@link Comparison} decides). Every statistic of {@link Stat} can be bounded; a
+ * latency takes an upper bound and a rate a lower one, which the types enforce. Every expectation
+ * on a run that failed fails, with the failure as its reason. {@link #evaluate} gives a
+ * {@link Verdict} with a reason for every expectation.
  *
  * <pre>{@code
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var result = dev.prism.Scenario.builder().target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
+ *         .benchmark(touch).repetitions(3).build().execute();
  * var gate = dev.prism.Gate.of(
- *         dev.prism.Gate.expect("create_files").op("create").p99().below(java.time.Duration.ofMillis(20)),
- *         dev.prism.Gate.expect("create_files").op("write").bytesPerSecond().above(100e6));
- * // gate.evaluate(result.runs()).assertPassed();
+ *         dev.prism.Gate.expect("touch").op("create").p99().below(java.time.Duration.ofSeconds(1)),
+ *         dev.prism.Gate.expect("touch").op("create").opsPerSecond().above(10));
+ * System.out.println(gate.evaluate(result.runs()));   // gate PASSED, a line per expectation
  * }</pre>
  */
 public final class Gate {
@@ -39,8 +50,9 @@ public final class Gate {
     /**
      * Reads a gate file: {@code {"expectations": [{"benchmark": "create_files", "tasks": 2, "op": "create",
      * "stat": "p99", "below": "20ms"}, {"benchmark": "md5_check", "op": "read", "stat": "bytes/s", "above": 1e9},
-     * {"benchmark": "create_files", "op": "create", "stat": "mean", "notSlowerThanBaselineBy": 10}]}}; stat is
-     * mean, p50, p99, p99.9, bytes/s or ops/s; {@code tasks} is optional.
+     * {"benchmark": "create_files", "op": "create", "stat": "p99", "notSlowerThanBaselineBy": 10}]}}; stat is
+     * one of {@link Stat#names()}; a latency takes {@code below}, a rate {@code above}, either
+     * {@code notSlowerThanBaselineBy}; {@code tasks} is optional.
      *
      * @throws IllegalArgumentException naming the expectation and field that is wrong
      */
@@ -50,35 +62,9 @@ public final class Gate {
         int i = 0;
         for (com.fasterxml.jackson.databind.JsonNode e : root.path("expectations")) {
             String where = file + ": expectation " + i++;
-            if (!e.hasNonNull("benchmark") || !e.hasNonNull("op") || !e.hasNonNull("stat")) {
-                throw new IllegalArgumentException(where + " needs benchmark, op and stat");
-            }
-            Subject subject = expect(e.get("benchmark").asText()).op(e.get("op").asText());
-            if (e.has("tasks")) {
-                subject = subject.tasks(e.get("tasks").asInt());
-            }
-            Statistic stat = switch (e.get("stat").asText()) {
-                case "mean" -> subject.mean();
-                case "p50" -> subject.p50();
-                case "p99" -> subject.p99();
-                case "p99.9" -> subject.p999();
-                case "bytes/s" -> subject.bytesPerSecond();
-                case "ops/s" -> subject.opsPerSecond();
-                default -> throw new IllegalArgumentException(where + ": stat must be mean, p50, p99, p99.9, bytes/s or ops/s, was '"
-                        + e.get("stat").asText() + "'");
-            };
             try {
-                if (e.has("below")) {
-                    list.add(stat.below(Parameter.ofDuration("below", Duration.ofSeconds(1), Duration.ZERO,
-                            Duration.ofDays(365), "limit").parse(e.get("below").asText())));
-                } else if (e.has("above")) {
-                    list.add(stat.above(e.get("above").asDouble()));
-                } else if (e.has("notSlowerThanBaselineBy")) {
-                    list.add(stat.notSlowerThanBaselineBy(e.get("notSlowerThanBaselineBy").asDouble()));
-                } else {
-                    throw new IllegalArgumentException(where + " needs one of below, above or notSlowerThanBaselineBy");
-                }
-            } catch (IllegalStateException | IllegalArgumentException ex) {
+                list.add(fromJson(e));
+            } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException(where + ": " + ex.getMessage(), ex);
             }
         }
@@ -88,9 +74,38 @@ public final class Gate {
         return new Gate(list);
     }
 
+    private static Expectation fromJson(com.fasterxml.jackson.databind.JsonNode e) {
+        if (!e.hasNonNull("benchmark") || !e.hasNonNull("op") || !e.hasNonNull("stat")) {
+            throw new IllegalArgumentException("needs benchmark, op and stat");
+        }
+        Subject subject = expect(e.get("benchmark").asText());
+        if (e.has("tasks")) {
+            subject = subject.tasks(e.get("tasks").asInt());
+        }
+        Operation op = subject.op(e.get("op").asText());
+        Stat stat = Stat.parse(e.get("stat").asText());
+        List<String> bounds = java.util.stream.Stream.of("below", "above", "notSlowerThanBaselineBy").filter(e::has).toList();
+        if (bounds.size() != 1) {
+            throw new IllegalArgumentException("needs exactly one of below, above or notSlowerThanBaselineBy, has "
+                    + (bounds.isEmpty() ? "none" : String.join(" and ", bounds)));
+        }
+        String bound = bounds.get(0);
+        if (bound.equals("notSlowerThanBaselineBy")) {
+            return new Expectation(op, stat, Kind.BASELINE, 0, Latency.checkPercent(e.get(bound).asDouble()));
+        }
+        if (stat.isRate() != bound.equals("above")) {
+            throw new IllegalArgumentException(stat.isRate() ? stat + " is a rate: use above" : stat + " is a latency: use below");
+        }
+        if (stat.isRate()) {
+            return new Rate(op, stat).above(e.get(bound).asDouble());
+        }
+        return new Latency(op, stat).below(Parameter.ofDuration("below", Duration.ofSeconds(1), Duration.ZERO,
+                Duration.ofDays(365), "limit").parse(e.get(bound).asText()));
+    }
+
     /** @return the start of an expectation on {@code benchmark} */
     public static Subject expect(String benchmark) {
-        return new Subject(Objects.requireNonNull(benchmark, "benchmark"), 0, null);
+        return new Subject(Objects.requireNonNull(benchmark, "benchmark"), 0);
     }
 
     /** @return the expectations */
@@ -112,127 +127,162 @@ public final class Gate {
         return new Verdict(reasons);
     }
 
-    /** Which benchmark, task count and operation an expectation is about. */
+    /** Which benchmark and task count an expectation is about; {@link #op} names the operation. */
     public static final class Subject {
         private final String benchmark;
         private final int tasks;
-        private final String operation;
 
-        private Subject(String benchmark, int tasks, String operation) {
+        private Subject(String benchmark, int tasks) {
             this.benchmark = benchmark;
             this.tasks = tasks;
-            this.operation = operation;
         }
 
-        /** @param tasks only runs with this task count (default: every task count) */
+        /** @param tasks only runs with this task count (default: every task count), at least 1 */
         public Subject tasks(int tasks) {
             if (tasks < 1) {
                 throw new IllegalArgumentException("tasks must be at least 1, was " + tasks);
             }
-            return new Subject(benchmark, tasks, operation);
+            return new Subject(benchmark, tasks);
         }
 
         /** @param operation the operation, e.g. {@code create} */
-        public Subject op(String operation) {
-            return new Subject(benchmark, tasks, Objects.requireNonNull(operation, "operation"));
+        public Operation op(String operation) {
+            return new Operation(this, Measurement.checkOperation(operation));
+        }
+    }
+
+    /** An operation of a subject, waiting for its statistic: a latency takes an upper bound, a rate a lower one. */
+    public static final class Operation {
+        private final Subject subject;
+        private final String name;
+
+        private Operation(Subject subject, String name) {
+            this.subject = subject;
+            this.name = name;
         }
 
         /** @return an expectation on the mean latency */
-        public Statistic mean() {
-            return new Statistic(this, "mean", true);
+        public Latency mean() {
+            return new Latency(this, Stat.MEAN);
         }
 
         /** @return an expectation on the median */
-        public Statistic p50() {
-            return new Statistic(this, "p50", true);
+        public Latency p50() {
+            return new Latency(this, Stat.P50);
+        }
+
+        /** @return an expectation on the 90th percentile */
+        public Latency p90() {
+            return new Latency(this, Stat.P90);
         }
 
         /** @return an expectation on the 99th percentile */
-        public Statistic p99() {
-            return new Statistic(this, "p99", true);
+        public Latency p99() {
+            return new Latency(this, Stat.P99);
         }
 
         /** @return an expectation on the 99.9th percentile */
-        public Statistic p999() {
-            return new Statistic(this, "p99.9", true);
+        public Latency p999() {
+            return new Latency(this, Stat.P999);
+        }
+
+        /** @return an expectation on the longest latency */
+        public Latency max() {
+            return new Latency(this, Stat.MAX);
         }
 
         /** @return an expectation on bytes per second */
-        public Statistic bytesPerSecond() {
-            return new Statistic(this, "bytes/s", false);
+        public Rate bytesPerSecond() {
+            return new Rate(this, Stat.BYTES_PER_SECOND);
         }
 
         /** @return an expectation on operations per second */
-        public Statistic opsPerSecond() {
-            return new Statistic(this, "ops/s", false);
+        public Rate opsPerSecond() {
+            return new Rate(this, Stat.OPS_PER_SECOND);
         }
     }
 
-    /** A statistic of a subject, waiting for its bound. */
-    public static final class Statistic {
-        private final Subject subject;
-        private final String name;
-        private final boolean latency;
+    /** A latency statistic (lower is better), waiting for its bound. */
+    public static final class Latency {
+        private final Operation operation;
+        private final Stat stat;
 
-        private Statistic(Subject subject, String name, boolean latency) {
-            if (subject.operation == null) {
-                throw new IllegalStateException("name the operation first: expect(\"" + subject.benchmark + "\").op(\"…\")");
-            }
-            this.subject = subject;
-            this.name = name;
-            this.latency = latency;
+        private Latency(Operation operation, Stat stat) {
+            this.operation = operation;
+            this.stat = stat;
         }
 
-        /** @return: the latency statistic must be below {@code limit} */
+        static double checkPercent(double percent) {
+            if (!(percent >= 0 && percent <= 10_000)) {
+                throw new IllegalArgumentException("notSlowerThanBaselineBy must be in 0..10000 (percent), was " + percent);
+            }
+            return percent;
+        }
+
+        /** @return: the statistic must be below {@code limit} (positive) */
         public Expectation below(Duration limit) {
-            if (!latency) {
-                throw new IllegalStateException(name + " is a rate: use above(...)");
+            if (limit == null || limit.isNegative() || limit.isZero()) {
+                throw new IllegalArgumentException("below must be a positive duration, was " + limit);
             }
-            return new Expectation(subject, name, "below", limit.toNanos(), 0);
+            return new Expectation(operation, stat, Kind.BELOW, limit.toNanos(), 0);
         }
 
-        /** @return: the rate must be above {@code minimum} */
-        public Expectation above(double minimum) {
-            if (latency) {
-                throw new IllegalStateException(name + " is a latency: use below(...)");
-            }
-            return new Expectation(subject, name, "above", minimum, 0);
-        }
-
-        /** @return: not slower (or lower in rate) than the baseline by more than {@code percent}, when significant */
+        /**
+         * @return: not slower than the baseline by more than {@code percent} (0..10000), judged as {@link Comparison}
+         *         judges it: significant over the repetitions, at least {@value Comparison#MIN_REPETITIONS} a side
+         */
         public Expectation notSlowerThanBaselineBy(double percent) {
-            if (!(percent >= 0)) {
-                throw new IllegalArgumentException("percent must be >= 0, was " + percent);
-            }
-            return new Expectation(subject, name, "baseline", 0, percent);
+            return new Expectation(operation, stat, Kind.BASELINE, 0, checkPercent(percent));
         }
     }
+
+    /** A rate statistic (higher is better), waiting for its bound. */
+    public static final class Rate {
+        private final Operation operation;
+        private final Stat stat;
+
+        private Rate(Operation operation, Stat stat) {
+            this.operation = operation;
+            this.stat = stat;
+        }
+
+        /** @return: the rate must be above {@code minimum} (per second, at least 0) */
+        public Expectation above(double minimum) {
+            if (!(minimum >= 0) || Double.isInfinite(minimum)) {
+                throw new IllegalArgumentException("above must be a finite rate >= 0, was " + minimum);
+            }
+            return new Expectation(operation, stat, Kind.ABOVE, minimum, 0);
+        }
+
+        /** @return: not lower than the baseline's rate by more than {@code percent} (0..10000), when significant */
+        public Expectation notSlowerThanBaselineBy(double percent) {
+            return new Expectation(operation, stat, Kind.BASELINE, 0, Latency.checkPercent(percent));
+        }
+    }
+
+    private enum Kind { BELOW, ABOVE, BASELINE }
 
     /** One expectation. */
     public static final class Expectation {
         private final Subject subject;
-        private final String statistic;
-        private final String kind;
+        private final String operation;
+        private final Stat stat;
+        private final Kind kind;
         private final double bound;
         private final double percent;
 
-        private Expectation(Subject subject, String statistic, String kind, double bound, double percent) {
-            this.subject = subject;
-            this.statistic = statistic;
+        private Expectation(Operation operation, Stat stat, Kind kind, double bound, double percent) {
+            this.subject = operation.subject;
+            this.operation = operation.name;
+            this.stat = stat;
             this.kind = kind;
             this.bound = bound;
             this.percent = percent;
         }
 
-        private double value(Measurement m) {
-            return switch (statistic) {
-                case "mean" -> m.meanNanos();
-                case "p50" -> m.p50Nanos();
-                case "p99" -> m.p99Nanos();
-                case "p99.9" -> m.p999Nanos();
-                case "bytes/s" -> m.bytesPerSecond();
-                default -> m.opsPerSecond();
-            };
+        /** @return the statistic this expectation judges */
+        public Stat stat() {
+            return stat;
         }
 
         List<Verdict.Reason> check(List<RunResult> runs, List<RunResult> baseline) {
@@ -245,19 +295,23 @@ public final class Gate {
                 return reasons;
             }
             for (RunResult run : matching) {
-                Measurement m = run.measurements().get(subject.operation);
-                String where = subject.benchmark + " tasks=" + run.tasks() + " " + subject.operation;
-                if (m == null) {
-                    reasons.add(new Verdict.Reason(false, where + ": not measured (" + String.join(", ",
+                String where = subject.benchmark + " tasks=" + run.tasks() + " " + operation + " " + stat;
+                if (!run.passed()) {
+                    reasons.add(new Verdict.Reason(false, where + ": the run " + run.status() + "ED, " + run.failure()));
+                    continue;
+                }
+                Measurement m = run.measurements().get(operation);
+                if (m == null || m.count() == 0) {
+                    reasons.add(new Verdict.Reason(false, where + ": not measured (measured: " + String.join(", ",
                             run.measurements().keySet()) + ")"));
                     continue;
                 }
-                double v = value(m);
+                double v = stat.of(m);
                 switch (kind) {
-                    case "below" -> reasons.add(new Verdict.Reason(v < bound, String.format(Locale.ROOT, "%s %s %s %s %s",
-                            where, statistic, show(v), v < bound ? "<" : "is not below", show(bound))));
-                    case "above" -> reasons.add(new Verdict.Reason(v > bound, String.format(Locale.ROOT, "%s %s %s %s %s",
-                            where, statistic, show(v), v > bound ? ">" : "is not above", show(bound))));
+                    case BELOW -> reasons.add(new Verdict.Reason(v < bound, String.format(Locale.ROOT, "%s %s %s %s",
+                            where, show(v), v < bound ? "<" : "is not below", show(bound))));
+                    case ABOVE -> reasons.add(new Verdict.Reason(v > bound, String.format(Locale.ROOT, "%s %s %s %s",
+                            where, show(v), v > bound ? ">" : "is not above", show(bound))));
                     default -> reasons.add(againstBaseline(run, baseline, where));
                 }
             }
@@ -268,26 +322,44 @@ public final class Gate {
             if (baseline == null) {
                 return new Verdict.Reason(false, where + ": needs a baseline (--baseline DIR) to compare with");
             }
-            Comparison c = Comparison.of(baseline, List.of(run), percent);
-            Comparison.Row row = c.rows().stream().filter(r -> r.operation().equals(subject.operation)).findFirst().orElse(null);
-            if (row == null) {
-                return new Verdict.Reason(false, where + ": the baseline has no matching run");
+            RunResult partner = baseline.stream().filter(b -> b.benchmark().equals(run.benchmark()) && b.tasks() == run.tasks()
+                    && b.parameters().equals(run.parameters())).findFirst().orElse(null);
+            if (partner == null || !partner.measurements().containsKey(operation)) {
+                return new Verdict.Reason(false, where + ": the baseline has no run with these parameters that measured it");
             }
-            return new Verdict.Reason(!row.regression(), String.format(Locale.ROOT,
-                    "%s mean %.2fx the baseline (p=%s): %s", where, row.ratio(),
-                    Double.isNaN(row.pValue()) ? "n/a" : String.format(Locale.ROOT, "%.3g", row.pValue()),
-                    row.regression() ? "slower by more than " + percent + "%, significantly" : "within " + percent + "% or not significant"));
+            if (!partner.passed()) {
+                return new Verdict.Reason(false, where + ": the baseline run " + partner.status() + "ED, " + partner.failure());
+            }
+            Comparison.Row row = Comparison.row(partner, run, operation, stat, percent, java.util.Set.of());
+            String figures = String.format(Locale.ROOT, "%s %s against %s, %.2fx the baseline", where,
+                    show(row.candidateValue()), show(row.baselineValue()), row.ratio());
+            if (row.verdict() == Comparison.Verdict.NOT_APPLICABLE) {
+                return new Verdict.Reason(false, figures + ": cannot be judged (" + row.note() + ")");
+            }
+            String test = String.format(Locale.ROOT, " (p=%.3g over %d/%d reps)", row.pValue(), row.baselineRepetitions(),
+                    row.candidateRepetitions());
+            return new Verdict.Reason(!row.regression(), figures + test + (row.regression()
+                    ? ": slower by more than " + fmt(percent) + "%, significantly"
+                    : ": within " + fmt(percent) + "% or not significant"));
+        }
+
+        private static String fmt(double percent) {
+            return percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent);
         }
 
         private String show(double v) {
-            return statistic.endsWith("/s") ? String.format(Locale.ROOT, "%.4g", v) : dev.prism.internal.TextTable.duration(v);
+            return stat.isRate() ? String.format(Locale.ROOT, "%.4g", v) + (stat == Stat.BYTES_PER_SECOND ? " B/s" : "/s")
+                    : dev.prism.internal.TextTable.duration(v);
         }
 
         @Override
         public String toString() {
             return "expect(" + subject.benchmark + (subject.tasks == 0 ? "" : ", tasks=" + subject.tasks) + ")."
-                    + subject.operation + "." + statistic + " " + kind + " "
-                    + (kind.equals("baseline") ? percent + "%" : show(bound));
+                    + operation + "." + stat + " " + switch (kind) {
+                        case BELOW -> "below " + show(bound);
+                        case ABOVE -> "above " + show(bound);
+                        case BASELINE -> "not slower than the baseline by " + fmt(percent) + "%";
+                    };
         }
     }
 

@@ -23,30 +23,62 @@ import java.util.TreeSet;
 
 /**
  * Result sets side by side — one per system, or before and after an upgrade — as one self-contained
- * HTML page (Chart.js inlined: no network needed to view it) with, per benchmark and operation,
- * latency against task count with 95% confidence-interval error bars (mean, and p99) and one line per
- * set, the form of the paper's Figures 3–10; percentile tables; each set's host and target. Also
- * CSV of every measurement and an HdrHistogram log for HdrHistogram's own tools.
+ * HTML page (Chart.js inlined: no network needed to view it). When two or more sets are given, a
+ * summary comes first: per operation the ratio of each set to the first and {@link Comparison}'s
+ * verdict. Then per benchmark configuration and operation three charts, one line per set: latency
+ * against task count on a logarithmic axis (mean solid, p99 dashed, each with the 95% confidence
+ * interval over repetitions as error bars); the percentile distribution from the stored histograms
+ * on a "nines" axis, as HdrHistogram plots it; ops/s and bytes/s against task count. Then
+ * percentile tables and each set's host and target. Also CSV of every measurement and an
+ * HdrHistogram log for HdrHistogram's own tools. {@link Comparison.Options#pairIgnoring} puts runs
+ * that differ in named parameters on the same charts: an A/B report.
  *
  * <pre>{@code
- * // var report = dev.prism.Report.of(java.util.Map.of("nfs", dev.prism.Results.load(a), "lustre", dev.prism.Results.load(b)));
- * // report.writeHtml(java.nio.file.Path.of("report.html"));
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var scenario = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).repetitions(3).build();
+ * var sets = new java.util.LinkedHashMap<String, java.util.List<dev.prism.RunResult>>();
+ * sets.put("first", scenario.execute().runs());
+ * sets.put("second", scenario.execute().runs());
+ * var report = dev.prism.Report.of(sets);
+ * report.writeHtml(tmp.resolve("prism-example-report.html"));
  * }</pre>
  */
 public final class Report {
     private static final String CHART_JS = "/META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js";
     private final Map<String, List<RunResult>> sets;
+    private final Comparison.Options comparing;
 
-    private Report(Map<String, List<RunResult>> sets) {
+    private Report(Map<String, List<RunResult>> sets, Comparison.Options comparing) {
         this.sets = sets;
+        this.comparing = comparing;
     }
 
-    /** @return a report of these result sets, by label, in order */
+    /** @return a report of these result sets, by label, in order, judged with {@link Comparison#defaults()} */
     public static Report of(Map<String, List<RunResult>> sets) {
+        return of(sets, Comparison.defaults());
+    }
+
+    /**
+     * @param comparing how the summary pairs and judges runs; its {@link Comparison.Options#pairIgnoring} parameters
+     *                  also leave the charts' grouping
+     * @return a report of these result sets, by label, in order
+     */
+    public static Report of(Map<String, List<RunResult>> sets, Comparison.Options comparing) {
         if (sets.isEmpty()) {
             throw new IllegalArgumentException("a report needs at least one result set");
         }
-        return new Report(new LinkedHashMap<>(sets));
+        sets.forEach((label, runs) -> {
+            if (runs.isEmpty()) {
+                throw new IllegalArgumentException("result set '" + label + "' holds no runs");
+            }
+        });
+        return new Report(new LinkedHashMap<>(sets), java.util.Objects.requireNonNull(comparing, "comparing"));
     }
 
     /** Writes the HTML page. */
@@ -64,6 +96,335 @@ public final class Report {
             chartJs = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         String data = new ObjectMapper().writeValueAsString(data()).replace("</", "<\\/");
+        return """
+                <!doctype html>
+                <html lang="en"><head><meta charset="utf-8"><title>PRISM report</title>
+                <style>
+                body { font: 14px system-ui, sans-serif; margin: 24px; color: #222; }
+                .group { border: 1px solid #ddd; padding: 8px 12px; margin: 0 0 20px; }
+                .group h3 { margin: 4px 0 0; } .group .params { color: #666; font-size: 12px; margin: 2px 0 8px; overflow-wrap: anywhere; }
+                .row { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 16px; }
+                .chart { position: relative; height: 260px; }
+                table { border-collapse: collapse; margin: 8px 0 24px; } td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
+                td:nth-child(-n+4), th { text-align: left; } table.meta td { text-align: left; }
+                td.verdict { text-align: left; } td.bad { background: #fde0e0; font-weight: bold; } td.good { background: #e3f4e3; }
+                </style>
+                <script>window.onerror = function (m) { document.documentElement.dataset.error = String(m); };</script>
+                <script>""" + chartJs + """
+                </script></head><body>
+                <h1>PRISM report</h1>""" + summary() + """
+                <h2>Charts</h2>
+                <p>Per operation: latency against task count (log axis; mean solid, p99 dashed, error bars the 95% confidence
+                interval over repetitions); the latency distribution from the stored histograms (x: percentile, each step a
+                further nine); ops/s (solid) and bytes/s (dashed) against task count. One colour per result set.</p>
+                <div id="charts"></div>
+                <h2>Measurements</h2>""" + tables() + """
+                <script>
+                const DATA = """ + data + """
+                ;
+                function duration(ns) {
+                  if (ns < 1e3) return +ns.toPrecision(3) + ' ns';
+                  if (ns < 1e6) return +(ns / 1e3).toPrecision(3) + ' µs';
+                  if (ns < 1e9) return +(ns / 1e6).toPrecision(3) + ' ms';
+                  return +(ns / 1e9).toPrecision(3) + ' s';
+                }
+                function rate(v) {
+                  if (v >= 1e9) return +(v / 1e9).toPrecision(3) + 'G';
+                  if (v >= 1e6) return +(v / 1e6).toPrecision(3) + 'M';
+                  if (v >= 1e3) return +(v / 1e3).toPrecision(3) + 'k';
+                  return +v.toPrecision(3) + '';
+                }
+                function percentile(nines) {
+                  return nines <= 0 ? '0%' : +(100 - 100 / Math.pow(10, nines)).toPrecision(6) + '%';
+                }
+                let overflowingBars = 0;
+                const errorBars = { id: 'errorBars', afterDatasetsDraw(chart) {
+                  const ctx = chart.ctx, y = chart.scales.y, area = chart.chartArea;
+                  chart.data.datasets.forEach((ds, i) => {
+                    if (!ds.errorBars || chart.getDatasetMeta(i).hidden) return;
+                    chart.getDatasetMeta(i).data.forEach((point, j) => {
+                      const bar = ds.errorBars[j]; if (!bar) return;
+                      const top = y.getPixelForValue(bar[1]), bottom = y.getPixelForValue(bar[0]);
+                      if (top < area.top - 1 || bottom > area.bottom + 1) overflowingBars++;
+                      ctx.save(); ctx.strokeStyle = ds.borderColor; ctx.lineWidth = 1.5; ctx.setLineDash([]); ctx.beginPath();
+                      ctx.moveTo(point.x, top); ctx.lineTo(point.x, bottom);
+                      ctx.moveTo(point.x - 4, top); ctx.lineTo(point.x + 4, top);
+                      ctx.moveTo(point.x - 4, bottom); ctx.lineTo(point.x + 4, bottom); ctx.stroke(); ctx.restore();
+                    });
+                  });
+                } };
+                const colours = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+                const dashes = [[], [2, 3], [8, 3, 2, 3], [1, 2]];
+                function range(values) {
+                  const v = values.filter(x => x !== null && x > 0);
+                  return v.length === 0 ? {} : { min: Math.min(...v) / 1.5, max: Math.max(...v) * 1.5 };
+                }
+                function logLatencyAxis(values, title) {
+                  const r = range(values);
+                  return { type: 'logarithmic', min: r.min, max: r.max, title: { display: true, text: title },
+                    ticks: { callback: (v) => { const m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
+                      return [1, 2, 5].some(k => Math.abs(m - k) < 1e-6) ? duration(v) : ''; } } };
+                }
+                const charts = [];
+                function addChart(row, config) {
+                  const box = document.createElement('div'); box.className = 'chart';
+                  const canvas = document.createElement('canvas'); box.appendChild(canvas); row.appendChild(box);
+                  config.options = Object.assign({ animation: false, responsive: true, maintainAspectRatio: false,
+                    plugins: { legend: { labels: { boxWidth: 18, font: { size: 11 } } } } }, config.options);
+                  charts.push(new Chart(canvas, config));
+                }
+                for (const group of DATA.groups) {
+                  const section = document.createElement('div'); section.className = 'group';
+                  const title = document.createElement('h3'); title.textContent = group.title; section.appendChild(title);
+                  const params = document.createElement('div'); params.className = 'params'; params.textContent = group.params || 'default parameters';
+                  section.appendChild(params);
+                  const row = document.createElement('div'); row.className = 'row'; section.appendChild(row);
+                  document.getElementById('charts').appendChild(section);
+
+                  const latency = [], values = [];
+                  group.latency.series.forEach((s, i) => {
+                    const colour = colours[i % colours.length];
+                    latency.push({ label: s.set + ' mean', data: s.mean, errorBars: s.ci, borderColor: colour, backgroundColor: colour });
+                    latency.push({ label: s.set + ' p99', data: s.p99, errorBars: s.p99ci, borderColor: colour, backgroundColor: colour, borderDash: [6, 4] });
+                    values.push(...s.mean, ...s.p99, ...s.ci.filter(b => b).flat(), ...s.p99ci.filter(b => b).flat());
+                  });
+                  addChart(row, { type: 'line', data: { labels: group.latency.tasks, datasets: latency }, plugins: [errorBars],
+                    options: { scales: { x: { title: { display: true, text: 'tasks' } }, y: logLatencyAxis(values, 'latency') } } });
+
+                  const distribution = [], points = [];
+                  group.percentiles.forEach((s) => {
+                    const colour = colours[s.set % colours.length];
+                    distribution.push({ label: s.label, data: s.points, borderColor: colour, backgroundColor: colour,
+                      borderDash: dashes[s.taskIndex % dashes.length], pointRadius: 0, borderWidth: 1.5 });
+                    points.push(...s.points.map(p => p.y));
+                  });
+                  addChart(row, { type: 'line', data: { datasets: distribution },
+                    options: { scales: { x: { type: 'linear', min: 0, title: { display: true, text: 'percentile' },
+                      ticks: { stepSize: 1, callback: percentile } }, y: logLatencyAxis(points, 'latency') } } });
+
+                  const throughput = [];
+                  group.throughput.series.forEach((s, i) => {
+                    const colour = colours[i % colours.length];
+                    throughput.push({ label: s.set + ' ops/s', data: s.ops, borderColor: colour, backgroundColor: colour, yAxisID: 'y' });
+                    if (group.throughput.bytes) {
+                      throughput.push({ label: s.set + ' bytes/s', data: s.bytes, borderColor: colour, backgroundColor: colour,
+                        borderDash: [6, 4], yAxisID: 'bytes' });
+                    }
+                  });
+                  const rateAxes = { x: { title: { display: true, text: 'tasks' } },
+                    y: { beginAtZero: true, title: { display: true, text: 'ops/s' }, ticks: { callback: rate } } };
+                  if (group.throughput.bytes) {
+                    rateAxes.bytes = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
+                      title: { display: true, text: 'bytes/s' }, ticks: { callback: v => rate(v) + 'B' } };
+                  }
+                  addChart(row, { type: 'line', data: { labels: group.throughput.tasks, datasets: throughput }, options: { scales: rateAxes } });
+                }
+                let blank = 0;
+                for (const chart of charts) {
+                  const pixels = chart.ctx.getImageData(0, 0, chart.canvas.width, chart.canvas.height).data;
+                  let painted = 0;
+                  for (let i = 3; i < pixels.length; i += 4 * 7) if (pixels[i] > 0) painted++;
+                  if (painted < 200) blank++;
+                }
+                const root = document.documentElement.dataset;
+                root.rendered = String(charts.length);
+                root.logAxes = String(charts.filter(c => c.scales.y.type === 'logarithmic').length);
+                root.overflowingBars = String(overflowingBars);
+                root.blankCharts = String(blank);
+                </script></body></html>
+                """;
+    }
+
+    /** @return the run's configuration without the parameters ignored when pairing (and without empty values) */
+    private String key(RunResult run) {
+        String params = Comparison.parameterText(comparing.withoutIgnored(run.parameters()));
+        return run.benchmark() + (params.isEmpty() ? "" : " " + params);
+    }
+
+    /** @return per configuration, the operations of any set, in the order first seen */
+    private Map<String, List<String>> operations() {
+        Map<String, List<String>> operations = new LinkedHashMap<>();
+        for (List<RunResult> runs : sets.values()) {
+            for (RunResult run : runs) {
+                List<String> ops = operations.computeIfAbsent(key(run), k -> new ArrayList<>());
+                run.measurements().keySet().stream().filter(op -> !ops.contains(op)).forEach(ops::add);
+            }
+        }
+        return operations;
+    }
+
+    private RunResult find(List<RunResult> runs, String key, int tasks) {
+        return runs.stream().filter(r -> key(r).equals(key) && r.tasks() == tasks).findFirst().orElse(null);
+    }
+
+    /** @return one group of charts per configuration × operation */
+    private ObjectNode data() {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        ArrayNode groups = root.putArray("groups");
+        operations().forEach((key, operationsOfKey) -> {
+            TreeSet<Integer> tasks = new TreeSet<>();
+            sets.values().forEach(runs -> runs.stream().filter(r -> key(r).equals(key)).forEach(r -> tasks.add(r.tasks())));
+            RunResult any = sets.values().stream().flatMap(List::stream).filter(r -> key(r).equals(key)).findFirst().orElseThrow();
+            for (String op : operationsOfKey) {
+                ObjectNode group = groups.addObject();
+                group.put("title", any.benchmark() + " — " + op);
+                group.put("params", key.substring(any.benchmark().length()).strip()
+                        + (comparing.pairIgnoring().isEmpty() ? "" : "  (paired ignoring "
+                        + String.join(", ", new TreeSet<>(comparing.pairIgnoring())) + ")"));
+                ObjectNode latency = group.putObject("latency");
+                ObjectNode throughput = group.putObject("throughput");
+                tasks.forEach(latency.putArray("tasks")::add);
+                tasks.forEach(throughput.putArray("tasks")::add);
+                ArrayNode latencySeries = latency.putArray("series");
+                ArrayNode throughputSeries = throughput.putArray("series");
+                ArrayNode percentiles = group.putArray("percentiles");
+                boolean bytes = false;
+                int setIndex = 0;
+                for (Map.Entry<String, List<RunResult>> set : sets.entrySet()) {
+                    ObjectNode s = latencySeries.addObject().put("set", set.getKey());
+                    ObjectNode t = throughputSeries.addObject().put("set", set.getKey());
+                    ArrayNode mean = s.putArray("mean");
+                    ArrayNode ci = s.putArray("ci");
+                    ArrayNode p99 = s.putArray("p99");
+                    ArrayNode p99ci = s.putArray("p99ci");
+                    ArrayNode opsPerSecond = t.putArray("ops");
+                    ArrayNode bytesPerSecond = t.putArray("bytes");
+                    int taskIndex = 0;
+                    for (int n : tasks) {
+                        RunResult run = find(set.getValue(), key, n);
+                        Measurement m = run == null ? null : run.measurements().get(op);
+                        if (m == null || m.count() == 0) {
+                            mean.addNull();
+                            ci.addNull();
+                            p99.addNull();
+                            p99ci.addNull();
+                            opsPerSecond.addNull();
+                            bytesPerSecond.addNull();
+                            taskIndex++;
+                            continue;
+                        }
+                        RepetitionStats rs = run.acrossRepetitions().get(op);
+                        mean.add(rs.meanNanos());
+                        ci.add(rs.repetitions() < 2 ? null : mapper.createArrayNode().add(rs.ci95LowNanos()).add(rs.ci95HighNanos()));
+                        p99.add(m.p99Nanos());
+                        p99ci.add(p99Interval(run, op));
+                        opsPerSecond.add(rs.meanOpsPerSecond());
+                        bytesPerSecond.add(run.repetitions().stream().map(r -> r.measurements().get(op))
+                                .filter(java.util.Objects::nonNull).mapToDouble(Measurement::bytesPerSecond).average().orElse(0));
+                        bytes |= m.bytes() > 0;
+                        ObjectNode distribution = percentiles.addObject().put("set", setIndex).put("taskIndex", taskIndex)
+                                .put("label", set.getKey() + (tasks.size() > 1 ? ", " + n + " task" + (n == 1 ? "" : "s") : ""));
+                        ArrayNode points = distribution.putArray("points");
+                        distribution(m).forEach((nines, nanos) -> points.addObject().put("x", nines).put("y", nanos));
+                        taskIndex++;
+                    }
+                    setIndex++;
+                }
+                throughput.put("bytes", bytes);
+            }
+        });
+        return root;
+    }
+
+    /**
+     * @return the latency at each quarter-nine of percentile (0%, 43.8%, 68.4%, 82.2%, 90%, …) that the
+     *         operation count resolves, and the maximum at log10(count): x in nines, y in nanoseconds
+     */
+    static Map<Double, Long> distribution(Measurement m) {
+        Map<Double, Long> points = new LinkedHashMap<>();
+        double last = Math.log10(Math.max(1, m.count()));
+        for (int quarter = 0; quarter / 4.0 < last; quarter++) {
+            double nines = quarter / 4.0;
+            points.put(nines, m.percentileNanos(100 - 100 / Math.pow(10, nines)));
+        }
+        points.put(Math.max(last, 0.25), m.maxNanos());
+        return points;
+    }
+
+    /** @return the 95% CI (ns) of the repetitions' p99s; null below two */
+    private static ArrayNode p99Interval(RunResult run, String op) {
+        double[] p99s = run.repetitions().stream().map(r -> r.measurements().get(op)).filter(java.util.Objects::nonNull)
+                .filter(m -> m.count() > 0).mapToDouble(m -> m.p99Nanos()).toArray();
+        if (p99s.length < 2) {
+            return null;
+        }
+        RepetitionStats st = RepetitionStats.of(p99s, p99s);
+        return new ObjectMapper().createArrayNode().add(st.ci95LowNanos()).add(st.ci95HighNanos());
+    }
+
+    /** @return with two or more sets: per operation, each later set's ratio to the first and the comparison's verdict */
+    private String summary() {
+        if (sets.size() < 2) {
+            return "";
+        }
+        List<String> labels = new ArrayList<>(sets.keySet());
+        List<RunResult> first = sets.get(labels.get(0));
+        StringBuilder html = new StringBuilder("<h2>Summary against " + escape(labels.get(0)) + "</h2><p>Ratio of each set's mean"
+                + " and p99 to " + escape(labels.get(0)) + "'s (above 1: slower), and compare's verdict (thresholds "
+                + escape(comparing.toString()) + "; Welch's t-test over repetitions, p &lt; " + Comparison.ALPHA + ", at least "
+                + Comparison.MIN_REPETITIONS + " repetitions a side).</p><table class=summary><tr><th>benchmark</th>"
+                + "<th>parameters</th><th>tasks</th><th>op</th>");
+        for (String label : labels.subList(1, labels.size())) {
+            html.append("<th>").append(escape(label)).append(" mean</th><th>p99</th><th>verdict</th>");
+        }
+        html.append("</tr>");
+        List<Comparison> comparisons = new ArrayList<>();
+        for (String label : labels.subList(1, labels.size())) {
+            comparisons.add(comparing.compare(first, sets.get(label)));
+        }
+        for (RunResult base : first) {
+            String shared = Comparison.parameterText(comparing.withoutIgnored(base.parameters()));
+            for (String op : base.measurements().keySet()) {
+                html.append("<tr><td>").append(escape(base.benchmark())).append("</td><td>").append(escape(shared))
+                        .append("</td><td>").append(base.tasks()).append("</td><td>").append(escape(op)).append("</td>");
+                for (Comparison c : comparisons) {
+                    List<Comparison.Row> rows = c.rows().stream().filter(r -> r.operation().equals(op) && r.tasks() == base.tasks()
+                            && r.benchmark().equals(base.benchmark()) && shared.equals(sharedParameters(r))).toList();
+                    html.append(ratioCell(rows, Stat.MEAN)).append(ratioCell(rows, Stat.P99));
+                    String verdict = verdict(rows);
+                    String css = verdict.startsWith("REGRESSION") ? "bad" : verdict.equals("faster") ? "good" : "";
+                    html.append("<td class=\"verdict ").append(css).append("\">").append(escape(verdict)).append("</td>");
+                }
+                html.append("</tr>");
+            }
+        }
+        return html.append("</table>").toString();
+    }
+
+    /** @return a row's parameters without those ignored when pairing */
+    private String sharedParameters(Comparison.Row row) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (String pair : row.parameters().split(" ")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                parameters.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        return Comparison.parameterText(comparing.withoutIgnored(parameters));
+    }
+
+    private static String ratioCell(List<Comparison.Row> rows, Stat stat) {
+        return rows.stream().filter(r -> r.stat() == stat).findFirst()
+                .map(r -> "<td>" + String.format(Locale.ROOT, "%.2f", r.ratio()) + "</td>").orElse("<td>-</td>");
+    }
+
+    /** @return the regressions named; else one verdict when all agree, or every statistic's; "-" without a partner run */
+    private static String verdict(List<Comparison.Row> rows) {
+        if (rows.isEmpty()) {
+            return "-";
+        }
+        List<String> regressions = rows.stream().filter(Comparison.Row::regression).map(r -> r.stat().label()).toList();
+        if (!regressions.isEmpty()) {
+            return "REGRESSION " + String.join(", ", regressions);
+        }
+        if (rows.stream().allMatch(r -> r.verdict() == rows.get(0).verdict() && r.verdict() != Comparison.Verdict.NOT_APPLICABLE)) {
+            return rows.get(0).verdictText();
+        }
+        return String.join("; ", rows.stream().map(r -> r.stat().label() + " " + r.verdictText()).toList());
+    }
+
+    private String tables() {
         StringBuilder tables = new StringBuilder();
         for (Map.Entry<String, List<RunResult>> set : sets.entrySet()) {
             RunResult first = set.getValue().get(0);
@@ -73,13 +434,14 @@ public final class Report {
                     .append(row("target", first.target().path() + " (" + first.target().filesystemType() + " on "
                             + first.target().mountSource() + ", " + first.target().mountOptions() + ")"))
                     .append(row("run", first.runId() + ", launcher " + first.launcher())).append("</table>");
-            tables.append("<table><tr><th>benchmark</th><th>tasks</th><th>op</th><th>count</th><th>mean</th><th>±95% reps</th>"
-                    + "<th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>ops/s</th><th>bytes/s</th></tr>");
+            tables.append("<table><tr><th>benchmark</th><th>parameters</th><th>tasks</th><th>op</th><th>count</th><th>mean</th>"
+                    + "<th>±95% reps</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>ops/s</th><th>bytes/s</th></tr>");
             for (RunResult run : set.getValue()) {
                 for (Map.Entry<String, Measurement> e : run.measurements().entrySet()) {
                     Measurement m = e.getValue();
                     RepetitionStats rs = run.acrossRepetitions().get(e.getKey());
-                    tables.append("<tr><td>").append(escape(run.benchmark())).append("</td><td>").append(run.tasks())
+                    tables.append("<tr><td>").append(escape(run.benchmark())).append("</td><td>")
+                            .append(escape(Comparison.parameterText(run.parameters()))).append("</td><td>").append(run.tasks())
                             .append("</td><td>").append(escape(e.getKey())).append("</td><td>").append(m.count())
                             .append("</td><td>").append(TextTable.duration(m.meanNanos())).append("</td><td>")
                             .append(rs.repetitions() < 2 ? "-" : TextTable.duration(rs.ci95HighNanos() - rs.meanNanos()))
@@ -88,137 +450,16 @@ public final class Report {
                             .append("</td><td>").append(TextTable.duration(m.p999Nanos())).append("</td><td>")
                             .append(TextTable.duration(m.maxNanos())).append("</td><td>")
                             .append(String.format(Locale.ROOT, "%.1f", m.opsPerSecond())).append("</td><td>")
-                            .append(TextTable.bytes(m.bytesPerSecond())).append("</td></tr>");
+                            .append(TextTable.bytes(m.bytesPerSecond())).append("/s</td></tr>");
+                }
+                if (!run.passed()) {
+                    tables.append("<tr><td>").append(escape(run.benchmark())).append("</td><td></td><td>").append(run.tasks())
+                            .append("</td><td colspan=11 class=bad>").append(escape(run.failure().toString())).append("</td></tr>");
                 }
             }
             tables.append("</table>");
         }
-        return """
-                <!doctype html>
-                <html lang="en"><head><meta charset="utf-8"><title>PRISM report</title>
-                <style>
-                body { font: 14px system-ui, sans-serif; margin: 24px; color: #222; }
-                .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 24px; }
-                .chart { border: 1px solid #ddd; padding: 8px; } canvas { width: 100%; height: 280px; }
-                table { border-collapse: collapse; margin: 8px 0 24px; } td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
-                td:nth-child(-n+3), th { text-align: left; } table.meta td { text-align: left; }
-                </style>
-                <script>window.onerror = function (m) { document.documentElement.dataset.error = String(m); };</script>
-                <script>""" + chartJs + """
-                </script></head><body>
-                <h1>PRISM report</h1>
-                <p>Latency against task count, mean (solid) and p99 (dashed), each with the 95% confidence interval over repetitions as error bars, one colour per result set.</p>
-                <div class="charts" id="charts"></div>
-                <h2>Measurements</h2>""" + tables + """
-                <script>
-                const DATA = """ + data + """
-                ;
-                const errorBars = { id: 'errorBars', afterDatasetsDraw(chart) {
-                  const ctx = chart.ctx, y = chart.scales.y, area = chart.chartArea;
-                  chart.data.datasets.forEach((ds, i) => {
-                    if (!ds.errorBars || chart.getDatasetMeta(i).hidden) return;
-                    chart.getDatasetMeta(i).data.forEach((point, j) => {
-                      const bar = ds.errorBars[j]; if (!bar) return;
-                      const top = y.getPixelForValue(bar[1]), bottom = y.getPixelForValue(bar[0]);
-                      ctx.save(); ctx.beginPath(); ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top); ctx.clip();
-                      ctx.strokeStyle = ds.borderColor; ctx.lineWidth = 1.5; ctx.beginPath();
-                      ctx.moveTo(point.x, top); ctx.lineTo(point.x, bottom);
-                      ctx.moveTo(point.x - 5, top); ctx.lineTo(point.x + 5, top);
-                      ctx.moveTo(point.x - 5, bottom); ctx.lineTo(point.x + 5, bottom); ctx.stroke(); ctx.restore();
-                    });
-                  });
-                } };
-                const colours = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
-                let rendered = 0;
-                for (const chartData of DATA.charts) {
-                  const box = document.createElement('div'); box.className = 'chart';
-                  const title = document.createElement('h3'); title.textContent = chartData.title; box.appendChild(title);
-                  const canvas = document.createElement('canvas'); box.appendChild(canvas);
-                  document.getElementById('charts').appendChild(box);
-                  const datasets = [];
-                  chartData.series.forEach((s, i) => {
-                    const colour = colours[i % colours.length];
-                    datasets.push({ label: s.set + ' mean', data: s.mean, errorBars: s.ci, borderColor: colour, backgroundColor: colour });
-                    datasets.push({ label: s.set + ' p99', data: s.p99, errorBars: s.p99ci, borderColor: colour, backgroundColor: colour, borderDash: [6, 4] });
-                  });
-                  new Chart(canvas, { type: 'line', data: { labels: chartData.tasks, datasets: datasets }, plugins: [errorBars],
-                    options: { animation: false, responsive: true, maintainAspectRatio: false,
-                      scales: { x: { title: { display: true, text: 'tasks' } }, y: { title: { display: true, text: 'latency (µs)' }, beginAtZero: true } } } });
-                  rendered++;
-                }
-                document.documentElement.dataset.rendered = String(rendered);
-                </script></body></html>
-                """;
-    }
-
-    /** @return one chart per benchmark configuration × operation: a series per set over the union of task counts */
-    private ObjectNode data() {
-        ObjectMapper mapper = new ObjectMapper();
-        ObjectNode root = mapper.createObjectNode();
-        ArrayNode charts = root.putArray("charts");
-        Map<String, List<String>> operations = new LinkedHashMap<>();
-        for (List<RunResult> runs : sets.values()) {
-            for (RunResult run : runs) {
-                List<String> ops = operations.computeIfAbsent(key(run), k -> new ArrayList<>());
-                run.measurements().keySet().forEach(op -> {
-                    if (!ops.contains(op)) {
-                        ops.add(op);
-                    }
-                });
-            }
-        }
-        operations.forEach((key, ops) -> {
-            TreeSet<Integer> tasks = new TreeSet<>();
-            sets.values().forEach(runs -> runs.stream().filter(r -> key(r).equals(key)).forEach(r -> tasks.add(r.tasks())));
-            for (String op : ops) {
-                ObjectNode chart = charts.addObject();
-                chart.put("title", key + " — " + op);
-                ArrayNode labels = chart.putArray("tasks");
-                tasks.forEach(labels::add);
-                ArrayNode series = chart.putArray("series");
-                sets.forEach((label, runs) -> {
-                    ObjectNode s = series.addObject().put("set", label);
-                    ArrayNode mean = s.putArray("mean");
-                    ArrayNode ci = s.putArray("ci");
-                    ArrayNode p99 = s.putArray("p99");
-                    ArrayNode p99ci = s.putArray("p99ci");
-                    for (int t : tasks) {
-                        RunResult run = runs.stream().filter(r -> key(r).equals(key) && r.tasks() == t).findFirst().orElse(null);
-                        Measurement m = run == null ? null : run.measurements().get(op);
-                        if (m == null) {
-                            mean.addNull();
-                            ci.addNull();
-                            p99.addNull();
-                            p99ci.addNull();
-                            continue;
-                        }
-                        RepetitionStats rs = run.acrossRepetitions().get(op);
-                        mean.add(rs.meanNanos() / 1e3);
-                        ci.addArray().add(rs.ci95LowNanos() / 1e3).add(rs.ci95HighNanos() / 1e3);
-                        p99.add(m.p99Nanos() / 1e3);
-                        p99ci.add(p99Interval(run, op));
-                    }
-                });
-            }
-        });
-        return root;
-    }
-
-    /** @return the 95% CI (µs) of the repetitions' p99s, around the merged p99's repetitions; null below two */
-    private static ArrayNode p99Interval(RunResult run, String op) {
-        double[] p99s = run.repetitions().stream().map(r -> r.measurements().get(op)).filter(java.util.Objects::nonNull)
-                .mapToDouble(m -> m.p99Nanos()).toArray();
-        if (p99s.length < 2) {
-            return null;
-        }
-        RepetitionStats st = RepetitionStats.of(p99s, p99s);
-        return new ObjectMapper().createArrayNode().add(st.ci95LowNanos() / 1e3).add(st.ci95HighNanos() / 1e3);
-    }
-
-    private static String key(RunResult run) {
-        StringBuilder s = new StringBuilder(run.benchmark());
-        run.parameters().forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
-        return s.toString();
+        return tables.toString();
     }
 
     /** Writes every measurement as CSV: one row per set × run × operation. */
@@ -229,7 +470,7 @@ public final class Report {
             for (RunResult run : runs) {
                 run.measurements().forEach((op, m) -> {
                     RepetitionStats rs = run.acrossRepetitions().get(op);
-                    csv.append(String.join(",", quote(label), quote(run.benchmark()), quote(key(run)),
+                    csv.append(String.join(",", quote(label), quote(run.benchmark()), quote(Comparison.parameterText(run.parameters())),
                             String.valueOf(run.tasks()), quote(op), String.valueOf(m.count()), String.valueOf(m.bytes()),
                             num(rs.meanNanos()), num(rs.ci95LowNanos()), num(rs.ci95HighNanos()), String.valueOf(m.p50Nanos()),
                             String.valueOf(m.p90Nanos()), String.valueOf(m.p99Nanos()), String.valueOf(m.p999Nanos()),

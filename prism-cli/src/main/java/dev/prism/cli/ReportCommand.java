@@ -16,7 +16,8 @@ import java.util.concurrent.Callable;
 
 /** {@code prism report RESULTS… -o report.html}: result sets side by side as one self-contained HTML page. */
 @Command(name = "report", description = "Writes one self-contained HTML report (and optionally CSV and an HdrHistogram"
-        + " log) of result sets side by side.")
+        + " log) of result sets side by side: a summary against the first set, latency on a log axis, percentile"
+        + " distributions and throughput per operation.")
 final class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -34,6 +35,9 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--hdr-log", paramLabel = "FILE", description = "also write the histograms as an HdrHistogram log")
     private Path hdrLog;
 
+    @CommandLine.ArgGroup(exclusive = false, heading = "%nThe summary's pairing and judging (with two or more sets):%n")
+    private ComparisonOptions judging = new ComparisonOptions();
+
     @Override
     public Integer call() throws IOException {
         Map<String, List<RunResult>> sets = new LinkedHashMap<>();
@@ -45,7 +49,7 @@ final class ReportCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("two result sets are labelled '" + label + "': name them LABEL=PATH");
             }
         }
-        Report report = Report.of(sets);
+        Report report = Report.of(sets, judging.toOptions());
         report.writeHtml(output);
         if (csv != null) {
             report.writeCsv(csv);

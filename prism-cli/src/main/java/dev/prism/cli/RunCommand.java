@@ -61,7 +61,7 @@ final class RunCommand implements Callable<Integer> {
         Scenario.Builder scenario = Scenario.builder().target(target).benchmarks(benchmarks).tasks(tasks)
                 .repetitions(repetitions).warmups(warmups);
         boolean tasksGiven = spec.commandLine().getParseResult().hasMatchedOption("--tasks");
-        return ScenarioExecution.run(spec.commandLine(), scenario, options.options, tasksGiven, tasks);
+        return ScenarioExecution.run(spec.commandLine(), scenario, options.options, options.judging, tasksGiven, tasks);
     }
 
     /** @return {@code b} with its torchrun spread over {@code --torch-nodes}, when it is a torch benchmark */

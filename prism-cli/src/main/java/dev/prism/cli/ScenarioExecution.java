@@ -59,7 +59,7 @@ final class ScenarioExecution {
                 h.hostname(), h.cpus(), h.kernel());
     }
 
-    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, boolean tasksGiven,
+    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,
                    int[] tasksAsked) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed);
         java.nio.file.Path meeting = options.coordinationDirectory();
@@ -85,6 +85,7 @@ final class ScenarioExecution {
         if (options.runId != null) {
             builder.runId(options.runId);
         }
+        dev.prism.Comparison.Options comparing = judging.toOptions();
         dev.prism.Gate gate = null;
         java.util.List<RunResult> baseline = null;
         try {
@@ -141,7 +142,7 @@ final class ScenarioExecution {
         boolean gatePassed = true;
         if (baseline != null && !options.json) {
             stdout.println();
-            stdout.print(dev.prism.Comparison.of(baseline, result.runs(), 10).table(false));
+            stdout.print(comparing.compare(baseline, result.runs()).table(false));
         }
         if (gate != null) {
             dev.prism.Gate.Verdict verdict = gate.evaluate(result.runs(), baseline);

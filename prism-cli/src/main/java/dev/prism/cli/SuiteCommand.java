@@ -33,7 +33,7 @@ final class SuiteCommand implements Callable<Integer> {
         Path temporary = target == null ? Files.createTempDirectory("prism-target-") : null;
         try {
             return ScenarioExecution.run(spec.commandLine(), suite.scenario(target != null ? target : temporary),
-                    options.options, false, new int[0]);
+                    options.options, options.judging, false, new int[0]);
         } finally {
             if (temporary != null) {
                 // after the results: a problem here is said, never in their place

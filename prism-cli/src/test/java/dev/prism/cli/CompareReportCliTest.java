@@ -16,13 +16,19 @@ class CompareReportCliTest {
 
 
 
+    /** Runs create_files with 50 files and 3 repetitions unless {@code extra} gives its own -p files or --reps. */
     private Path run(String id, String... extra) {
-        String[] base = {"run", "create_files", "--target", work.toString(), "-p", "files=50", "--reps", "3", "-q",
-                "--out", work.resolve("out").toString(), "--run-id", id};
-        String[] args = new String[base.length + extra.length];
-        System.arraycopy(base, 0, args, 0, base.length);
-        System.arraycopy(extra, 0, args, base.length, extra.length);
-        Cli.Outcome o = prism(args);
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "create_files", "--target",
+                work.toString(), "-q", "--out", work.resolve("out").toString(), "--run-id", id));
+        java.util.List<String> given = java.util.List.of(extra);
+        if (given.stream().noneMatch(a -> a.startsWith("files="))) {
+            args.addAll(java.util.List.of("-p", "files=50"));
+        }
+        if (!given.contains("--reps")) {
+            args.addAll(java.util.List.of("--reps", "3"));
+        }
+        args.addAll(given);
+        Cli.Outcome o = prism(args.toArray(String[]::new));
         assertThat(o.exit()).as(o.err()).isZero();
         return work.resolve("out").resolve(id);
     }
@@ -37,6 +43,41 @@ class CompareReportCliTest {
         assertThat(md.out()).startsWith("| benchmark |");
         assertThat(prism("compare", a.toString(), work.resolve("nothing").toString()).exit()).isEqualTo(2);
         assertThat(prism("compare", a.toString(), a.toString(), "--format", "pdf").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void compare_judgesOverRepetitions_tailsToo_andSaysWhenThereAreTooFew() {
+        Path once = run("once", "--reps", "1", "-p", "files=200");
+        Cli.Outcome o = prism("compare", once.toString(), once.toString());
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).contains(" p99 ").contains("n/a (1 rep; need ≥ 3)").doesNotContain(" same");
+        Path thrice = run("thrice", "-p", "files=200");
+        Cli.Outcome judged = prism("compare", thrice.toString(), thrice.toString(), "--threshold", "10,p99=25");
+        assertThat(judged.out()).containsPattern("create_files +1 +create +p99 +3/3 .* same\n")
+                .contains("mean 10%, p99 25%, p99.9 10%");
+        assertThat(prism("compare", thrice.toString(), thrice.toString(), "--threshold", "p98=5").err())
+                .contains("'p98'").doesNotContain("Exception");
+        assertThat(prism("compare", thrice.toString(), thrice.toString(), "--threshold", "ten").exit()).isEqualTo(2);
+        Cli.Outcome rates = prism("compare", thrice.toString(), thrice.toString(), "--stats", "ops/s,max");
+        assertThat(rates.out()).contains(" ops/s ").contains(" max ").doesNotContain(" p99 ");
+    }
+
+    @Test
+    void compare_pairsAnAOverBRunIgnoringOneParameter() {
+        Path a = run("native", "-p", "files=200", "-p", "access=native");
+        Path b = run("nio", "-p", "files=200", "-p", "access=nio");
+        Cli.Outcome unpaired = prism("compare", a.toString(), b.toString());
+        assertThat(unpaired.exit()).isEqualTo(2);
+        assertThat(unpaired.err()).contains("share no benchmark").contains("differ in access")
+                .contains("--pair-ignoring access");
+        Cli.Outcome paired = prism("compare", a.toString(), b.toString(), "--pair-ignoring", "access");
+        assertThat(paired.exit()).as(paired.err()).isIn(0, 1);
+        assertThat(paired.out()).contains("paired on").contains("access=native→nio").contains("create");
+        assertThat(prism("compare", a.toString(), b.toString(), "--pair-ignoring", "acces").err())
+                .contains("no run has a parameter 'acces'");
+        Cli.Outcome report = prism("report", "native=" + a, "nio=" + b, "--pair-ignoring", "access", "-o",
+                work.resolve("ab.html").toString());
+        assertThat(report.exit()).as(report.err()).isZero();
     }
 
     @Test
@@ -65,7 +106,8 @@ class CompareReportCliTest {
         Cli.Outcome o = prism("report", "before=" + a, "after=" + b, "-o", work.resolve("r.html").toString(),
                 "--csv", work.resolve("r.csv").toString(), "--hdr-log", work.resolve("r.hlog").toString());
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(Files.readString(work.resolve("r.html"))).contains("new Chart(canvas").contains("before").doesNotContain("<script src=");
+        assertThat(Files.readString(work.resolve("r.html"))).contains("new Chart(canvas").contains("before").doesNotContain("<script src=")
+                .contains("Summary against before");
         assertThat(Files.readAllLines(work.resolve("r.csv"))).hasSize(1 + 2 * 4).anySatisfy(l -> assertThat(l).startsWith("\"after\""));
         assertThat(Files.readString(work.resolve("r.hlog"))).contains("Tag=before/create_files/t1/create");
         assertThat(prism("report", "x=" + a, "x=" + b, "-o", work.resolve("r2.html").toString()).exit()).isEqualTo(2);

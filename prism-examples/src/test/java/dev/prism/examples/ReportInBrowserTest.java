@@ -24,8 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The HTML report from real results — two benchmarks, two task counts, two systems (tmpfs and the
- * disk filesystem) — rendered by Debian's chromium, headless: its charts are drawn without script
- * errors, and a screenshot of it is not blank. Skipped without chromium, unless PRISM_REQUIRE_BROWSER=1.
+ * disk filesystem) — rendered by Debian's chromium, headless: every chart is drawn without script
+ * errors and is not blank, latency axes are logarithmic, no error bar leaves its chart, titles are
+ * short, the summary against the first set is there, and a screenshot of it is not blank. Skipped
+ * without chromium, unless PRISM_REQUIRE_BROWSER=1.
  */
 class ReportInBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -35,7 +37,7 @@ class ReportInBrowserTest {
 
     private static List<RunResult> results(Path target) {
         return Scenario.builder().target(target).benchmark(PosixBenchmarks.createFiles().files(100))
-                .benchmark(PosixBenchmarks.listFiles().files(100)).tasks(1, 2).repetitions(2).build().execute().runs();
+                .benchmark(PosixBenchmarks.listFiles().files(100)).tasks(1, 2).repetitions(3).build().execute().runs();
     }
 
     private String chromium(Path userData, String... args) throws IOException, InterruptedException {
@@ -70,8 +72,14 @@ class ReportInBrowserTest {
         report.writeHistogramLog(work.resolve("report.hlog"));
 
         String dom = chromium(work.resolve("profile"), "--dump-dom", html.toUri().toString());
-        // create_files measures 4 operations, list_files 2: one chart each, each with both systems
-        assertThat(dom).contains("data-rendered=\"6\"").doesNotContain("data-error");
+        // create_files measures 4 operations, list_files 2: three charts each (latency, distribution, throughput),
+        // two of them on a logarithmic latency axis, every error bar inside its chart, none of them blank
+        assertThat(dom).doesNotContain("data-error").contains("data-rendered=\"18\"").contains("data-log-axes=\"12\"")
+                .contains("data-overflowing-bars=\"0\"").contains("data-blank-charts=\"0\"");
+        // short titles with the parameters below them, and the summary against the first set
+        assertThat(dom).containsPattern("<h3>create_files — create</h3><div class=\"params\">[^<]*files=100[^<]*</div>")
+                .contains("Summary against tmpfs").contains("<th>disk mean</th>");
+        Files.writeString(work.resolve("dom.html"), dom);
         assertThat(Files.readString(html)).doesNotContain("http://").doesNotContain("https://cdn");
 
         Path shot = work.resolve("report.png");
