@@ -336,7 +336,7 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
                 verdict = slowdown > 1 ? Verdict.SLOWER : Verdict.FASTER;
             }
         }
-        return new Row(c.benchmark(), parameterText(c.parameters()), pairedOn(b, c, ignored), c.tasks(), op, stat,
+        return new Row(c.benchmark(), TextTable.parameters(c.parameters()), pairedOn(b, c, ignored), c.tasks(), op, stat,
                 sb.length, sc.length, valueB, valueC, ratio, low, high, p, verdict, note);
     }
 
@@ -364,17 +364,6 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
                 s.append(s.length() == 0 ? "" : " ").append(p).append('=').append(vb).append('→').append(vc);
             }
         }
-        return s.toString();
-    }
-
-    /** @return {@code k=v k=v}, leaving out parameters without a value */
-    public static String parameterText(Map<String, String> parameters) {
-        StringBuilder s = new StringBuilder();
-        parameters.forEach((k, v) -> {
-            if (v != null && !v.isEmpty()) {
-                s.append(s.length() == 0 ? "" : " ").append(k).append('=').append(v);
-            }
-        });
         return s.toString();
     }
 

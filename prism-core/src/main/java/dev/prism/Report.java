@@ -237,7 +237,7 @@ public final class Report {
 
     /** @return the run's configuration without the parameters ignored when pairing (and without empty values) */
     private String key(RunResult run) {
-        String params = Comparison.parameterText(comparing.withoutIgnored(run.parameters()));
+        String params = TextTable.parameters(comparing.withoutIgnored(run.parameters()));
         return run.benchmark() + (params.isEmpty() ? "" : " " + params);
     }
 
@@ -374,7 +374,7 @@ public final class Report {
             comparisons.add(comparing.compare(first, sets.get(label)));
         }
         for (RunResult base : first) {
-            String shared = Comparison.parameterText(comparing.withoutIgnored(base.parameters()));
+            String shared = TextTable.parameters(comparing.withoutIgnored(base.parameters()));
             for (String op : base.measurements().keySet()) {
                 html.append("<tr><td>").append(escape(base.benchmark())).append("</td><td>").append(escape(shared))
                         .append("</td><td>").append(base.tasks()).append("</td><td>").append(escape(op)).append("</td>");
@@ -401,7 +401,7 @@ public final class Report {
                 parameters.put(pair.substring(0, eq), pair.substring(eq + 1));
             }
         }
-        return Comparison.parameterText(comparing.withoutIgnored(parameters));
+        return TextTable.parameters(comparing.withoutIgnored(parameters));
     }
 
     private static String ratioCell(List<Comparison.Row> rows, Stat stat) {
@@ -441,7 +441,7 @@ public final class Report {
                     Measurement m = e.getValue();
                     RepetitionStats rs = run.acrossRepetitions().get(e.getKey());
                     tables.append("<tr><td>").append(escape(run.benchmark())).append("</td><td>")
-                            .append(escape(Comparison.parameterText(run.parameters()))).append("</td><td>").append(run.tasks())
+                            .append(escape(TextTable.parameters(run.parameters()))).append("</td><td>").append(run.tasks())
                             .append("</td><td>").append(escape(e.getKey())).append("</td><td>").append(m.count())
                             .append("</td><td>").append(TextTable.duration(m.meanNanos())).append("</td><td>")
                             .append(rs.repetitions() < 2 ? "-" : TextTable.duration(rs.ci95HighNanos() - rs.meanNanos()))
@@ -470,7 +470,7 @@ public final class Report {
             for (RunResult run : runs) {
                 run.measurements().forEach((op, m) -> {
                     RepetitionStats rs = run.acrossRepetitions().get(op);
-                    csv.append(String.join(",", quote(label), quote(run.benchmark()), quote(Comparison.parameterText(run.parameters())),
+                    csv.append(String.join(",", quote(label), quote(run.benchmark()), quote(TextTable.parameters(run.parameters())),
                             String.valueOf(run.tasks()), quote(op), String.valueOf(m.count()), String.valueOf(m.bytes()),
                             num(rs.meanNanos()), num(rs.ci95LowNanos()), num(rs.ci95HighNanos()), String.valueOf(m.p50Nanos()),
                             String.valueOf(m.p90Nanos()), String.valueOf(m.p99Nanos()), String.valueOf(m.p999Nanos()),

@@ -313,6 +313,16 @@ class CompareAndGateTest {
     }
 
     @Test
+    void theTable_leavesOutEmptyParameters_andShowsMiBPerSecondWhereBytesMoved() {
+        RunResult run = Fixture.of(100_000, 5_000, 0.02, 1).parameters(new LinkedHashMap<>(Map.of("files", "10", "source", "")))
+                .run();
+        String table = run.table();
+        assertThat(table.lines().findFirst().orElseThrow()).startsWith("bench files=10  [threads").doesNotContain("source");
+        // 100 ops × 4 KiB per rank per second, two ranks: 0.78 MiB/s
+        assertThat(table).contains("MiB/s").containsPattern("create .* 0\\.8\n");
+    }
+
+    @Test
     void results_readBackWhatWasWritten(@TempDir Path dir) throws IOException {
         RunResult original = run(100_000, 5_000, 0.02, 1);
         original.writeJson(dir.resolve("01-bench-t2.json"));

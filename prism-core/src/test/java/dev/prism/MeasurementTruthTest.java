@@ -117,7 +117,24 @@ class MeasurementTruthTest {
         assertThat(spread.minNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
         assertThat(spread.fastestRepetition()).isNotEqualTo(spread.slowestRepetition());
         assertThat(run.repetitions().get(1).rankSpread().ranks()).isEqualTo(1);
-        assertThat(run.table()).containsPattern("fastest rank 0 .* \\(rep [12]\\), slowest rank 0 .* \\(rep [12]\\)");
+        // one rank timed work: no straggler to name
+        assertThat(run.table()).doesNotContain("fastest rank");
+    }
+
+    @Test
+    void theStragglerLine_namesEachRepetitionsSlowestRank_againstAnInjectedDelay() {
+        Benchmark b = Benchmark.builder("straggler").run(ctx -> {
+            ctx.measure("work", () -> Thread.sleep(ctx.rank() == 1 ? 90 : 30));
+        }).build();
+        RunResult run = scenario(b).tasks(2).repetitions(2).build().execute().runs().get(0);
+        String table = run.table();
+        for (int rep = 1; rep <= 2; rep++) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("tasks 2 rep " + rep
+                    + ": rank phase mean .*, fastest rank 0 .*, slowest rank 1 .* \\(([0-9.]+)x the fastest\\)").matcher(table);
+            assertThat(m.find()).as(table).isTrue();
+            // 90 ms against 30 ms of sleep: about 3x, less where the scheduler lengthens the short phase
+            assertThat(Double.parseDouble(m.group(1))).isBetween(1.8, 3.2);
+        }
     }
 
     @Test

@@ -8,8 +8,9 @@ import java.io.PrintWriter;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A progress bar on stderr, redrawn four times a second once the scenario has run for a second,
- * and a line for each stall as it happens.
+ * A progress bar on stderr, redrawn four times a second once the scenario has run for a second —
+ * only when stderr is a terminal, so that a log holds no {@code \r} frames — and a line for each
+ * stall as it happens, terminal or not.
  */
 final class ProgressBar implements ScenarioListener, AutoCloseable {
     private static final int WIDTH = 24;
@@ -17,6 +18,7 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
 
     private final PrintWriter err;
     private final boolean enabled;
+    private final boolean frames;
     private final long startNanos = System.nanoTime();
     private final Thread ticker;
     private volatile String current = "";
@@ -24,13 +26,28 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
     private volatile int total = 1;
     private boolean drawn;
 
-    ProgressBar(PrintWriter err, boolean enabled) {
+    /**
+     * @param enabled whether anything is said on stderr at all (not with {@code --quiet})
+     * @param frames  whether the bar is drawn: only on a terminal
+     */
+    ProgressBar(PrintWriter err, boolean enabled, boolean frames) {
         this.err = err;
         this.enabled = enabled;
+        this.frames = enabled && frames;
         this.ticker = new Thread(this::tick, "prism-progress");
         this.ticker.setDaemon(true);
-        if (enabled) {
+        if (this.frames) {
             ticker.start();
+        }
+    }
+
+    /** @return whether this process's stderr is a terminal (its descriptor links to a tty or pseudo-terminal) */
+    static boolean stderrIsTerminal() {
+        try {
+            String device = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+            return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            return false;
         }
     }
 

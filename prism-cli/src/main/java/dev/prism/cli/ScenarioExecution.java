@@ -109,7 +109,7 @@ final class ScenarioExecution {
                     + " (send it again to exit at once)");
             stderr.flush();
         });
-        try (ProgressBar progress = new ProgressBar(stderr, !options.quiet)) {
+        try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal())) {
             result = builder.runId(probe.runId()).output(out).listener(progress).interruption(interruption).build().execute();
         }
         if (!result.runs().isEmpty() && result.runs().stream().allMatch(ScenarioExecution::refused)) {

@@ -74,6 +74,25 @@ class PrismScriptIT {
     }
 
     @Test
+    void progressFrames_onlyWhenStderrIsATerminal(@TempDir Path work) throws Exception {
+        // about two seconds of work, so the bar would be drawn after its first second
+        String[] args = {"run", "create_files", "--target", work.toString(), "-p", "files=4000", "--reps", "8",
+                "--out", work.resolve("out").toString()};
+        Outcome redirected = prism(work, args);
+        assertThat(redirected.exit()).as(redirected.err()).isZero();
+        assertThat(redirected.err()).doesNotContain("\r").contains("results: ");
+        // script(1) gives the command a pseudo-terminal: there the bar is drawn
+        Path log = work.resolve("tty.log");
+        Process p = new ProcessBuilder("script", "-qec", SCRIPT + " " + String.join(" ", args), log.toString())
+                .directory(work.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        p.getOutputStream().close();
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("\r[").contains("create_files tasks=1 rep");
+    }
+
+    @Test
     void help_andVersion_work(@TempDir Path work) throws Exception {
         assertThat(prism(work, "--help").out()).contains("list").contains("describe").contains("run").contains("suite");
         assertThat(prism(work, "--version").out()).contains("prism 0.1.0");

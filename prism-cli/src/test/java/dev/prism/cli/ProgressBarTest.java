@@ -16,7 +16,7 @@ class ProgressBarTest {
     @Test
     void shortWork_drawsNothing() {
         StringWriter err = new StringWriter();
-        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true)) {
+        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, true)) {
             bar.executionStarted(NOOP, 2, 0, false, 0, 4);
         }
         assertThat(err.toString()).isEmpty();
@@ -25,7 +25,7 @@ class ProgressBarTest {
     @Test
     void workLongerThanASecond_drawsABarWithWhatRuns() throws InterruptedException {
         StringWriter err = new StringWriter();
-        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true)) {
+        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, true)) {
             bar.executionStarted(NOOP, 2, 1, false, 2, 4);
             Thread.sleep(1_500);
         }
@@ -35,7 +35,7 @@ class ProgressBarTest {
     @Test
     void quiet_drawsNothingEvenForLongWork_andStallsAreNotPrinted() throws InterruptedException {
         StringWriter err = new StringWriter();
-        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), false)) {
+        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), false, true)) {
             bar.executionStarted(NOOP, 1, 0, true, 0, 1);
             bar.stallDetected(new Stall(0, "open", "/x", Instant.now(), 2_000_000_000L, false));
             Thread.sleep(1_300);
@@ -44,9 +44,20 @@ class ProgressBarTest {
     }
 
     @Test
+    void notATerminal_drawsNoFrames_butStillSaysStalls() throws InterruptedException {
+        StringWriter err = new StringWriter();
+        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, false)) {
+            bar.executionStarted(NOOP, 1, 0, false, 0, 1);
+            Thread.sleep(1_300);
+            bar.stallDetected(new Stall(1, "open", "/x", Instant.now(), 2_000_000_000L, false));
+        }
+        assertThat(err.toString()).doesNotContain("\r").isEqualTo("stall: rank 1 open /x 2.000s (still running)\n");
+    }
+
+    @Test
     void stall_isPrintedOnItsOwnLineAtOnce() {
         StringWriter err = new StringWriter();
-        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true)) {
+        try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, true)) {
             bar.stallDetected(new Stall(3, "open", "/mnt/nfs/ckpt/0001.bin", Instant.now(), 5_200_000_000L, false));
         }
         assertThat(err.toString()).contains("stall: rank 3 open /mnt/nfs/ckpt/0001.bin 5.200s (still running)\n");

@@ -13,6 +13,7 @@ import java.util.Map;
 /** The latency tables a person reads: one per benchmark configuration, one row per task count × operation. */
 public final class TextTable {
     private static final String[] HEADER = {"tasks", "op", "count", "mean", "±95% reps", "p50", "p90", "p99", "max", "ops/s"};
+    private static final String BYTES_HEADER = "MiB/s";
 
     private TextTable() {
     }
@@ -39,6 +40,24 @@ public final class TextTable {
         return a.benchmark().equals(b.benchmark()) && a.parameters().equals(b.parameters());
     }
 
+    /** @return {@code k=v k=v}, leaving out parameters without a value */
+    public static String parameters(Map<String, String> parameters) {
+        StringBuilder s = new StringBuilder();
+        parameters.forEach((k, v) -> {
+            if (v != null && !v.isEmpty()) {
+                s.append(s.length() == 0 ? "" : " ").append(k).append('=').append(v);
+            }
+        });
+        return s.toString();
+    }
+
+    /** @return {@code row} with {@code cell} appended */
+    private static String[] with(String[] row, String cell) {
+        String[] out = java.util.Arrays.copyOf(row, row.length + 1);
+        out[row.length] = cell;
+        return out;
+    }
+
     /** @return {@code row} with {@code errors} inserted after the count column */
     private static String[] withErrors(String[] row, String errors) {
         String[] out = new String[row.length + 1];
@@ -50,14 +69,17 @@ public final class TextTable {
 
     private static void appendTable(StringBuilder out, List<RunResult> runs) {
         RunResult first = runs.get(0);
-        out.append(first.benchmark());
-        first.parameters().forEach((k, v) -> out.append(' ').append(k).append('=').append(v));
+        String parameters = parameters(first.parameters());
+        out.append(first.benchmark()).append(parameters.isEmpty() ? "" : " " + parameters);
         out.append(String.format("  [%s, %d rep(s), %d warm-up(s)]%n", first.launcher(),
                 first.repetitions().size(), first.warmups()));
         List<String[]> rows = new ArrayList<>();
         // operations that failed are counted apart; the column shows only when something failed
         boolean errors = runs.stream().flatMap(r -> r.measurements().values().stream()).anyMatch(m -> m.errors() > 0);
-        rows.add(errors ? withErrors(HEADER, "errors") : HEADER);
+        // bytes/s shows only where an operation of the table moved bytes
+        boolean bytes = runs.stream().flatMap(r -> r.measurements().values().stream()).anyMatch(m -> m.bytes() > 0);
+        String[] header = bytes ? with(HEADER, BYTES_HEADER) : HEADER;
+        rows.add(errors ? withErrors(header, "errors") : header);
         for (RunResult run : runs) {
             for (Map.Entry<String, Measurement> e : run.measurements().entrySet()) {
                 Measurement m = e.getValue();
@@ -66,17 +88,25 @@ public final class TextTable {
                 String[] row = {String.valueOf(run.tasks()), e.getKey(), String.valueOf(m.count()),
                         duration(m.meanNanos()), ci, duration(m.p50Nanos()), duration(m.p90Nanos()),
                         duration(m.p99Nanos()), duration(m.maxNanos()), rate(m.opsPerSecond())};
+                if (bytes) {
+                    row = with(row, m.bytes() == 0 ? "-" : rate(m.bytesPerSecond() / (1024 * 1024)));
+                }
                 rows.add(errors ? withErrors(row, String.valueOf(m.errors())) : row);
             }
         }
         appendAligned(out, rows);
         for (RunResult run : runs) {
-            RankSpread spread = run.rankSpread();
-            if (run.tasks() > 1 && spread.ranks() > 0) {
-                out.append(String.format("  tasks %d: rank phase mean %s, fastest rank %d %s (rep %d), slowest rank %d %s (rep %d)%n",
-                        run.tasks(), duration(spread.meanNanos()), spread.fastestRank(), duration(spread.minNanos()),
-                        spread.fastestRepetition() + 1, spread.slowestRank(), duration(spread.maxNanos()),
-                        spread.slowestRepetition() + 1));
+            if (run.tasks() > 1) {
+                for (dev.prism.RepetitionResult rep : run.repetitions()) {
+                    RankSpread spread = rep.rankSpread();
+                    if (spread.ranks() > 1) {
+                        out.append(String.format(Locale.ROOT, "  tasks %d rep %d: rank phase mean %s, fastest rank %d %s,"
+                                        + " slowest rank %d %s (%.2fx the fastest)%n", run.tasks(), rep.index() + 1,
+                                duration(spread.meanNanos()), spread.fastestRank(), duration(spread.minNanos()),
+                                spread.slowestRank(), duration(spread.maxNanos()),
+                                spread.minNanos() == 0 ? 1.0 : (double) spread.maxNanos() / spread.minNanos()));
+                    }
+                }
             }
             if (!run.counters().isEmpty()) {
                 StringBuilder line = new StringBuilder("  tasks " + run.tasks() + " (counters, mean per repetition):");
