@@ -39,8 +39,8 @@ import java.util.stream.Collectors;
  *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
  *     }
  * }).build();
- * var scenario = dev.prism.Scenario.builder().target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
- *         .benchmark(touch).repetitions(3).build();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var scenario = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build();
  * var before = scenario.execute().runs();
  * var after = scenario.execute().runs();
  * var c = dev.prism.Comparison.defaults().threshold(10).threshold(dev.prism.Stat.P99, 25).compare(before, after);

@@ -22,8 +22,8 @@ import java.util.Objects;
  *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
  *     }
  * }).build();
- * var result = dev.prism.Scenario.builder().target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
- *         .benchmark(touch).repetitions(3).build().execute();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute();
  * var gate = dev.prism.Gate.of(
  *         dev.prism.Gate.expect("touch").op("create").p99().below(java.time.Duration.ofSeconds(1)),
  *         dev.prism.Gate.expect("touch").op("create").opsPerSecond().above(10));

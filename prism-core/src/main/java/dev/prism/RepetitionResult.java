@@ -10,7 +10,18 @@ import java.util.Map;
  * merged over ranks.
  *
  * <pre>{@code
- * // from a ScenarioResult: result.runs().get(0).repetitions().get(0).ranks()
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var run = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(2).repetitions(2).build().execute().runs().get(0);
+ * var second = run.repetitions().get(1);
+ * System.out.println("rep " + (second.index() + 1) + ": " + second.ranks().size() + " ranks, " + second.status()
+ *         + ", slowest rank " + second.rankSpread().slowestRank()
+ *         + ", create p99 " + second.measurements().get("create").p99Nanos() + " ns");
  * }</pre>
  *
  * @param index        0 for the first measured repetition (warm-ups are not kept)

@@ -14,7 +14,18 @@ import java.util.stream.Stream;
  * those of the run-id directories inside it).
  *
  * <pre>{@code
- * // var runs = dev.prism.Results.load(java.nio.file.Path.of("prism-results/20261130-010203-ab12"));
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).build().execute();
+ * var directory = java.nio.file.Files.createTempDirectory(tmp, "prism-results-");
+ * result.writeJson(directory);                       // 00-touch-t1.json, 01-touch-t2.json
+ * var runs = dev.prism.Results.load(directory);       // what `prism compare` and `prism report` read
+ * System.out.println(runs.size() + " runs, " + runs.get(1).benchmark() + " with " + runs.get(1).tasks() + " tasks");
  * }</pre>
  */
 public final class Results {

@@ -8,7 +8,12 @@ import java.time.Instant;
  * What a {@link Launcher} is asked to run: one repetition of one benchmark with {@code tasks} ranks.
  *
  * <pre>{@code
- * // Launchers receive plans from Scenario.execute(); they are rarely made by hand.
+ * // Launchers receive plans from Scenario.execute(); made by hand, one says where each rank works:
+ * var noop = dev.prism.Benchmark.builder("noop").run(ctx -> { }).build();
+ * var plan = new dev.prism.RunPlan(noop, 2, java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "prism-example"), 42,
+ *         java.time.Duration.ofMinutes(1), java.time.Instant.now().plusSeconds(60), java.time.Duration.ofSeconds(1),
+ *         new dev.prism.ScenarioListener() { }, "example", 0, null);
+ * System.out.println(plan.rankDirectory(1) + " and " + plan.sharedDirectory());
  * }</pre>
  *
  * @param benchmark      the benchmark

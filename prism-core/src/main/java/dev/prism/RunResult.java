@@ -19,9 +19,18 @@ import java.util.Objects;
  * timed-out run keeps what it measured.
  *
  * <pre>{@code
- * // var run = scenarioResult.runs().get(0);
- * // System.out.println(run.measurements().get("create").p99Nanos());
- * // run.writeJson(java.nio.file.Path.of("create_files-t1.json"));
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var run = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute().run("touch", 1);
+ * System.out.println(run.status() + ": create p99 " + run.measurement("create").p99Nanos() + " ns, mean over "
+ *         + run.acrossRepetitions().get("create").repetitions() + " repetitions "
+ *         + run.acrossRepetitions().get("create").meanNanos() + " ns");
+ * run.writeJson(tmp.resolve("prism-example-touch-t1.json"));
  * }</pre>
  *
  * @param runId          the scenario's run id
@@ -103,7 +112,12 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return Collections.unmodifiableMap(stats);
     }
 
-    /** @return the measurement of {@code operation} */
+    /**
+     * @return the measurement of {@code operation}, merged over ranks and repetitions; its count is 0 when the
+     *         operation was timed but every call of it failed ({@link Measurement#errors()} says how many)
+     * @throws IllegalArgumentException when the benchmark never timed {@code operation}, naming those it did;
+     *                                  {@link #measurements()}{@code .get(op)} gives null instead
+     */
     public Measurement measurement(String operation) {
         Measurement m = measurements.get(operation);
         if (m == null) {

@@ -13,9 +13,17 @@ import java.util.List;
  * Everything a {@link Scenario} measured: one {@link RunResult} per benchmark × task count.
  *
  * <pre>{@code
- * // var result = scenario.execute();
- * // System.out.println(result.table());
- * // if (!result.passed()) System.out.println(result.failures());
+ * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ *     for (int i = 0; i < 100; i++) {
+ *         var f = ctx.workDirectory().resolve("f" + i);
+ *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *     }
+ * }).build();
+ * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+ * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).build().execute();
+ * System.out.println(result.table());
+ * if (!result.passed()) System.out.println(result.failures());
+ * System.out.println("2 tasks: " + result.run("touch", 2).measurement("create").opsPerSecond() + " creates/s");
  * }</pre>
  *
  * @param runId      the scenario's run id, also in the run directory's name
@@ -57,6 +65,18 @@ public record ScenarioResult(String runId, List<RunResult> runs, Instant started
             }
         }
         return failures;
+    }
+
+    /**
+     * @return the run of {@code benchmark} with {@code tasks} ranks (the first, when the scenario ran it with
+     *         several parameter sets)
+     * @throws IllegalArgumentException when there is none, naming the runs there are
+     */
+    public RunResult run(String benchmark, int tasks) {
+        return runs.stream().filter(r -> r.benchmark().equals(benchmark) && r.tasks() == tasks).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no run of " + benchmark + " with " + tasks + " task(s); runs: "
+                        + (runs.isEmpty() ? "none" : String.join(", ", runs.stream()
+                        .map(r -> r.benchmark() + " with " + r.tasks() + " task(s)").distinct().toList()))));
     }
 
     /** @return the latency tables of all runs, one per benchmark */

@@ -69,7 +69,11 @@ public interface WorkloadContext {
      * exception goes on unchanged.
      *
      * <pre>{@code
-     * // FileChannel ch = ctx.call("open", file, () -> FileChannel.open(file));
+     * dev.prism.Workload w = ctx -> {
+     *     var file = java.nio.file.Files.createFile(ctx.workDirectory().resolve("data"));
+     *     var ch = ctx.call("open", file, () -> java.nio.channels.FileChannel.open(file));
+     *     ctx.measure("close", file, ch::close);
+     * };
      * }</pre>
      */
     default <T, E extends Exception> T call(String operation, Path path, Call<T, E> call) throws E {

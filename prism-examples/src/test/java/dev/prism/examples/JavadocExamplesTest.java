@@ -35,15 +35,21 @@ class JavadocExamplesTest {
     void everyPublicExample_runsInJShell(@TempDir Path work) throws Exception {
         List<String> script = new ArrayList<>();
         int examples = 0;
+        List<String> commentedOut = new ArrayList<>();
         for (Path source : publicSources()) {
             Matcher m = EXAMPLE.matcher(Files.readString(source));
             while (m.find()) {
                 examples++;
+                String code = m.group(1).lines().map(line -> line.replaceFirst("^\\s*\\* ?", ""))
+                        .collect(Collectors.joining("\n"));
+                if (code.lines().filter(l -> !l.isBlank()).allMatch(l -> l.strip().startsWith("//"))) {
+                    commentedOut.add(ROOT.relativize(source).toString());
+                }
                 script.add("System.out.println(\"" + MARK + ROOT.relativize(source) + "\");");
-                script.add(m.group(1).lines().map(line -> line.replaceFirst("^\\s*\\* ?", ""))
-                        .collect(Collectors.joining("\n")));
+                script.add(code);
             }
         }
+        assertThat(commentedOut).as("examples that are entirely comments, so run nothing").isEmpty();
         script.add("System.out.println(\"### done\");");
         script.add("/exit");
         Path session = Files.writeString(work.resolve("examples.jsh"), String.join("\n", script) + "\n");

@@ -3,6 +3,8 @@ package dev.prism.examples;
 import dev.prism.Gate;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
+import dev.prism.junit.PrismTarget;
+import dev.prism.junit.PrismTargetExtension;
 import dev.prism.posix.PosixBenchmarks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

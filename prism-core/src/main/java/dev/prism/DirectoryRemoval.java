@@ -1,0 +1,58 @@
+package dev.prism;
+
+import dev.prism.internal.RunDirectory;
+
+import java.nio.file.Path;
+
+/**
+ * Removes a directory tree the way PRISM removes its run directories: by directory descriptor
+ * ({@code openat} with {@code O_NOFOLLOW}, {@code unlinkat} relative to the parent), never
+ * following a symbolic link — a link is removed itself, and a directory swapped for a link while
+ * the walk runs is never entered. An error does not stop the walk; the result says what was left
+ * and names the first call that failed, its path and errno.
+ *
+ * <pre>{@code
+ * var tmp = java.nio.file.Files.createTempDirectory("prism-removal-");
+ * java.nio.file.Files.createDirectories(tmp.resolve("a/b"));
+ * java.nio.file.Files.createSymbolicLink(tmp.resolve("a/to-etc"), java.nio.file.Path.of("/etc"));
+ * var removal = dev.prism.DirectoryRemoval.of(tmp);
+ * System.out.println(removal.summary() + "; /etc still there: " + java.nio.file.Files.exists(java.nio.file.Path.of("/etc/hostname")));
+ * }</pre>
+ */
+public final class DirectoryRemoval {
+    private final RunDirectory.Removal removal;
+
+    private DirectoryRemoval(RunDirectory.Removal removal) {
+        this.removal = removal;
+    }
+
+    /** @return the removal of {@code root} and everything below it, done (nothing to do when it does not exist) */
+    public static DirectoryRemoval of(Path root) {
+        return new DirectoryRemoval(RunDirectory.remove(root));
+    }
+
+    /** @return true when everything was removed */
+    public boolean complete() {
+        return removal.complete();
+    }
+
+    /** @return how many entries were removed */
+    public long removed() {
+        return removal.removed();
+    }
+
+    /** @return how many entries could not be removed */
+    public long failures() {
+        return removal.failures();
+    }
+
+    /** @return the first failed call, its path and errno; null when complete */
+    public String firstProblem() {
+        return removal.firstProblem();
+    }
+
+    /** @return one line for a person: what was removed, or what was left and why */
+    public String summary() {
+        return removal.summary();
+    }
+}
