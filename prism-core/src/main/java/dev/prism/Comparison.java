@@ -419,7 +419,7 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
                     + signed(r.stat(), r.differenceHigh());
             List<String> cells = new ArrayList<>(List.of(r.benchmark(), String.valueOf(r.tasks()), r.operation(),
                     r.stat().label(), r.baselineRepetitions() + "/" + r.candidateRepetitions(), value(r.stat(), r.baselineValue()),
-                    value(r.stat(), r.candidateValue()), String.format(Locale.ROOT, "%.2f", r.ratio()), ci,
+                    value(r.stat(), r.candidateValue()), Double.isFinite(r.ratio()) ? String.format(Locale.ROOT, "%.2f", r.ratio()) : "-", ci,
                     Double.isNaN(r.pValue()) ? "-" : String.format(Locale.ROOT, "%.3g", r.pValue()), r.verdictText()));
             if (paired) {
                 cells.add(1, r.pairedOn());

@@ -348,8 +348,10 @@ public final class Gate {
         }
 
         private String show(double v) {
-            return stat.isRate() ? String.format(Locale.ROOT, "%.4g", v) + (stat == Stat.BYTES_PER_SECOND ? " B/s" : "/s")
-                    : dev.prism.internal.TextTable.duration(v);
+            if (stat == Stat.BYTES_PER_SECOND) {
+                return dev.prism.internal.TextTable.bytes(v) + "/s";
+            }
+            return stat.isRate() ? String.format(Locale.ROOT, "%.4g/s", v) : dev.prism.internal.TextTable.duration(v);
         }
 
         @Override

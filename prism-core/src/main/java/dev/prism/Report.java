@@ -366,7 +366,8 @@ public final class Report {
                 + Comparison.MIN_REPETITIONS + " repetitions a side).</p><table class=summary><tr><th>benchmark</th>"
                 + "<th>parameters</th><th>tasks</th><th>op</th>");
         for (String label : labels.subList(1, labels.size())) {
-            html.append("<th>").append(escape(label)).append(" mean</th><th>p99</th><th>verdict</th>");
+            html.append("<th>").append(escape(label)).append(" mean</th><th>").append(escape(label)).append(" p99</th><th>")
+                    .append(escape(label)).append(" verdict</th>");
         }
         html.append("</tr>");
         List<Comparison> comparisons = new ArrayList<>();

@@ -45,8 +45,8 @@ public final class Quickstart {
                 .execute();
 
         System.out.print(result.table());
-        RunResult twoTasks = result.runs().get(1);
-        Measurement open = twoTasks.measurement("open");
+        RunResult twoTasks = result.run("create_files", 2);
+        Measurement open = twoTasks.measurement("open");          // throws, naming what was measured, for an unknown op
         System.out.printf("open p99 with 2 tasks: %.1f µs%n", open.p99Nanos() / 1e3);
         // README:end
         return result;

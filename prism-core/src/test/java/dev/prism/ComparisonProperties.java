@@ -1,0 +1,56 @@
+package dev.prism;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Invariants of {@link Comparison}, over made-up runs of any size, spread and seed. */
+class ComparisonProperties {
+    private static RunResult run(double createMean, double noise, int repetitions, long seed) {
+        return CompareAndGateTest.Fixture.of(createMean, 5_000, noise, seed).repetitions(repetitions).run();
+    }
+
+    @Property(tries = 60)
+    void aRunComparedWithItself_neverRegresses_andEveryRatioIsOne(@ForAll @DoubleRange(min = 1_000, max = 1e7) double mean,
+                                                                 @ForAll @DoubleRange(min = 0, max = 0.5) double noise,
+                                                                 @ForAll @IntRange(min = 1, max = 6) int repetitions,
+                                                                 @ForAll @LongRange(min = 0, max = 1_000) long seed) {
+        RunResult a = run(mean, noise, repetitions, seed);
+        Comparison c = Comparison.defaults().statistics(Stat.MEAN, Stat.values()).compare(List.of(a), List.of(a));
+        assertThat(c.passed()).isTrue();
+        assertThat(c.rows()).allSatisfy(r -> {
+            assertThat(r.ratio()).isEqualTo(1.0);
+            assertThat(r.verdict()).isIn(Comparison.Verdict.SAME, Comparison.Verdict.NOT_APPLICABLE);
+        });
+    }
+
+    @Property(tries = 60)
+    void belowThreeRepetitions_nothingIsJudged(@ForAll @IntRange(min = 1, max = 2) int repetitions,
+                                               @ForAll @DoubleRange(min = 1.5, max = 10) double slowdown,
+                                               @ForAll @LongRange(min = 0, max = 1_000) long seed) {
+        Comparison c = Comparison.of(List.of(run(100_000, 0.01, repetitions, seed)),
+                List.of(run(100_000 * slowdown, 0.01, repetitions, seed + 1)), 10);
+        assertThat(c.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_APPLICABLE));
+        assertThat(c.hasRegression()).isFalse();
+    }
+
+    @Property(tries = 40)
+    void aClearSlowdownIsARegressionOneWay_andNeverTheOther(@ForAll @DoubleRange(min = 1.5, max = 10) double slowdown,
+                                                            @ForAll @IntRange(min = 3, max = 6) int repetitions,
+                                                            @ForAll @LongRange(min = 0, max = 1_000) long seed) {
+        RunResult fast = run(100_000, 0.01, repetitions, seed);
+        RunResult slow = run(100_000 * slowdown, 0.01, repetitions, seed + 1);
+        Comparison forward = Comparison.of(List.of(fast), List.of(slow), 10);
+        Comparison backward = Comparison.of(List.of(slow), List.of(fast), 10);
+        assertThat(forward.regressions()).extracting(Comparison.Row::operation).contains("create");
+        assertThat(backward.regressions()).extracting(Comparison.Row::operation).doesNotContain("create");
+        assertThat(backward.rowsOf("create")).filteredOn(r -> r.stat() == Stat.MEAN)
+                .allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.FASTER));
+    }
+}
