@@ -1,5 +1,6 @@
 package dev.prism;
 
+import dev.prism.internal.Statistics;
 import dev.prism.internal.TextTable;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.inference.TTest;
@@ -313,9 +314,9 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             verdict = Verdict.NOT_APPLICABLE;
             note = notEnough(b, c, op, stat, sb.length, sc.length);
         } else {
-            double vb = variance(sb) / sb.length;
-            double vc = variance(sc) / sc.length;
-            double diff = mean(sc) - mean(sb);
+            double vb = Math.pow(Statistics.stddev(sb), 2) / sb.length;
+            double vc = Math.pow(Statistics.stddev(sc), 2) / sc.length;
+            double diff = Statistics.mean(sc) - Statistics.mean(sb);
             if (vb + vc == 0) {
                 p = diff == 0 ? 1 : 0;
                 low = diff;
@@ -365,23 +366,6 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             }
         }
         return s.toString();
-    }
-
-    private static double mean(double[] v) {
-        double s = 0;
-        for (double x : v) {
-            s += x;
-        }
-        return s / v.length;
-    }
-
-    private static double variance(double[] v) {
-        double m = mean(v);
-        double s = 0;
-        for (double x : v) {
-            s += (x - m) * (x - m);
-        }
-        return s / (v.length - 1);
     }
 
     /** @return whether any statistic regressed */
