@@ -2,6 +2,9 @@
 //   jshell --class-path prism-cli/target/prism.jar --startup DEFAULT --startup prism.jsh
 import dev.prism.*;
 import dev.prism.posix.*;
+import dev.prism.posix.metadata.*;
+import dev.prism.posix.data.*;
+import dev.prism.posix.workflows.*;
 import java.nio.file.*;
 import java.time.Duration;
 

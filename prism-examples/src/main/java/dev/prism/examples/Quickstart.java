@@ -5,7 +5,7 @@ import dev.prism.Measurement;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
-import dev.prism.posix.DirectoryLayout;
+import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.posix.PosixBenchmarks;
 
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.prism.posix;
 
+import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.AbstractBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
@@ -30,15 +31,15 @@ public abstract class PosixBenchmark<B extends PosixBenchmark<B>> extends Abstra
     public static final Parameter<DirectoryLayout> DIRECTORY = Parameter.ofEnum("directory", DirectoryLayout.class,
             DirectoryLayout.PER_RANK, "per-rank: each rank in its own directory; shared: all ranks in one directory");
 
-    PosixBenchmark(String name, String description, Parameters parameters) {
+    protected PosixBenchmark(String name, String description, Parameters parameters) {
         super(name, description, parameters);
     }
 
     /** @return a copy of this benchmark with {@code parameters} */
-    abstract B with(Parameters parameters);
+    protected abstract B with(Parameters parameters);
 
     /** @return a copy with one parameter changed (checked) */
-    final <T> B set(Parameter<T> parameter, T value) {
+    protected final <T> B set(Parameter<T> parameter, T value) {
         return with(parameters().with(parameter, value));
     }
 

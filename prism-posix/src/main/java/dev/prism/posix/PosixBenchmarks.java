@@ -1,5 +1,15 @@
 package dev.prism.posix;
 
+import dev.prism.posix.data.CreateDataset;
+import dev.prism.posix.data.CreateSyntheticWorkload;
+import dev.prism.posix.data.Md5Check;
+import dev.prism.posix.metadata.CreateFiles;
+import dev.prism.posix.metadata.DeleteFiles;
+import dev.prism.posix.metadata.FolderBench;
+import dev.prism.posix.metadata.ListFiles;
+import dev.prism.posix.metadata.MoveFiles;
+import dev.prism.posix.metadata.OpenContention;
+import dev.prism.posix.workflows.LinkLock;
 import dev.prism.Parameters;
 
 /**

@@ -1,5 +1,7 @@
 package dev.prism.posix;
 
+import dev.prism.posix.metadata.CreateFiles;
+import dev.prism.posix.metadata.DirectoryLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.Benchmark;

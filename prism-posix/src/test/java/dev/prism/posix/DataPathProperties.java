@@ -1,7 +1,10 @@
 package dev.prism.posix;
 
-import dev.prism.posix.internal.ReadOrder;
-import dev.prism.posix.internal.SyntheticWorkload;
+import dev.prism.posix.data.Arrival;
+import dev.prism.posix.data.DatasetContent;
+import dev.prism.posix.data.SizeDistribution;
+import dev.prism.posix.data.internal.ReadOrder;
+import dev.prism.posix.data.internal.SyntheticWorkload;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -1,11 +1,22 @@
 package dev.prism.posix;
 
+import dev.prism.posix.data.Arrival;
+import dev.prism.posix.data.ContentPattern;
+import dev.prism.posix.data.CreateDataset;
+import dev.prism.posix.data.DataPattern;
+import dev.prism.posix.data.DatasetContent;
+import dev.prism.posix.data.DatasetLayout;
+import dev.prism.posix.data.DatasetManifest;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.data.Datasets;
+import dev.prism.posix.data.FileOrder;
+import dev.prism.posix.data.SizeDistribution;
 import dev.prism.DataSize;
 import dev.prism.Failure;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetInfo;
-import dev.prism.posix.internal.SyntheticWorkload;
+import dev.prism.posix.data.internal.SyntheticWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

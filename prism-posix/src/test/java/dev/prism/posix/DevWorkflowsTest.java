@@ -1,5 +1,6 @@
 package dev.prism.posix;
 
+import dev.prism.posix.workflows.DevWorkflows;
 import dev.prism.Benchmark;
 import dev.prism.Benchmarks;
 import dev.prism.Failure;

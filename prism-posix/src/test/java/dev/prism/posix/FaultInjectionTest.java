@@ -1,5 +1,8 @@
 package dev.prism.posix;
 
+import dev.prism.posix.data.DatasetLayout;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.data.Datasets;
 import dev.prism.Benchmark;
 import dev.prism.RunResult;
 import dev.prism.Scenario;

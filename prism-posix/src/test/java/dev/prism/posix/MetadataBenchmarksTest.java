@@ -1,5 +1,6 @@
 package dev.prism.posix;
 
+import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.Benchmark;
 import dev.prism.DataSize;
 import dev.prism.RunResult;

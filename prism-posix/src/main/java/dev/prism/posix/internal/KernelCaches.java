@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The kernel's own caches that a benchmark may need cold. */
-final class KernelCaches {
+public final class KernelCaches {
     private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
 
     private KernelCaches() {
@@ -20,7 +20,7 @@ final class KernelCaches {
      *
      * @return what was done, for the run's notes: {@code yes}, or why not
      */
-    static String dropDentriesAndInodes() {
+    public static String dropDentriesAndInodes() {
         if (!"root".equals(System.getProperty("user.name"))) {
             return "no (needs root: timed opens may find their paths in the dentry cache)";
         }

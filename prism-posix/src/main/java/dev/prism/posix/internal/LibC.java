@@ -21,7 +21,7 @@ public final class LibC {
     }
 
     /** Makes sure the library is bound; throws {@link UnsatisfiedLinkError} when it cannot be. */
-    static void load() {
+    public static void load() {
         // the static initialiser does the work
     }
 

@@ -144,7 +144,7 @@ public final class NioFileAccess implements FileAccess {
     }
 
     /** A NIO failure as a {@link PosixException}: the call, the path and errno's name where it can be told. */
-    static PosixException failure(String call, String arguments, Path path, IOException e) {
+    public static PosixException failure(String call, String arguments, Path path, IOException e) {
         int errno = errnoOf(e);
         String name = errno > 0 ? Errno.name(errno) : e.getClass().getSimpleName() + ": " + e.getMessage();
         PosixException failure = new PosixException(call, arguments, path.toString(), errno, name);
@@ -155,7 +155,7 @@ public final class NioFileAccess implements FileAccess {
     private static final Map<String, Integer> ERRNO_BY_TEXT = new HashMap<>();
 
     /** @return the errno an NIO exception stands for, or 0 when it cannot be told */
-    static int errnoOf(IOException e) {
+    public static int errnoOf(IOException e) {
         String known = Errno.nameOf(e);
         if (known != null) {
             return Errno.number(known);

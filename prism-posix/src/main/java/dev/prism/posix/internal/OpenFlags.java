@@ -3,7 +3,7 @@ package dev.prism.posix.internal;
 import dev.prism.posix.Posix;
 
 /** Writes open(2) flags the way a person reads them: {@code O_WRONLY|O_CREAT|O_EXCL}. */
-final class OpenFlags {
+public final class OpenFlags {
     private static final int[] BITS = {Posix.O_CREAT, Posix.O_EXCL, Posix.O_TRUNC, Posix.O_APPEND, Posix.O_DIRECT,
             Posix.O_DIRECTORY, Posix.O_NOFOLLOW, Posix.O_CLOEXEC};
     private static final String[] NAMES = {"O_CREAT", "O_EXCL", "O_TRUNC", "O_APPEND", "O_DIRECT", "O_DIRECTORY",
@@ -12,7 +12,7 @@ final class OpenFlags {
     private OpenFlags() {
     }
 
-    static String describe(int flags) {
+    public static String describe(int flags) {
         StringBuilder s = new StringBuilder(switch (flags & 3) {
             case 1 -> "O_WRONLY";
             case 2 -> "O_RDWR";

@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * calls that take two paths). Passing their addresses skips JNA's per-call String conversion and
  * its native allocation.
  */
-final class PathBuffers {
+public final class PathBuffers {
     private static final int CAPACITY = 4096 * 4 + 1;
     private static final ThreadLocal<PathBuffers> BUFFERS = ThreadLocal.withInitial(PathBuffers::new);
 
@@ -24,14 +24,14 @@ final class PathBuffers {
     }
 
     /** @return the address of {@code path} as a C string, valid until this thread's next call */
-    static long first(Path path) {
+    public static long first(Path path) {
         PathBuffers b = BUFFERS.get();
         encode(path.toString(), b.first);
         return b.firstAddress;
     }
 
     /** @return as {@link #first}, in the second buffer, for the other path of a two-path call */
-    static long second(Path path) {
+    public static long second(Path path) {
         PathBuffers b = BUFFERS.get();
         encode(path.toString(), b.second);
         return b.secondAddress;

@@ -12,7 +12,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** A provider for one POSIX benchmark: its defaults, its factory from parameters, and its quick-suite configurations. */
-abstract class PosixProvider implements BenchmarkProvider {
+public abstract class PosixProvider implements BenchmarkProvider {
     private final Benchmark defaults;
     private final List<Parameter<?>> parameters;
     private final Function<Parameters, Benchmark> factory;

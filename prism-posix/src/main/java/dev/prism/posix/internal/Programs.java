@@ -121,7 +121,7 @@ public final class Programs {
         return new Result(p.exitValue(), out.text(), err.text());
     }
 
-    static String tail(String text) {
+    public static String tail(String text) {
         return text.length() <= TAIL ? text : "…" + text.substring(text.length() - TAIL);
     }
 

@@ -2,23 +2,23 @@ package dev.prism.posix.internal;
 
 import dev.prism.DataSize;
 import dev.prism.Benchmark;
-import dev.prism.posix.CreateDataset;
-import dev.prism.posix.DevWorkflows;
-import dev.prism.posix.WorkflowBenchmark;
-import dev.prism.posix.CreateFiles;
-import dev.prism.posix.CreateSyntheticWorkload;
-import dev.prism.posix.DatasetLayout;
-import dev.prism.posix.DatasetSpec;
-import dev.prism.posix.FileOrder;
-import dev.prism.posix.Md5Check;
+import dev.prism.posix.data.CreateDataset;
+import dev.prism.posix.workflows.DevWorkflows;
+import dev.prism.posix.workflows.WorkflowBenchmark;
+import dev.prism.posix.metadata.CreateFiles;
+import dev.prism.posix.data.CreateSyntheticWorkload;
+import dev.prism.posix.data.DatasetLayout;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.data.FileOrder;
+import dev.prism.posix.data.Md5Check;
 import dev.prism.posix.PageCache;
-import dev.prism.posix.DeleteFiles;
-import dev.prism.posix.DirectoryLayout;
-import dev.prism.posix.FolderBench;
-import dev.prism.posix.LinkLock;
-import dev.prism.posix.ListFiles;
-import dev.prism.posix.MoveFiles;
-import dev.prism.posix.OpenContention;
+import dev.prism.posix.metadata.DeleteFiles;
+import dev.prism.posix.metadata.DirectoryLayout;
+import dev.prism.posix.metadata.FolderBench;
+import dev.prism.posix.workflows.LinkLock;
+import dev.prism.posix.metadata.ListFiles;
+import dev.prism.posix.metadata.MoveFiles;
+import dev.prism.posix.metadata.OpenContention;
 import dev.prism.posix.PosixBenchmarks;
 
 import java.util.List;
@@ -87,7 +87,7 @@ public final class Providers {
     }
 
     /** The small dataset the quick suite writes and reads: 8KiB, 64KiB and 1MiB files, 8MiB at most. */
-    static DatasetSpec quickDataset() {
+    public static DatasetSpec quickDataset() {
         return new DatasetSpec(List.of(DataSize.ofKiB(8), DataSize.ofKiB(64), DataSize.ofMiB(1)), 6, DataSize.ofMiB(8),
                 DatasetLayout.SHARDED, 4, 42);
     }

@@ -18,11 +18,11 @@ import java.nio.file.Path;
  * cache) go on to {@link #ITERATIONS}, however slowly the first interpreted ones ran, up to
  * {@link #HARD_BUDGET_NANOS}.
  */
-final class Rehearsal {
-    static final int ITERATIONS = 2_000;
-    static final long SOFT_BUDGET_NANOS = 100_000_000L;
-    static final long HARD_BUDGET_NANOS = 2_000_000_000L;
-    static final long SLOW_STEP_NANOS = 100_000L;
+public final class Rehearsal {
+    public static final int ITERATIONS = 2_000;
+    public static final long SOFT_BUDGET_NANOS = 100_000_000L;
+    public static final long HARD_BUDGET_NANOS = 2_000_000_000L;
+    public static final long SLOW_STEP_NANOS = 100_000L;
     /** Steps over which the recent pace is measured. */
     private static final int WINDOW = 32;
 
@@ -33,7 +33,7 @@ final class Rehearsal {
      * Runs {@code body} with a fresh, empty scratch directory of this rank's, and removes that
      * directory afterwards (whether or not the body threw) the way the run directory is cleaned.
      */
-    static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
+    public static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
         Path dir = ctx.workDirectory().resolveSibling("rehearsal-" + ctx.rank());
         RunDirectory.deleteTree(dir);
         Files.createDirectory(dir);
@@ -48,7 +48,7 @@ final class Rehearsal {
      * Runs {@code step} with 0, 1, 2… up to {@code iterations} times, or until the budget says stop:
      * past the soft budget when the last {@value #WINDOW} steps were slow, past the hard one always.
      */
-    static void repeat(int iterations, Step step) {
+    public static void repeat(int iterations, Step step) {
         long start = System.nanoTime();
         long windowStart = start;
         for (int i = 0; i < iterations; i++) {
@@ -66,13 +66,13 @@ final class Rehearsal {
 
     /** What a rehearsal does in its scratch directory. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void run(Path scratch) throws IOException;
     }
 
     /** One step of a rehearsal. */
     @FunctionalInterface
-    interface Step {
+    public interface Step {
         void run(int iteration);
     }
 }

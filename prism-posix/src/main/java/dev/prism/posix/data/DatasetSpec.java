@@ -1,0 +1,110 @@
+package dev.prism.posix.data;
+
+import dev.prism.DataSize;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a generated dataset holds: up to {@code filesPerClass} files of each size class, filled in
+ * rounds — one file of each class in order, then a second of each, … — each file added only while
+ * the running total stays within {@code totalSize}, so every class that fits once is present even
+ * when the total cannot hold all rounds of the large ones; laid out flat or sharded; its
+ * content given by {@link DatasetContent} with {@code seed}. File {@code i} is written by rank
+ * {@code i mod tasks}.
+ *
+ * <pre>{@code
+ * var spec = new dev.prism.posix.data.DatasetSpec(java.util.List.of(dev.prism.DataSize.ofKiB(8), dev.prism.DataSize.ofMiB(1)),
+ *         3, dev.prism.DataSize.ofMiB(4), dev.prism.posix.data.DatasetLayout.SHARDED, 4, 42);
+ * System.out.println(spec.files());
+ * }</pre>
+ *
+ * @param sizeClasses   file sizes, in the order each round fills them
+ * @param filesPerClass at most this many files of each size
+ * @param totalSize     the dataset's size at most
+ * @param layout        flat or sharded
+ * @param shards        subdirectories when sharded
+ * @param seed          the content's seed
+ */
+public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSize totalSize, DatasetLayout layout,
+                          int shards, long seed) {
+    /** One file of the dataset. @param path relative, with '/' @param sizeBytes its size @param index its number */
+    public record File(String path, long sizeBytes, int index) {
+    }
+
+    /** Copies the list. */
+    public DatasetSpec {
+        sizeClasses = List.copyOf(sizeClasses);
+    }
+
+    /**
+     * @return every file, in index order
+     * @throws IllegalArgumentException naming total_size when not even the smallest file fits
+     */
+    public List<File> files() {
+        long count = fileCount();
+        long limit = maxFilesInMemory();
+        if (count > limit) {
+            throw new dev.prism.RefusedException("the dataset would hold " + count + " files; this JVM keeps a record"
+                    + " of each and can hold at most " + limit + " (about 1 KiB of heap each, -Xmx"
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + "m); lower files_per_class or total_size");
+        }
+        List<File> files = new ArrayList<>();
+        long total = 0;
+        for (int round = 0; round < filesPerClass; round++) {
+            for (DataSize size : sizeClasses) {
+                if (total + size.bytes() <= totalSize.bytes()) {
+                    int index = files.size();
+                    files.add(new File(path(index), size.bytes(), index));
+                    total += size.bytes();
+                }
+            }
+        }
+        if (files.isEmpty()) {
+            DataSize smallest = sizeClasses.stream().min(DataSize::compareTo).orElseThrow();
+            throw new IllegalArgumentException("total_size " + totalSize + " is smaller than one file of the smallest"
+                    + " size class (" + smallest + "); raise total_size or add a smaller class");
+        }
+        return files;
+    }
+
+    /** @return the relative path of file {@code index} */
+    public String path(int index) {
+        String name = String.format("file-%06d.bin", index);
+        return layout == DatasetLayout.SHARDED ? String.format("shard-%03d/%s", index % shards, name) : name;
+    }
+
+    /** @return the bytes of all files, counted without listing them */
+    public long bytes() {
+        return tally()[1];
+    }
+
+    /** @return how many files the dataset holds, counted without listing them */
+    public long fileCount() {
+        return tally()[0];
+    }
+
+    /** @return the most files a dataset may hold in this JVM: its heap over 1 KiB per file record */
+    public static long maxFilesInMemory() {
+        return Runtime.getRuntime().maxMemory() / 1024;
+    }
+
+    private long[] tally() {
+        long files = 0;
+        long total = 0;
+        for (int round = 0; round < filesPerClass; round++) {
+            boolean added = false;
+            for (DataSize size : sizeClasses) {
+                if (total + size.bytes() <= totalSize.bytes()) {
+                    files++;
+                    total += size.bytes();
+                    added = true;
+                }
+            }
+            if (!added) {
+                break; // no class fits any more: later rounds add nothing either
+            }
+        }
+        return new long[]{files, total};
+    }
+}

@@ -1,0 +1,279 @@
+package dev.prism.posix.data.internal;
+
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.KernelCaches;
+import dev.prism.posix.internal.Rehearsal;
+import dev.prism.PrismException;
+import dev.prism.ValidationException;
+import dev.prism.Workload;
+import dev.prism.WorkloadContext;
+import dev.prism.posix.Access;
+import dev.prism.posix.data.DatasetContent;
+import dev.prism.posix.data.DatasetManifest;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.FileAccess;
+import dev.prism.posix.data.FileOrder;
+import dev.prism.posix.PageCacheResidency;
+import dev.prism.posix.Posix;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** One rank of {@code md5_check}. */
+public final class Md5CheckWorkload implements Workload {
+    /** Above this share of its pages cached, a file counts as not bypassed. */
+    private static final double RESIDENT_LIMIT = 0.05;
+
+    private final Access access;
+    private final Path dataset;
+    private final DatasetSpec generate;
+    private final FileOrder order;
+    private final int stride;
+    private final int epochs;
+    private final int chunkSize;
+    private final boolean drop;
+    private final boolean direct;
+    private final boolean readOthers;
+    private FileAccess files;
+    private Path root;
+    private List<DatasetManifest.Entry> mine;
+    private Map<String, DatasetManifest.Entry> manifest;
+    private ByteBuffer buffer;
+    private long orderSeed;
+    /** Each of {@link #mine}'s sizes: the manifest's, else found by stat before the timed pass. */
+    private long[] sizes;
+    private final List<String> mismatches = new ArrayList<>();
+
+    public Md5CheckWorkload(Access access, Path dataset, DatasetSpec generate, FileOrder order, int stride, int epochs,
+                            int chunkSize, boolean drop, boolean direct, boolean readOthers) {
+        this.access = access;
+        this.dataset = dataset;
+        this.generate = generate;
+        this.order = order;
+        this.stride = stride;
+        this.epochs = epochs;
+        this.chunkSize = chunkSize;
+        this.drop = drop;
+        this.direct = direct;
+        this.readOthers = readOthers;
+    }
+
+    @Override
+    public void setup(WorkloadContext ctx) throws IOException {
+        files = access.newFileAccess();
+        orderSeed = ctx.random().nextLong();
+        List<DatasetManifest.Entry> all = dataset == null ? generated(ctx) : existing();
+        int target = readOthers && ctx.worldSize() > 1 ? (ctx.rank() + 1) % ctx.worldSize() : ctx.rank();
+        mine = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            if (i % ctx.worldSize() == target) {
+                mine.add(all.get(i));
+            }
+        }
+        buffer = ByteBuffer.allocateDirect(chunkSize + 4096).alignedSlice(4096);
+        buffer.limit(chunkSize);
+        buffer = buffer.slice();
+        sizes = new long[mine.size()];
+        for (int i = 0; i < mine.size(); i++) {
+            sizes[i] = mine.get(i).sizeBytes();
+        }
+        prepareEpoch(ctx);
+    }
+
+    /** Writes this rank's share of the dataset (untimed, synced) and returns every file from the merged manifest. */
+    private List<DatasetManifest.Entry> generated(WorkloadContext ctx) throws IOException {
+        root = ctx.sharedDirectory().resolve("dataset");
+        Files.createDirectories(root);
+        if (ctx.rank() == 0) {
+            FileWork.requireSpaceForSizes(ctx.sharedDirectory(), generate.fileCount(), generate.bytes(),
+                    "the dataset (size_classes × files_per_class, up to total_size)");
+        }
+        DatasetContent content = new DatasetContent(generate.seed());
+        ByteBuffer chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);
+        List<DatasetManifest.Entry> written = new ArrayList<>();
+        DatasetIo.createDirectories(root, generate.files());
+        for (DatasetSpec.File f : generate.files()) {
+            if (f.index() % ctx.worldSize() == ctx.rank()) {
+                MessageDigest md5 = DatasetIo.md5();
+                DatasetIo.write(files, root, f, content, false, chunk, null, md5, true);
+                written.add(new DatasetManifest.Entry(f.path(), f.sizeBytes(), DatasetIo.hex(md5)));
+            }
+        }
+        new DatasetManifest(generate.seed(), written).write(root.resolve(".manifest-rank-" + ctx.rank() + ".json"));
+        ctx.barrier();
+        List<Path> parts = new ArrayList<>();
+        for (int r = 0; r < ctx.worldSize(); r++) {
+            parts.add(root.resolve(".manifest-rank-" + r + ".json"));
+        }
+        DatasetManifest merged = DatasetManifest.merge(generate.seed(), parts);
+        manifest = merged.byPath();
+        return byIndex(merged.entries());
+    }
+
+    /** Files sorted by index (file-NNNNNN), which is how ranks wrote them: rank = index mod tasks. */
+    private static List<DatasetManifest.Entry> byIndex(List<DatasetManifest.Entry> entries) {
+        List<DatasetManifest.Entry> sorted = new ArrayList<>(entries);
+        sorted.sort(java.util.Comparator.comparing(e -> e.path().substring(e.path().lastIndexOf('/') + 1)));
+        return sorted;
+    }
+
+    /** Lists an existing dataset (never writing to it) and loads its manifest when there is one. */
+    private List<DatasetManifest.Entry> existing() throws IOException {
+        root = dataset;
+        if (!Files.isDirectory(root)) {
+            throw new IllegalArgumentException("dataset " + root + " is not an existing directory");
+        }
+        if (DatasetManifest.presentIn(root)) {
+            DatasetManifest m = DatasetManifest.read(root.resolve(DatasetManifest.FILE_NAME));
+            manifest = m.byPath();
+            if (!m.entries().isEmpty()) {
+                return m.seed() >= 0 ? byIndex(m.entries()) : m.entries();
+            }
+        }
+        List<DatasetManifest.Entry> found = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)).sorted().forEach(p -> {
+                String relative = root.relativize(p).toString();
+                if (!relative.equals(DatasetManifest.FILE_NAME) && !relative.startsWith(".manifest-rank-")) {
+                    found.add(new DatasetManifest.Entry(relative, -1, null));
+                }
+            });
+        }
+        if (found.isEmpty()) {
+            throw new IllegalArgumentException("dataset " + root + " has no files to read");
+        }
+        return found;
+    }
+
+    /**
+     * Gets every file ready for an epoch's timed pass, in passes of their own before it, so that no
+     * untimed call on a path comes just before its timed open: sizes (stat, where no manifest says),
+     * then the page-cache drop of every file, then the residency probe of every file, then, as root,
+     * the kernel's dentry and inode caches (the probes and drops looked the paths up again).
+     */
+    private void prepareEpoch(WorkloadContext ctx) {
+        for (int i = 0; i < mine.size(); i++) {
+            if (sizes[i] < 0) {
+                sizes[i] = files.stat(root.resolve(mine.get(i).path())).sizeBytes();
+            }
+        }
+        if (drop) {
+            for (DatasetManifest.Entry entry : mine) {
+                Posix.dropFromPageCache(root.resolve(entry.path()));
+            }
+        }
+        for (DatasetManifest.Entry entry : mine) {
+            PageCacheResidency before = Posix.residency(root.resolve(entry.path()));
+            ctx.addCounter("pages_before_read", before.pages());
+            ctx.addCounter("resident_pages_before_read", before.residentPages());
+            if (before.fraction() > RESIDENT_LIMIT) {
+                ctx.addCounter("files_over_5pct_resident", 1);
+            }
+        }
+        if (drop) {
+            ctx.note("dentries_dropped", KernelCaches.dropDentriesAndInodes());
+        }
+    }
+
+    @Override
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        // the read path (open, reads, MD5, close) on a scratch file of its own
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Path own = scratch.resolve("rehearsal.bin");
+            long size = 4L * chunkSize;
+            FileWork.populate(files, own, FileWork.blockFor(size), size);
+            MessageDigest md5 = DatasetIo.md5();
+            Rehearsal.repeat(Rehearsal.ITERATIONS / 10, i -> {
+                readFile(ctx, own, size, md5);
+                md5.reset();
+            });
+        });
+    }
+
+    @Override
+    public void run(WorkloadContext ctx) {
+        MessageDigest md5 = DatasetIo.md5();
+        for (int epoch = 0; epoch < epochs; epoch++) {
+            if (epoch > 0) {
+                // the first epoch was prepared in setup; later ones meet here so that no rank's
+                // preparation runs while another is in its timed pass
+                ctx.barrier();
+                prepareEpoch(ctx);
+                ctx.barrier();
+            }
+            int[] visit = switch (order) {
+                case SEQUENTIAL -> ReadOrder.sequential(mine.size());
+                case RANDOM -> ReadOrder.random(mine.size(), orderSeed, epoch);
+                case STRIDED -> ReadOrder.strided(mine.size(), stride);
+            };
+            for (int index : visit) {
+                readOne(ctx, mine.get(index), sizes[index], md5);
+            }
+        }
+    }
+
+    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, long expected, MessageDigest md5) {
+        Path path = root.resolve(entry.path());
+        long read = readFile(ctx, path, expected, md5);
+        ctx.addBytes("file", read);
+        ctx.addCounter("files_read", 1);
+        String actual = DatasetIo.hex(md5);
+        DatasetManifest.Entry listed = manifest == null ? null : manifest.get(entry.path());
+        if (listed != null && listed.md5() != null && !listed.md5().isEmpty() && !listed.md5().equals(actual)) {
+            mismatches.add(path + ": MD5 " + actual + ", manifest says " + listed.md5());
+        }
+    }
+
+    /**
+     * The timed work for one file: open, reads until {@code expected} bytes are in, close, all within
+     * "file". A {@code read} sample is a read that returned data: the end-of-file read that a loader
+     * makes to find the end (and that tells PRISM the file did not grow) is part of "file" but no
+     * {@code read} sample.
+     *
+     * @return bytes read
+     */
+    private long readFile(WorkloadContext ctx, Path path, long expected, MessageDigest md5) {
+        long read = ctx.call("file", path, () -> {
+            FileAccess.OpenFile in = ctx.call("open", path, () -> direct ? files.openReadDirect(path) : files.openRead(path));
+            long total = 0;
+            try {
+                while (total < expected) {
+                    buffer.clear();
+                    int n = ctx.call("read", path, () -> in.read(buffer));
+                    if (n < 0) {
+                        return total;
+                    }
+                    ctx.addBytes("read", n);
+                    total += n;
+                    md5.update(buffer.flip());
+                }
+                buffer.clear();
+                return in.read(buffer) > 0 ? -1 : total; // the end-of-file read; -1: there was more
+            } finally {
+                ctx.measure("close", path, in::close);
+            }
+        });
+        boolean grew = read < 0;
+        if (read != expected) {
+            md5.reset();
+            throw new PrismException(path + (grew ? " grew while being read: it holds more than the expected "
+                    + expected + " bytes" : " shrank while being read: read " + read + " bytes, expected " + expected));
+        }
+        return read;
+    }
+
+    @Override
+    public void validate(WorkloadContext ctx) {
+        if (!mismatches.isEmpty()) {
+            throw new ValidationException(mismatches.size() + " file(s) do not match the manifest; first: " + mismatches.get(0));
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.prism.posix.metadata;
+
+
+/**
+ * Where a metadata benchmark's ranks put their files: each in its own directory, or all in one
+ * shared directory (where the filesystem must serialise directory updates between clients).
+ *
+ * <pre>{@code
+ * var b = dev.prism.posix.PosixBenchmarks.createFiles().directory(dev.prism.posix.metadata.DirectoryLayout.SHARED);
+ * }</pre>
+ */
+public enum DirectoryLayout {
+    /** {@code rank-<r>/} for each rank. */
+    PER_RANK,
+    /** one {@code shared/} directory for all ranks. */
+    SHARED
+}

@@ -1,0 +1,42 @@
+package dev.prism.posix.metadata;
+
+import dev.prism.Parameter;
+import dev.prism.Parameters;
+import dev.prism.Workload;
+import dev.prism.posix.metadata.internal.ListFilesWorkload;
+
+import java.util.List;
+
+/**
+ * {@code list_files}: readdir of a directory of N files, then stat of every entry; the directory is populated in setup, not timed.
+ *
+ * <pre>{@code
+ * var b = dev.prism.posix.PosixBenchmarks.listFiles().files(2000).access(dev.prism.posix.Access.NIO);
+ * System.out.println(b.parameters());
+ * }</pre>
+ */
+public final class ListFiles extends FileSetBenchmark<ListFiles> {
+    /** Every parameter, in the order {@code prism describe} shows them. */
+    public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
+
+    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
+    public ListFiles(Parameters parameters) {
+        super("list_files", "readdir of a directory of N files per rank, then stat of every entry (populated untimed)", parameters);
+    }
+
+    /** @return list_files with these parameter values (missing ones at their defaults) */
+    public static ListFiles of(Parameters parameters) {
+        return new ListFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
+    }
+
+    @Override
+    protected ListFiles with(Parameters parameters) {
+        return new ListFiles(parameters);
+    }
+
+    @Override
+    public Workload newWorkload() {
+        Parameters p = parameters();
+        return new ListFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(), p.get(DIRECTORY) == DirectoryLayout.SHARED);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.prism.posix.metadata;
+
+import dev.prism.Parameter;
+import dev.prism.Parameters;
+import dev.prism.Workload;
+import dev.prism.posix.metadata.internal.MoveFilesWorkload;
+
+import java.util.List;
+
+/**
+ * {@code move_files}: rename every one of N files into a second directory; the files are created in setup, not timed.
+ *
+ * <pre>{@code
+ * var b = dev.prism.posix.PosixBenchmarks.moveFiles().files(2000).access(dev.prism.posix.Access.NIO);
+ * System.out.println(b.parameters());
+ * }</pre>
+ */
+public final class MoveFiles extends FileSetBenchmark<MoveFiles> {
+    /** Every parameter, in the order {@code prism describe} shows them. */
+    public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
+
+    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
+    public MoveFiles(Parameters parameters) {
+        super("move_files", "rename N files per rank into a second directory (created untimed)", parameters);
+    }
+
+    /** @return move_files with these parameter values (missing ones at their defaults) */
+    public static MoveFiles of(Parameters parameters) {
+        return new MoveFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
+    }
+
+    @Override
+    protected MoveFiles with(Parameters parameters) {
+        return new MoveFiles(parameters);
+    }
+
+    @Override
+    public Workload newWorkload() {
+        Parameters p = parameters();
+        return new MoveFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(), p.get(DIRECTORY) == DirectoryLayout.SHARED);
+    }
+}

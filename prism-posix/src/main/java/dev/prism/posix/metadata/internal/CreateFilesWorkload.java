@@ -1,0 +1,97 @@
+package dev.prism.posix.metadata.internal;
+
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
+import dev.prism.ValidationException;
+import dev.prism.Workload;
+import dev.prism.WorkloadContext;
+import dev.prism.posix.Access;
+import dev.prism.posix.FileAccess;
+import dev.prism.posix.FileStat;
+import dev.prism.posix.Posix;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/** One rank of {@code create_files}. */
+public final class CreateFilesWorkload implements Workload {
+    private final Access access;
+    private final int files;
+    private final long fileSize;
+    private final int blockSize;
+    private final boolean shared;
+    private final boolean fsync;
+    private final boolean dropCache;
+    private FileAccess fileAccess;
+    private ByteBuffer block;
+    private Path directory;
+
+    public CreateFilesWorkload(Access access, int files, long fileSize, int blockSize, boolean shared, boolean fsync,
+                               boolean dropCache) {
+        this.access = access;
+        this.files = files;
+        this.fileSize = fileSize;
+        this.blockSize = blockSize;
+        this.shared = shared;
+        this.fsync = fsync;
+        this.dropCache = dropCache;
+    }
+
+    @Override
+    public void setup(WorkloadContext ctx) throws IOException {
+        directory = shared ? ctx.sharedDirectory() : ctx.workDirectory();
+        FileWork.requireSpace(directory, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
+        fileAccess = access.newFileAccess();
+        block = FileWork.blockOf(blockSize);
+    }
+
+    @Override
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+                Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
+                createOne(ctx, file);
+                fileAccess.unlink(file);
+            });
+        });
+    }
+
+    @Override
+    public void run(WorkloadContext ctx) {
+        for (int i = 0; i < files; i++) {
+            createOne(ctx, FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)));
+        }
+    }
+
+    /** The timed work for one file: create (open + write + fsync + close), then the optional drop. */
+    private void createOne(WorkloadContext ctx, Path file) {
+        ctx.call("create", file, () -> {
+            FileAccess.OpenFile open = ctx.call("open", file, () -> fileAccess.create(file));
+            try {
+                ctx.measure("write", file, () -> FileWork.writeFully(open, block, fileSize));
+                ctx.addBytes("write", fileSize);
+                if (fsync) {
+                    ctx.measure("fsync", file, open::sync);
+                }
+            } finally {
+                ctx.measure("close", file, open::close);
+            }
+            return null;
+        });
+        if (dropCache) {
+            ctx.measure("drop_cache", file, () -> Posix.dropFromPageCache(file));
+        }
+    }
+
+    @Override
+    public void validate(WorkloadContext ctx) {
+        for (int i = 0; i < files; i++) {
+            Path file = directory.resolve(FileWork.fileName(shared, ctx.rank(), i));
+            FileStat stat = fileAccess.stat(file);
+            if (!stat.isRegularFile() || stat.sizeBytes() != fileSize) {
+                throw new ValidationException(file + ": " + stat.sizeBytes() + " bytes, expected " + fileSize);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.prism.posix.metadata.internal;
+
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
+import dev.prism.ValidationException;
+import dev.prism.WorkloadContext;
+import dev.prism.posix.Access;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** One rank of {@code delete_files}: unlink every file. */
+public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
+    public DeleteFilesWorkload(Access access, int files, long fileSize, boolean shared) {
+        super(access, files, fileSize, shared);
+    }
+
+    @Override
+    String subdirectory() {
+        return "doomed";
+    }
+
+    @Override
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            var block = FileWork.blockFor(fileSize);
+            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+                Path file = FileWork.path(scratch, "file-" + i + ".dat");
+                FileWork.populate(fileAccess, file, block, fileSize);
+                unlink(ctx, file);
+            });
+        });
+    }
+
+    /** The timed work for one file. */
+    private void unlink(WorkloadContext ctx, Path file) {
+        ctx.measure("unlink", file, () -> fileAccess.unlink(file));
+    }
+
+    @Override
+    public void run(WorkloadContext ctx) {
+        for (int i = 0; i < files; i++) {
+            Path file = file(ctx, i);
+            unlink(ctx, file);
+        }
+    }
+
+    @Override
+    public void validate(WorkloadContext ctx) {
+        for (int i = 0; i < files; i++) {
+            if (Files.exists(file(ctx, i), LinkOption.NOFOLLOW_LINKS)) {
+                throw new ValidationException(file(ctx, i) + ": still there after unlink");
+            }
+        }
+    }
+}

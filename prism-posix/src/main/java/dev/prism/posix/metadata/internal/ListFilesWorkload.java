@@ -1,0 +1,66 @@
+package dev.prism.posix.metadata.internal;
+
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
+import dev.prism.ValidationException;
+import dev.prism.WorkloadContext;
+import dev.prism.posix.Access;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** One rank of {@code list_files}: readdir of the directory, then stat of every entry. */
+public final class ListFilesWorkload extends PopulatedFilesWorkload {
+    private int listed;
+    private long statted;
+
+    public ListFilesWorkload(Access access, int files, long fileSize, boolean shared) {
+        super(access, files, fileSize, shared);
+    }
+
+    @Override
+    String subdirectory() {
+        return "listed";
+    }
+
+    @Override
+    public void rehearse(WorkloadContext ctx) throws IOException {
+        Rehearsal.inScratchDirectory(ctx, scratch -> {
+            int scratchFiles = 100;
+            var block = FileWork.blockFor(fileSize);
+            for (int i = 0; i < scratchFiles; i++) {
+                FileWork.populate(fileAccess, FileWork.path(scratch, "file-" + i + ".dat"), block, fileSize);
+            }
+            Rehearsal.repeat(Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch));
+        });
+    }
+
+    @Override
+    public void run(WorkloadContext ctx) {
+        listAndStat(ctx, directory);
+    }
+
+    /** The timed work: one readdir of {@code dir}, then a stat of every name it returned. */
+    private void listAndStat(WorkloadContext ctx, Path dir) {
+        List<String> names = ctx.call("readdir", dir, () -> fileAccess.list(dir));
+        listed = names.size();
+        statted = 0;
+        for (String name : names) {
+            var path = FileWork.path(dir, name);
+            statted += ctx.call("stat", path, () -> fileAccess.stat(path)).sizeBytes();
+        }
+    }
+
+    @Override
+    public void validate(WorkloadContext ctx) {
+        int expected = shared ? files * ctx.worldSize() : files;
+        if (listed != expected) {
+            throw new ValidationException(directory + ": readdir returned " + listed + " entries, expected " + expected);
+        }
+        if (statted != (long) expected * fileSize) {
+            throw new ValidationException(directory + ": stat reported " + statted + " bytes in all, expected "
+                    + (long) expected * fileSize);
+        }
+    }
+}

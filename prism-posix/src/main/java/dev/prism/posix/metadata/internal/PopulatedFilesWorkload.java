@@ -1,0 +1,52 @@
+package dev.prism.posix.metadata.internal;
+
+import dev.prism.posix.internal.FileWork;
+import dev.prism.Workload;
+import dev.prism.WorkloadContext;
+import dev.prism.posix.Access;
+import dev.prism.posix.FileAccess;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The shape of list_files, move_files and delete_files: setup creates this rank's files (not timed),
+ * then the timed phase works on them.
+ */
+abstract class PopulatedFilesWorkload implements Workload {
+    final Access access;
+    final int files;
+    final long fileSize;
+    final boolean shared;
+    FileAccess fileAccess;
+    /** Where the files are created: {@code <rank or shared dir>/<subdirectory>}. */
+    Path directory;
+
+    PopulatedFilesWorkload(Access access, int files, long fileSize, boolean shared) {
+        this.access = access;
+        this.files = files;
+        this.fileSize = fileSize;
+        this.shared = shared;
+    }
+
+    /** @return the subdirectory the files are created in */
+    abstract String subdirectory();
+
+    @Override
+    public void setup(WorkloadContext ctx) throws IOException {
+        Path base = shared ? ctx.sharedDirectory() : ctx.workDirectory();
+        FileWork.requireSpace(base, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
+        fileAccess = access.newFileAccess();
+        directory = Files.createDirectories(base.resolve(subdirectory()));
+        var block = FileWork.blockFor(fileSize);
+        for (int i = 0; i < files; i++) {
+            FileWork.populate(fileAccess, file(ctx, i), block, fileSize);
+        }
+    }
+
+    /** @return this rank's file number {@code i} */
+    Path file(WorkloadContext ctx, int i) {
+        return FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.prism.posix.workflows;
+
+import dev.prism.AbstractBenchmark;
+import dev.prism.Parameter;
+import dev.prism.Parameters;
+import dev.prism.Workload;
+
+import java.util.function.Function;
+
+/**
+ * A benchmark that runs a real program researchers use (git, python/pip/uv, tar, fio) against the
+ * target: {@code git_clone}, {@code git_status}, {@code env_create}, {@code env_activate},
+ * {@code tar_extract}, {@code tar_create}, {@code fio}. Immutable; {@link #with} returns a checked copy.
+ *
+ * <pre>{@code
+ * var clone = dev.prism.posix.workflows.DevWorkflows.gitClone().with(dev.prism.posix.workflows.DevWorkflows.CLONES, 5);
+ * System.out.println(clone.parameters());
+ * }</pre>
+ */
+public final class WorkflowBenchmark extends AbstractBenchmark {
+    private final Function<Parameters, Workload> workloads;
+
+    WorkflowBenchmark(String name, String description, Parameters parameters, Function<Parameters, Workload> workloads) {
+        super(name, description, parameters);
+        this.workloads = workloads;
+    }
+
+    /** @return a copy with {@code parameter} set to {@code value} (checked) */
+    public <T> WorkflowBenchmark with(Parameter<T> parameter, T value) {
+        return new WorkflowBenchmark(name(), description(), parameters().with(parameter, value), workloads);
+    }
+
+    /** @return a copy with these values, as text, by parameter name (checked) */
+    public WorkflowBenchmark withText(java.util.Map<String, String> values) {
+        return new WorkflowBenchmark(name(), description(), parameters().withText(values), workloads);
+    }
+
+    @Override
+    public Workload newWorkload() {
+        return workloads.apply(parameters());
+    }
+}
