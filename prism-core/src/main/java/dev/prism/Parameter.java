@@ -142,6 +142,15 @@ public final class Parameter<T> {
                 text -> text, text -> text);
     }
 
+    /**
+     * @return whether one value of this parameter can never hold a comma, so that {@code a,b,c} on the
+     *         command line is a sweep of three values: true for numbers, sizes, durations, booleans and
+     *         choices; false for lists and free text, whose commas belong to the value
+     */
+    public boolean sweepable() {
+        return type != List.class && type != String.class;
+    }
+
     /** @return the name used in {@code -p name=value} and in result documents */
     public String name() {
         return name;

@@ -53,10 +53,12 @@ public final class Report {
     private static final String CHART_JS = "/META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js";
     private final Map<String, List<RunResult>> sets;
     private final Comparison.Options comparing;
+    private final String xParameter;
 
-    private Report(Map<String, List<RunResult>> sets, Comparison.Options comparing) {
+    private Report(Map<String, List<RunResult>> sets, Comparison.Options comparing, String xParameter) {
         this.sets = sets;
         this.comparing = comparing;
+        this.xParameter = xParameter;
     }
 
     /** @return a report of these result sets, by label, in order, judged with {@link Comparison#defaults()} */
@@ -78,7 +80,22 @@ public final class Report {
                 throw new IllegalArgumentException("result set '" + label + "' holds no runs");
             }
         });
-        return new Report(new LinkedHashMap<>(sets), java.util.Objects.requireNonNull(comparing, "comparing"));
+        return new Report(new LinkedHashMap<>(sets), java.util.Objects.requireNonNull(comparing, "comparing"), null);
+    }
+
+    /**
+     * @param parameter a parameter swept over the runs ({@code -p files=100,1000,10000}): the latency and throughput
+     *                  charts put its values on the x axis instead of the task count, one line per set and task count
+     * @return this report with {@code parameter} on the x axis
+     * @throws IllegalArgumentException when no run has that parameter
+     */
+    public Report xAxis(String parameter) {
+        if (sets.values().stream().flatMap(List::stream).noneMatch(r -> r.parameters().containsKey(parameter))) {
+            throw new IllegalArgumentException("no run has a parameter '" + parameter + "' to put on the x axis; parameters: "
+                    + String.join(", ", new TreeSet<>(sets.values().stream().flatMap(List::stream)
+                    .flatMap(r -> r.parameters().keySet().stream()).toList())));
+        }
+        return new Report(sets, comparing, parameter);
     }
 
     /** Writes the HTML page. */
@@ -114,9 +131,10 @@ public final class Report {
                 </script></head><body>
                 <h1>PRISM report</h1>""" + summary() + """
                 <h2>Charts</h2>
-                <p>Per operation: latency against task count (log axis; mean solid, p99 dashed, error bars the 95% confidence
+                <p>Per operation: latency against task count, or the parameter named on the x axis (log axis; mean solid, p99 dashed, error bars the 95% confidence
                 interval over repetitions); the latency distribution from the stored histograms (x: percentile, each step a
-                further nine); ops/s (solid) and bytes/s (dashed) against task count. One colour per result set.</p>
+                further nine); ops/s (solid) and bytes/s (dashed) against the same x axis. One colour per result set (and task count,
+when a parameter is on the x axis).</p>
                 <div id="charts"></div>
                 <h2>Measurements</h2>""" + tables() + """
                 <script>
@@ -188,8 +206,8 @@ public final class Report {
                     latency.push({ label: s.set + ' p99', data: s.p99, errorBars: s.p99ci, borderColor: colour, backgroundColor: colour, borderDash: [6, 4] });
                     values.push(...s.mean, ...s.p99, ...s.ci.filter(b => b).flat(), ...s.p99ci.filter(b => b).flat());
                   });
-                  addChart(row, { type: 'line', data: { labels: group.latency.tasks, datasets: latency }, plugins: [errorBars],
-                    options: { scales: { x: { title: { display: true, text: 'tasks' } }, y: logLatencyAxis(values, 'latency') } } });
+                  addChart(row, { type: 'line', data: { labels: group.labels, datasets: latency }, plugins: [errorBars],
+                    options: { scales: { x: { title: { display: true, text: group.axis } }, y: logLatencyAxis(values, 'latency') } } });
 
                   const distribution = [], points = [];
                   group.percentiles.forEach((s) => {
@@ -211,13 +229,13 @@ public final class Report {
                         borderDash: [6, 4], yAxisID: 'bytes' });
                     }
                   });
-                  const rateAxes = { x: { title: { display: true, text: 'tasks' } },
+                  const rateAxes = { x: { title: { display: true, text: group.axis } },
                     y: { beginAtZero: true, title: { display: true, text: 'ops/s' }, ticks: { callback: rate } } };
                   if (group.throughput.bytes) {
                     rateAxes.bytes = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
                       title: { display: true, text: 'bytes/s' }, ticks: { callback: v => rate(v) + 'B' } };
                   }
-                  addChart(row, { type: 'line', data: { labels: group.throughput.tasks, datasets: throughput }, options: { scales: rateAxes } });
+                  addChart(row, { type: 'line', data: { labels: group.labels, datasets: throughput }, options: { scales: rateAxes } });
                 }
                 let blank = 0;
                 for (const chart of charts) {
@@ -237,7 +255,11 @@ public final class Report {
 
     /** @return the run's configuration without the parameters ignored when pairing (and without empty values) */
     private String key(RunResult run) {
-        String params = TextTable.parameters(comparing.withoutIgnored(run.parameters()));
+        Map<String, String> shared = new LinkedHashMap<>(comparing.withoutIgnored(run.parameters()));
+        if (xParameter != null) {
+            shared.remove(xParameter);
+        }
+        String params = TextTable.parameters(shared);
         return run.benchmark() + (params.isEmpty() ? "" : " " + params);
     }
 
@@ -253,8 +275,37 @@ public final class Report {
         return operations;
     }
 
-    private RunResult find(List<RunResult> runs, String key, int tasks) {
-        return runs.stream().filter(r -> key(r).equals(key) && r.tasks() == tasks).findFirst().orElse(null);
+    /** A point on the x axis: a task count, or a value of the parameter on the x axis at a task count. */
+    private record Point(String label, int tasks, String value) {
+    }
+
+    private RunResult find(List<RunResult> runs, String key, Point point) {
+        return runs.stream().filter(r -> key(r).equals(key) && r.tasks() == point.tasks()
+                && (xParameter == null || point.value().equals(r.parameters().get(xParameter)))).findFirst().orElse(null);
+    }
+
+    /** @return the x axis labels of a configuration: its task counts, or the swept parameter's values (numbers in order) */
+    private List<String> labels(String key) {
+        List<RunResult> runs = sets.values().stream().flatMap(List::stream).filter(r -> key(r).equals(key)).toList();
+        if (xParameter == null) {
+            return runs.stream().map(RunResult::tasks).distinct().sorted().map(String::valueOf).toList();
+        }
+        return runs.stream().map(r -> r.parameters().getOrDefault(xParameter, "")).distinct()
+                .sorted(java.util.Comparator.comparingDouble(Report::magnitude).thenComparing(java.util.Comparator.naturalOrder()))
+                .toList();
+    }
+
+    /** @return a parameter value as a number to sort by (sizes and durations by their magnitude); NaN when it is none */
+    private static double magnitude(String value) {
+        try {
+            return DataSize.parse(value).bytes();
+        } catch (RuntimeException notASize) {
+            try {
+                return Double.parseDouble(value);
+            } catch (NumberFormatException notANumber) {
+                return Double.NaN;
+            }
+        }
     }
 
     /** @return one group of charts per configuration × operation */
@@ -263,8 +314,11 @@ public final class Report {
         ObjectNode root = mapper.createObjectNode();
         ArrayNode groups = root.putArray("groups");
         operations().forEach((key, operationsOfKey) -> {
-            TreeSet<Integer> tasks = new TreeSet<>();
-            sets.values().forEach(runs -> runs.stream().filter(r -> key(r).equals(key)).forEach(r -> tasks.add(r.tasks())));
+            List<String> labels = labels(key);
+            TreeSet<Integer> taskCounts = new TreeSet<>();
+            sets.values().forEach(runs -> runs.stream().filter(r -> key(r).equals(key)).forEach(r -> taskCounts.add(r.tasks())));
+            // lines: one per set, or per set × task count when a parameter is on the x axis and tasks vary
+            List<Integer> lineTasks = xParameter == null || taskCounts.size() == 1 ? List.of(-1) : List.copyOf(taskCounts);
             RunResult any = sets.values().stream().flatMap(List::stream).filter(r -> key(r).equals(key)).findFirst().orElseThrow();
             for (String op : operationsOfKey) {
                 ObjectNode group = groups.addObject();
@@ -272,54 +326,60 @@ public final class Report {
                 group.put("params", key.substring(any.benchmark().length()).strip()
                         + (comparing.pairIgnoring().isEmpty() ? "" : "  (paired ignoring "
                         + String.join(", ", new TreeSet<>(comparing.pairIgnoring())) + ")"));
-                ObjectNode latency = group.putObject("latency");
+                group.put("axis", xParameter == null ? "tasks" : xParameter);
+                labels.forEach(group.putArray("labels")::add);
+                ArrayNode latencySeries = group.putObject("latency").putArray("series");
                 ObjectNode throughput = group.putObject("throughput");
-                tasks.forEach(latency.putArray("tasks")::add);
-                tasks.forEach(throughput.putArray("tasks")::add);
-                ArrayNode latencySeries = latency.putArray("series");
                 ArrayNode throughputSeries = throughput.putArray("series");
                 ArrayNode percentiles = group.putArray("percentiles");
                 boolean bytes = false;
-                int setIndex = 0;
+                int line = 0;
                 for (Map.Entry<String, List<RunResult>> set : sets.entrySet()) {
-                    ObjectNode s = latencySeries.addObject().put("set", set.getKey());
-                    ObjectNode t = throughputSeries.addObject().put("set", set.getKey());
-                    ArrayNode mean = s.putArray("mean");
-                    ArrayNode ci = s.putArray("ci");
-                    ArrayNode p99 = s.putArray("p99");
-                    ArrayNode p99ci = s.putArray("p99ci");
-                    ArrayNode opsPerSecond = t.putArray("ops");
-                    ArrayNode bytesPerSecond = t.putArray("bytes");
-                    int taskIndex = 0;
-                    for (int n : tasks) {
-                        RunResult run = find(set.getValue(), key, n);
-                        Measurement m = run == null ? null : run.measurements().get(op);
-                        if (m == null || m.count() == 0) {
-                            mean.addNull();
-                            ci.addNull();
-                            p99.addNull();
-                            p99ci.addNull();
-                            opsPerSecond.addNull();
-                            bytesPerSecond.addNull();
-                            taskIndex++;
-                            continue;
+                    for (int lineTask : lineTasks) {
+                        String name = set.getKey() + (lineTask < 0 ? "" : ", " + lineTask + " task" + (lineTask == 1 ? "" : "s"));
+                        ObjectNode s = latencySeries.addObject().put("set", name);
+                        ObjectNode t = throughputSeries.addObject().put("set", name);
+                        ArrayNode mean = s.putArray("mean");
+                        ArrayNode ci = s.putArray("ci");
+                        ArrayNode p99 = s.putArray("p99");
+                        ArrayNode p99ci = s.putArray("p99ci");
+                        ArrayNode opsPerSecond = t.putArray("ops");
+                        ArrayNode bytesPerSecond = t.putArray("bytes");
+                        int labelIndex = 0;
+                        for (String label : labels) {
+                            Point point = xParameter == null ? new Point(label, Integer.parseInt(label), null)
+                                    : new Point(label, lineTask < 0 ? taskCounts.first() : lineTask, label);
+                            RunResult run = find(set.getValue(), key, point);
+                            Measurement m = run == null ? null : run.measurements().get(op);
+                            if (m == null || m.count() == 0) {
+                                mean.addNull();
+                                ci.addNull();
+                                p99.addNull();
+                                p99ci.addNull();
+                                opsPerSecond.addNull();
+                                bytesPerSecond.addNull();
+                                labelIndex++;
+                                continue;
+                            }
+                            RepetitionStats rs = run.acrossRepetitions().get(op);
+                            mean.add(rs.meanNanos());
+                            ci.add(rs.repetitions() < 2 ? null : mapper.createArrayNode().add(rs.ci95LowNanos()).add(rs.ci95HighNanos()));
+                            p99.add(m.p99Nanos());
+                            p99ci.add(p99Interval(run, op));
+                            opsPerSecond.add(rs.meanOpsPerSecond());
+                            bytesPerSecond.add(run.repetitions().stream().map(r -> r.measurements().get(op))
+                                    .filter(java.util.Objects::nonNull).mapToDouble(Measurement::bytesPerSecond).average().orElse(0));
+                            bytes |= m.bytes() > 0;
+                            String where = xParameter == null ? (labels.size() > 1 ? label + " task" + (label.equals("1") ? "" : "s") : "")
+                                    : xParameter + "=" + label;
+                            ObjectNode distribution = percentiles.addObject().put("set", line).put("taskIndex", labelIndex)
+                                    .put("label", name + (where.isEmpty() ? "" : ", " + where));
+                            ArrayNode points = distribution.putArray("points");
+                            distribution(m).forEach((nines, nanos) -> points.addObject().put("x", nines).put("y", nanos));
+                            labelIndex++;
                         }
-                        RepetitionStats rs = run.acrossRepetitions().get(op);
-                        mean.add(rs.meanNanos());
-                        ci.add(rs.repetitions() < 2 ? null : mapper.createArrayNode().add(rs.ci95LowNanos()).add(rs.ci95HighNanos()));
-                        p99.add(m.p99Nanos());
-                        p99ci.add(p99Interval(run, op));
-                        opsPerSecond.add(rs.meanOpsPerSecond());
-                        bytesPerSecond.add(run.repetitions().stream().map(r -> r.measurements().get(op))
-                                .filter(java.util.Objects::nonNull).mapToDouble(Measurement::bytesPerSecond).average().orElse(0));
-                        bytes |= m.bytes() > 0;
-                        ObjectNode distribution = percentiles.addObject().put("set", setIndex).put("taskIndex", taskIndex)
-                                .put("label", set.getKey() + (tasks.size() > 1 ? ", " + n + " task" + (n == 1 ? "" : "s") : ""));
-                        ArrayNode points = distribution.putArray("points");
-                        distribution(m).forEach((nines, nanos) -> points.addObject().put("x", nines).put("y", nanos));
-                        taskIndex++;
+                        line++;
                     }
-                    setIndex++;
                 }
                 throughput.put("bytes", bytes);
             }

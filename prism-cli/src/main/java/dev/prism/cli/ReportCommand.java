@@ -35,6 +35,10 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--hdr-log", paramLabel = "FILE", description = "also write the histograms as an HdrHistogram log")
     private Path hdrLog;
 
+    @Option(names = "--x", paramLabel = "PARAM", description = "put a swept parameter (-p files=100,1000) on the x axis of"
+            + " the latency and throughput charts instead of the task count")
+    private String xParameter;
+
     @CommandLine.ArgGroup(exclusive = false, heading = "%nThe summary's pairing and judging (with two or more sets):%n")
     private ComparisonOptions judging = new ComparisonOptions();
 
@@ -50,6 +54,9 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         Report report = Report.of(sets, judging.toOptions());
+        if (xParameter != null) {
+            report = report.xAxis(xParameter);
+        }
         report.writeHtml(output);
         if (csv != null) {
             report.writeCsv(csv);

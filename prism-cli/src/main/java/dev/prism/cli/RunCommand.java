@@ -44,7 +44,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-p", "--param"}, paramLabel = "[BENCH.]KEY=VALUE",
             description = "a benchmark parameter, e.g. -p files=5000 or -p create_files.file_size=1MiB; see 'prism describe NAME'."
-                    + " Each key once")
+                    + " Each key once. Commas sweep a number, size, duration, boolean or choice: -p files=100,1000 runs"
+                    + " both as configurations of their own")
     private List<String> rawParameters = new ArrayList<>();
 
     @Option(names = "--torch-nodes", paramLabel = "N", defaultValue = "1",
@@ -99,6 +100,44 @@ final class RunCommand implements Callable<Integer> {
         return parameters;
     }
 
+    /**
+     * @return every combination of the swept values in {@code values}, the first parameter varying slowest: a
+     *         value {@code a,b,c} of a parameter that {@linkplain Parameter#sweepable can be swept} is three
+     *         configurations; a list or text parameter takes its commas as part of its one value
+     */
+    static List<Map<String, String>> sweep(BenchmarkProvider provider, Map<String, String> values) {
+        List<Map<String, String>> combinations = new ArrayList<>();
+        combinations.add(new LinkedHashMap<>());
+        values.forEach((name, value) -> {
+            boolean sweepable = provider.parameters().stream().anyMatch(p -> p.name().equals(name) && p.sweepable());
+            List<String> choices = sweepable ? List.of(value.split(",", -1)) : List.of(value);
+            Set<String> seen = new HashSet<>();
+            for (String choice : choices) {
+                if (choice.isBlank()) {
+                    throw new IllegalArgumentException("-p " + name + "=" + value + " has an empty value in its sweep");
+                }
+                if (!seen.add(choice.strip())) {
+                    throw new IllegalArgumentException("-p " + name + "=" + value + " sweeps '" + choice.strip() + "' twice");
+                }
+            }
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : combinations) {
+                for (String choice : choices) {
+                    Map<String, String> extended = new LinkedHashMap<>(partial);
+                    extended.put(name, choice.strip());
+                    next.add(extended);
+                }
+            }
+            combinations.clear();
+            combinations.addAll(next);
+        });
+        if (combinations.size() > 1000) {
+            throw new IllegalArgumentException("the -p sweeps of " + provider.name() + " make " + combinations.size()
+                    + " configurations; at most 1000");
+        }
+        return combinations;
+    }
+
     /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */
     private List<Benchmark> benchmarks() {
         Map<String, String> parameters = parameters(rawParameters);
@@ -119,7 +158,9 @@ final class RunCommand implements Callable<Integer> {
                     used.add(key);
                 }
             });
-            benchmarks.add(onTorchNodes(provider.create(values)));
+            for (Map<String, String> one : sweep(provider, values)) {
+                benchmarks.add(onTorchNodes(provider.create(one)));
+            }
         }
         for (String key : parameters.keySet()) {
             if (!used.contains(key)) {

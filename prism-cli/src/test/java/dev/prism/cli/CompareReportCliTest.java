@@ -109,6 +109,32 @@ class CompareReportCliTest {
     }
 
     @Test
+    void aTwoValueSweep_isTwoConfigurationsInResultsTableCompareAndReport() throws IOException {
+        Path swept = run("swept", "-p", "files=50,120");
+        try (var docs = Files.list(swept)) {
+            assertThat(docs.map(d -> d.getFileName().toString()).filter(n -> n.endsWith(".json")).sorted().toList())
+                    .containsExactly("01-create_files-t1.json", "02-create_files-t1.json");
+        }
+        assertThat(dev.prism.Results.load(swept)).extracting(r -> r.parameters().get("files")).containsExactly("50", "120");
+        Cli.Outcome table = prism("run", "create_files", "--target", work.toString(), "-p", "files=50,120", "-q",
+                "--out", work.resolve("out").toString());
+        assertThat(table.out()).contains("create_files access=native files=50 ").contains("create_files access=native files=120 ");
+        Cli.Outcome c = prism("compare", swept.toString(), swept.toString(), "--stats", "mean");
+        assertThat(c.out()).contains("8 statistic(s) compared");
+        Cli.Outcome report = prism("report", "a=" + swept, "-o", work.resolve("x.html").toString(), "--x", "files");
+        assertThat(report.exit()).as(report.err()).isZero();
+        assertThat(Files.readString(work.resolve("x.html"))).contains("\"axis\":\"files\"").contains("\"labels\":[\"50\",\"120\"]");
+        assertThat(prism("report", "a=" + swept, "-o", work.resolve("y.html").toString(), "--x", "nope").err())
+                .contains("no run has a parameter 'nope'");
+        // a list parameter keeps its commas: one configuration
+        Cli.Outcome list = prism("run", "create_dataset", "--target", work.toString(), "-p", "size_classes=8KiB,64KiB",
+                "-p", "files_per_class=1", "-p", "total_size=1MiB", "-q", "--out", work.resolve("out").toString());
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out().lines().filter(l -> l.startsWith("create_dataset"))).hasSize(1);
+        assertThat(prism("run", "create_files", "--target", work.toString(), "-p", "files=5,5").err()).contains("sweeps '5' twice");
+    }
+
+    @Test
     void gate_setsTheExitCode_andBaselineComparesInTheSameRun() throws IOException {
         Path a = run("base");
         Path pass = Files.writeString(work.resolve("pass.json"),
