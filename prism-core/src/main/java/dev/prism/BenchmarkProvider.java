@@ -34,4 +34,12 @@ public interface BenchmarkProvider {
     default List<Benchmark> suite(Suite suite) {
         return List.of();
     }
+
+    /**
+     * @return what this machine lacks to run the benchmark ({@code "fio is not installed (apt-get install fio)"}),
+     *         or null when it can run; a suite leaves such a benchmark out and says why
+     */
+    default String missing() {
+        return null;
+    }
 }

@@ -17,18 +17,53 @@ import java.util.Locale;
  */
 public enum Suite {
     /** The main job: every family that needs only the JDK, small sizes, 1 and 2 tasks, well under a minute. */
-    QUICK("every benchmark family that needs nothing beyond the JDK, small sizes, 1 and 2 tasks", new int[]{1, 2}, 3, 1);
+    QUICK("every benchmark family that needs nothing beyond the JDK, small sizes, 1 and 2 tasks",
+            "the JDK, git and tar", "about a minute on a 2-core VM", new int[]{1, 2}, 3, 1),
+    /**
+     * The nightly qualification of a node or an allocation: every family — torch checkpointing, environments and
+     * fio included where this machine has what they need — at sizes for about 15–30 minutes on one node.
+     */
+    STANDARD("the nightly qualification: every benchmark family at working sizes, torch checkpointing included",
+            "the JDK, git and tar; fio, and Python with torch for the torch benchmarks (each left out, saying so, when missing)",
+            "15-30 minutes on one node at 1 and 2 tasks", new int[]{1, 2}, 3, 1),
+    /**
+     * The benchmarks of the paper's Table 3 at the paper's sizes: md5_check over 800K × 32 KiB files, flat and
+     * sharded, random order, page cache dropped; the metadata family; checkpoints of GPT-2 (124M parameters);
+     * at the paper's task counts, 8 to 256. Meant for a cluster allocation, not a laptop.
+     */
+    PAPER("the paper's Table 3 at its sizes: md5_check over 800K x 32 KiB files flat and sharded, metadata, GPT-2 checkpoints,"
+            + " 8 to 256 tasks",
+            "25 GiB free on the target; the JDK, git and tar; Python with torch and transformers for the checkpoints",
+            "hours: the dataset is written once per configuration (keep it with 'prism dataset create' and -p dataset=DIR)",
+            new int[]{8, 16, 32, 64, 128, 256}, 3, 1);
 
     private final String description;
+    private final String needs;
+    private final String duration;
     private final int[] tasks;
     private final int repetitions;
     private final int warmups;
 
-    Suite(String description, int[] tasks, int repetitions, int warmups) {
+    Suite(String description, String needs, String duration, int[] tasks, int repetitions, int warmups) {
         this.description = description;
+        this.needs = needs;
+        this.duration = duration;
         this.tasks = tasks;
         this.repetitions = repetitions;
         this.warmups = warmups;
+    }
+
+    /**
+     * One configuration of a suite, and why it is left out on this machine (null when it runs).
+     *
+     * @param benchmark the configured benchmark
+     * @param missing   what this machine lacks to run it, or null
+     */
+    public record Entry(Benchmark benchmark, String missing) {
+        /** @return whether it runs here */
+        public boolean runs() {
+            return missing == null;
+        }
     }
 
     /** @return the suite's name as typed: {@code quick} */
@@ -39,6 +74,31 @@ public enum Suite {
     /** @return what the suite runs */
     public String description() {
         return description;
+    }
+
+    /** @return what the suite needs on the machine and the target */
+    public String needs() {
+        return needs;
+    }
+
+    /** @return how long it takes, roughly */
+    public String duration() {
+        return duration;
+    }
+
+    /** @return its task counts unless told otherwise */
+    public int[] tasks() {
+        return tasks.clone();
+    }
+
+    /** @return its measured repetitions */
+    public int repetitions() {
+        return repetitions;
+    }
+
+    /** @return its warm-ups */
+    public int warmups() {
+        return warmups;
     }
 
     /** @return the suite named {@code label} */
@@ -55,16 +115,25 @@ public enum Suite {
         throw new UnknownBenchmarkException("suite", label, known);
     }
 
-    /** @return every provider's configurations for this suite, in provider order */
-    public List<Benchmark> benchmarks() {
-        List<Benchmark> benchmarks = new ArrayList<>();
+    /** @return every provider's configurations for this suite, in provider order, each with what this machine lacks for it */
+    public List<Entry> plan() {
+        List<Entry> entries = new ArrayList<>();
         for (BenchmarkProvider provider : Benchmarks.providers()) {
-            benchmarks.addAll(provider.suite(this));
+            List<Benchmark> configurations = provider.suite(this);
+            if (!configurations.isEmpty()) {
+                String missing = provider.missing();
+                configurations.forEach(b -> entries.add(new Entry(b, missing)));
+            }
         }
-        return benchmarks;
+        return entries;
     }
 
-    /** @return a scenario builder with this suite's benchmarks, task counts, repetitions and warm-ups against {@code target} */
+    /** @return the configurations that run on this machine, in provider order */
+    public List<Benchmark> benchmarks() {
+        return plan().stream().filter(Entry::runs).map(Entry::benchmark).toList();
+    }
+
+    /** @return a scenario builder with this suite's runnable benchmarks, task counts, repetitions and warm-ups against {@code target} */
     public Scenario.Builder scenario(java.nio.file.Path target) {
         return Scenario.builder().target(target).benchmarks(benchmarks()).tasks(tasks.clone())
                 .repetitions(repetitions).warmups(warmups);

@@ -31,6 +31,20 @@ public final class TestSleepProvider implements BenchmarkProvider {
         return List.of(SLEEP_MS, SLOW_RANK, FAIL_RANK, LOOP_MS, OPEN_SLOW_FILE);
     }
 
+    /** Set by SuiteTest: what this provider says it lacks, so that a suite leaves it out. */
+    static volatile String missing;
+
+    /** Joins the standard suite (not quick: the quick suite's size is pinned by other tests) with its defaults and a 5 ms sleep. */
+    @Override
+    public List<Benchmark> suite(Suite suite) {
+        return suite == Suite.STANDARD ? List.of(create(Map.of()), create(Map.of("sleep_ms", "5", "slow_rank", "0"))) : List.of();
+    }
+
+    @Override
+    public String missing() {
+        return missing;
+    }
+
     @Override
     public Benchmark create(Map<String, String> values) {
         Parameters p = Parameters.defaults(parameters()).withText(values);

@@ -25,6 +25,7 @@ final class ListCommand implements Runnable {
         out.println("Suites:");
         for (Suite s : Suite.values()) {
             out.printf("  %-" + width + "s  %s%n", s.label(), s.description());
+            out.printf("  %-" + width + "s    needs: %s; takes %s%n", "", s.needs(), s.duration());
         }
         out.flush();
     }

@@ -9,16 +9,29 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /** {@code prism suite quick}: a bundle of benchmarks, against a fresh temporary directory unless told otherwise. */
-@Command(name = "suite", description = "Runs a suite of benchmarks (quick: the main job, under a minute).")
+@Command(name = "suite", description = "Runs a suite of benchmarks: quick (the main job, about a minute), standard (the"
+        + " nightly qualification, 15-30 min on one node, torch included) or paper (the paper's Table 3 at its sizes);"
+        + " --plan prints every configuration without running it.")
 final class SuiteCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @CommandLine.Parameters(paramLabel = "SUITE", description = "the suite: quick")
+    @CommandLine.Parameters(paramLabel = "SUITE", description = "the suite: quick, standard or paper")
     private String name;
+
+    @Option(names = "--plan", description = "print every configuration, the task counts and what this machine lacks, and exit")
+    private boolean plan;
+
+    @Option(names = "--tasks", paramLabel = "N[,N…]", split = ",",
+            description = "task counts to sweep instead of the suite's own (quick, standard: 1,2; paper: 8 to 256)")
+    private int[] tasks;
 
     @Option(names = "--target", paramLabel = "DIR",
             description = "the directory on the filesystem to qualify (default: a fresh temporary directory, removed afterwards)")
@@ -27,13 +40,52 @@ final class SuiteCommand implements Callable<Integer> {
     @CommandLine.Mixin
     private ScenarioOptionsMixin options;
 
+    /** Prints each configuration of {@code suite}, numbered, with the parameters that differ from its defaults. */
+    private void printPlan(Suite suite, List<Suite.Entry> entries, int[] taskCounts) {
+        PrintWriter out = spec.commandLine().getOut();
+        long runs = entries.stream().filter(Suite.Entry::runs).count();
+        out.println("suite " + suite.label() + ": " + suite.description());
+        out.println("needs: " + suite.needs());
+        out.println("takes: " + suite.duration());
+        out.println("tasks " + Arrays.stream(taskCounts).mapToObj(String::valueOf).collect(Collectors.joining(","))
+                + "; " + suite.repetitions() + " repetitions after " + suite.warmups() + " warm-up(s); " + entries.size()
+                + " configurations, " + runs + " run here (" + runs * taskCounts.length + " runs in all)");
+        int width = entries.stream().mapToInt(e -> e.benchmark().name().length()).max().orElse(0);
+        int i = 0;
+        for (Suite.Entry e : entries) {
+            String number = e.runs() ? String.format("%3d", ++i) : "  -";
+            String parameters = dev.prism.internal.TextTable.parameters(e.benchmark().parameters().changedFromDefaults());
+            out.printf("%s  %-" + width + "s  %s%s%n", number, e.benchmark().name(), parameters.isEmpty() ? "(defaults)" : parameters,
+                    e.runs() ? "" : "   left out: " + e.missing());
+        }
+        out.flush();
+    }
+
     @Override
     public Integer call() throws IOException {
         Suite suite = Suite.named(name);
+        if (tasks != null) {
+            for (int n : tasks) {
+                if (n < 1 || n > 4096) {
+                    throw new IllegalArgumentException("--tasks must each be in 1..4096, was " + n);
+                }
+            }
+        }
+        int[] taskCounts = tasks != null ? tasks : suite.tasks();
+        List<Suite.Entry> entries = suite.plan();
+        if (plan) {
+            printPlan(suite, entries, taskCounts);
+            return PrismCommand.EXIT_PASSED;
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        entries.stream().filter(e -> !e.runs()).map(e -> e.benchmark().name()).distinct().forEach(left -> err.println(
+                "prism: suite " + suite.label() + " leaves out " + left + ": " + entries.stream()
+                        .filter(e -> e.benchmark().name().equals(left)).findFirst().orElseThrow().missing()));
+        err.flush();
         Path temporary = target == null ? Files.createTempDirectory("prism-target-") : null;
         try {
-            return ScenarioExecution.run(spec.commandLine(), suite.scenario(target != null ? target : temporary),
-                    options.options, options.judging, false, new int[0]);
+            return ScenarioExecution.run(spec.commandLine(), suite.scenario(target != null ? target : temporary).tasks(taskCounts),
+                    options.options, options.judging, tasks != null, taskCounts);
         } finally {
             if (temporary != null) {
                 // after the results: a problem here is said, never in their place

@@ -189,6 +189,24 @@ class PrismCommandTest {
     }
 
     @Test
+    void suitePlan_listsEveryConfigurationWithoutRunningIt_torchIncluded() {
+        Cli.Outcome standard = prism("suite", "standard", "--plan", "--target", target.toString());
+        assertThat(standard.exit()).as(standard.err()).isZero();
+        assertThat(standard.out()).contains("suite standard:").contains("needs:").contains("takes:")
+                .containsPattern("tasks 1,2; 3 repetitions after 1 warm-up\\(s\\); \\d+ configurations")
+                .contains("ddp_save").contains("fsdp_load").contains("rl_load").contains("fio").contains("env_create")
+                .contains("md5_check").contains("create_files               files=5000 directory=shared");
+        // scripts/test.sh makes the venv with torch: here nothing is left out
+        assertThat(standard.out()).doesNotContain("   left out: ");
+        assertThat(target).isEmptyDirectory();
+        Cli.Outcome paper = prism("suite", "paper", "--plan", "--tasks", "8,64");
+        assertThat(paper.out()).contains("tasks 8,64;").contains("model=gpt2 params=124000000")
+                .contains("size_classes=32KiB files_per_class=800000").contains("layout=flat");
+        assertThat(prism("list").out()).contains("standard").contains("paper").contains("needs:");
+        assertThat(prism("suite", "quick", "--tasks", "0").err()).contains("--tasks must each be in 1..4096, was 0");
+    }
+
+    @Test
     void suiteQuick_againstAGivenTarget_passes() {
         Cli.Outcome o = prism("suite", "quick", "--target", target.toString(), "--out", out.toString(), "-q");
         assertThat(o.exit()).as(o.err()).isZero();

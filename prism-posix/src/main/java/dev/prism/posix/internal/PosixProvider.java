@@ -9,21 +9,30 @@ import dev.prism.Suite;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
-/** A provider for one POSIX benchmark: its defaults, its factory from parameters, and its quick-suite configurations. */
+/** A provider for one POSIX benchmark: its defaults, its factory from parameters, and its configurations in each suite. */
 public abstract class PosixProvider implements BenchmarkProvider {
     private final Benchmark defaults;
     private final List<Parameter<?>> parameters;
     private final Function<Parameters, Benchmark> factory;
-    private final Supplier<List<Benchmark>> quick;
+    private final Function<Suite, List<Benchmark>> suites;
+    private final String program;
+    private final String install;
 
     PosixProvider(Benchmark defaults, List<Parameter<?>> parameters, Function<Parameters, Benchmark> factory,
-                  Supplier<List<Benchmark>> quick) {
+                  Function<Suite, List<Benchmark>> suites) {
+        this(defaults, parameters, factory, suites, null, null);
+    }
+
+    /** A provider of a benchmark that runs {@code program}, missing where it is not on PATH. */
+    PosixProvider(Benchmark defaults, List<Parameter<?>> parameters, Function<Parameters, Benchmark> factory,
+                  Function<Suite, List<Benchmark>> suites, String program, String install) {
         this.defaults = defaults;
         this.parameters = parameters;
         this.factory = factory;
-        this.quick = quick;
+        this.suites = suites;
+        this.program = program;
+        this.install = install;
     }
 
     @Override
@@ -48,6 +57,11 @@ public abstract class PosixProvider implements BenchmarkProvider {
 
     @Override
     public List<Benchmark> suite(Suite suite) {
-        return suite == Suite.QUICK ? quick.get() : List.of();
+        return suites.apply(suite);
+    }
+
+    @Override
+    public String missing() {
+        return program == null ? null : Programs.missing(program, install);
     }
 }

@@ -49,6 +49,16 @@ public final class Programs {
                 + ", or give its path with -p " + name + "=/path/to/" + name);
     }
 
+    /** @return null when {@code name} is on PATH, else that it is not installed and how to install it */
+    public static String missing(String name, String install) {
+        try {
+            resolve(name, "", install);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return name + " is not installed (" + install + ")";
+        }
+    }
+
     /**
      * {@link #resolve}s {@code name} and notes its version ({@code name --version}) on {@code ctx}: what every
      * benchmark that runs an external program does first.

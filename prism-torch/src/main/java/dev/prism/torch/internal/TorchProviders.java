@@ -3,6 +3,8 @@ package dev.prism.torch.internal;
 import dev.prism.Benchmark;
 import dev.prism.BenchmarkProvider;
 import dev.prism.Parameter;
+import dev.prism.Suite;
+import dev.prism.torch.TorchRun;
 import dev.prism.torch.TorchBenchmark;
 import dev.prism.torch.TorchBenchmarks;
 
@@ -14,7 +16,24 @@ public final class TorchProviders {
     private TorchProviders() {
     }
 
-    /** One provider per torch benchmark; torch benchmarks join no JDK-only suite. */
+    /** Whether this machine's Python has torch: asked once per process, on first need. */
+    private static final class Availability {
+        static final String MISSING = check();
+
+        private static String check() {
+            try {
+                TorchRun.builder().build().checkTorch();
+                return null;
+            } catch (RuntimeException e) {
+                return e.getMessage();
+            }
+        }
+    }
+
+    /**
+     * One provider per torch benchmark. Torch benchmarks join no JDK-only suite: the standard suite takes them at
+     * the defaults (a 25M-parameter synthetic model), the paper suite with GPT-2's 124M parameters.
+     */
     abstract static class TorchProvider implements BenchmarkProvider {
         private final String name;
 
@@ -40,6 +59,20 @@ public final class TorchProviders {
         @Override
         public Benchmark create(Map<String, String> values) {
             return TorchBenchmarks.named(name, values);
+        }
+
+        @Override
+        public List<Benchmark> suite(Suite suite) {
+            return switch (suite) {
+                case QUICK -> List.of();
+                case STANDARD -> List.of(TorchBenchmarks.named(name, Map.of()));
+                case PAPER -> List.of(TorchBenchmarks.named(name, Map.of("model", "gpt2", "params", "124000000")));
+            };
+        }
+
+        @Override
+        public String missing() {
+            return Availability.MISSING;
         }
     }
 
