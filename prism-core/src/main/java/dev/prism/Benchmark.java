@@ -33,6 +33,14 @@ public interface Benchmark {
     Workload newWorkload();
 
     /**
+     * @return the parameter values a result records: all of them, except those that do not apply to this
+     *         configuration (md5_check reading a kept dataset records where it read, not the generator's defaults)
+     */
+    default java.util.Map<String, String> recordedParameters() {
+        return parameters().asText();
+    }
+
+    /**
      * @return the launcher this benchmark's ranks must be started by, for benchmarks that bring their
      * own ranks (torchrun); empty to use the scenario's
      */

@@ -190,7 +190,7 @@ public final class ScenarioRunner {
                 doneExecutions += executions - i - 1;
             }
         }
-        return new RunResult(scenario.runId(), benchmark.name(), benchmark.parameters().asText(), tasks,
+        return new RunResult(scenario.runId(), benchmark.name(), benchmark.recordedParameters(), tasks,
                 launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
                 scenario.stallThreshold(), failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),

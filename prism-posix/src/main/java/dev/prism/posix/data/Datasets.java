@@ -14,13 +14,14 @@ import java.util.List;
 
 /**
  * Writes a dataset once, outside any benchmark run, so {@code md5_check} can read the same data
- * many times ({@code md5_check -p dataset=DIR}).
+ * many times ({@code md5_check -p dataset=DIR}), and verifies a kept one against its manifest.
  *
  * <pre>{@code
  * var dir = java.nio.file.Files.createTempDirectory("dataset");
  * var spec = new dev.prism.posix.data.DatasetSpec(java.util.List.of(dev.prism.DataSize.ofKiB(8)), 4,
  *         dev.prism.DataSize.ofMiB(1), dev.prism.posix.data.DatasetLayout.FLAT, 1, 42);
  * System.out.println(dev.prism.posix.data.Datasets.write(dir, spec).entries().size());
+ * System.out.println(dev.prism.posix.data.Datasets.verify(dir));   // 4 files, 32.0 KiB: all match the manifest
  * }</pre>
  */
 public final class Datasets {
@@ -50,5 +51,77 @@ public final class Datasets {
         DatasetManifest manifest = new DatasetManifest(spec.seed(), entries);
         manifest.write(directory.resolve(DatasetManifest.FILE_NAME));
         return manifest;
+    }
+
+    /**
+     * What checking a kept dataset against its manifest found.
+     *
+     * @param files    files the manifest lists
+     * @param bytes    bytes it lists
+     * @param problems each file missing, of the wrong size, with the wrong MD5, or not listed, one line each
+     */
+    public record Verification(long files, long bytes, List<String> problems) {
+        /** Copies. */
+        public Verification {
+            problems = List.copyOf(problems);
+        }
+
+        /** @return whether every listed file is there with its size and MD5, and nothing else is */
+        public boolean passed() {
+            return problems.isEmpty();
+        }
+
+        @Override
+        public String toString() {
+            return files + " files, " + dev.prism.internal.TextTable.bytes(bytes) + ": " + (passed()
+                    ? "all match the manifest" : problems.size() + " problem(s); the first: " + problems.get(0));
+        }
+    }
+
+    /**
+     * Reads every file {@code directory}'s manifest lists (never writing) and checks its size and MD5;
+     * files the manifest does not list are problems too.
+     *
+     * @throws IllegalArgumentException when the directory holds no manifest
+     */
+    public static Verification verify(Path directory) throws IOException {
+        if (!DatasetManifest.presentIn(directory)) {
+            throw new IllegalArgumentException(directory + " holds no " + DatasetManifest.FILE_NAME
+                    + ": not a dataset written by 'prism dataset create' or create_dataset");
+        }
+        DatasetManifest manifest = DatasetManifest.read(directory.resolve(DatasetManifest.FILE_NAME));
+        List<String> problems = new ArrayList<>();
+        ByteBuffer chunk = ByteBuffer.allocate(DatasetIo.WRITE_CHUNK);
+        long bytes = 0;
+        for (DatasetManifest.Entry entry : manifest.entries()) {
+            bytes += entry.sizeBytes();
+            Path file = directory.resolve(entry.path());
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                problems.add(file + ": missing");
+                continue;
+            }
+            MessageDigest md5 = DatasetIo.md5();
+            long size = 0;
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                for (int n; (n = in.read(chunk.clear())) > 0; ) {
+                    md5.update(chunk.flip());
+                    size += n;
+                }
+            }
+            if (size != entry.sizeBytes()) {
+                problems.add(file + ": " + size + " bytes, the manifest says " + entry.sizeBytes());
+            } else if (entry.md5() != null && !entry.md5().equals(DatasetIo.hex(md5))) {
+                problems.add(file + ": MD5 differs from the manifest's " + entry.md5());
+            }
+        }
+        java.util.Set<String> listed = manifest.byPath().keySet();
+        try (java.util.stream.Stream<Path> walk = Files.walk(directory)) {
+            walk.filter(p -> Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)).sorted()
+                    .map(p -> directory.relativize(p).toString())
+                    .filter(r -> !r.equals(DatasetManifest.FILE_NAME) && !r.startsWith(".manifest-rank-") && !listed.contains(r))
+                    .forEach(r -> problems.add(directory.resolve(r) + ": not in the manifest"));
+        }
+        return new Verification(manifest.entries().size(), bytes, problems);
     }
 }

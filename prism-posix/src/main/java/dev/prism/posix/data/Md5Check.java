@@ -69,6 +69,20 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
         return new Md5Check(Parameters.defaults(PARAMETERS).withText(parameters.asText())).checked();
     }
 
+    /** Parameters that only say how to generate a dataset: they do not apply when {@code dataset} names a kept one. */
+    private static final List<Parameter<?>> GENERATOR = List.of(CreateDataset.SIZE_CLASSES, CreateDataset.FILES_PER_CLASS,
+            CreateDataset.TOTAL_SIZE, CreateDataset.LAYOUT, CreateDataset.SHARDS, CreateDataset.CONTENT_SEED);
+
+    /** @return every parameter, but without the generator's when a kept dataset is read: its layout is noted as found */
+    @Override
+    public java.util.Map<String, String> recordedParameters() {
+        java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
+        if (!parameters().get(DATASET).isEmpty()) {
+            GENERATOR.forEach(p -> recorded.remove(p.name()));
+        }
+        return recorded;
+    }
+
     @Override
     protected Md5Check with(Parameters parameters) {
         return new Md5Check(parameters);

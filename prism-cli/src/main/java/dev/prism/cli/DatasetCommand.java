@@ -1,0 +1,116 @@
+package dev.prism.cli;
+
+import dev.prism.Parameter;
+import dev.prism.Parameters;
+import dev.prism.TargetException;
+import dev.prism.internal.TextTable;
+import dev.prism.posix.data.CreateDataset;
+import dev.prism.posix.data.DatasetManifest;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.data.Datasets;
+import dev.prism.posix.internal.FileWork;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** {@code prism dataset create|verify DIR}: a dataset written once and read by many runs ({@code md5_check -p dataset=DIR}). */
+@Command(name = "dataset", description = "Writes a dataset and its manifest once (create), or checks a kept one against its"
+        + " manifest (verify); md5_check reads it with -p dataset=DIR without regenerating it.",
+        subcommands = {DatasetCommand.Create.class, DatasetCommand.Verify.class})
+final class DatasetCommand implements Runnable {
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "say what to do: prism dataset create DIR, or prism dataset verify DIR");
+    }
+
+    /** The parameters of a dataset: create_dataset's, but for access. */
+    static final List<Parameter<?>> PARAMETERS = List.of(CreateDataset.SIZE_CLASSES, CreateDataset.FILES_PER_CLASS,
+            CreateDataset.TOTAL_SIZE, CreateDataset.LAYOUT, CreateDataset.SHARDS, CreateDataset.CONTENT_SEED);
+
+    @Command(name = "create", description = "Writes a dataset (create_dataset's sizes and layout) and its manifest.json into DIR,"
+            + " which must be new or empty.")
+    static final class Create implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Spec
+        private CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Parameters(paramLabel = "DIR", description = "the directory to write (created when missing; must be empty)")
+        private Path directory;
+
+        @Option(names = {"-p", "--param"}, paramLabel = "KEY=VALUE", description = "size_classes, files_per_class, total_size,"
+                + " layout, shards, content_seed (see 'prism describe create_dataset')")
+        private List<String> raw = new ArrayList<>();
+
+        @Override
+        public Integer call() throws IOException {
+            Map<String, String> values = RunCommand.parameters(raw);
+            for (String key : values.keySet()) {
+                if (PARAMETERS.stream().noneMatch(p -> p.name().equals(key))) {
+                    throw new IllegalArgumentException("parameter '" + key + "' is not a dataset parameter; known: "
+                            + String.join(", ", PARAMETERS.stream().map(Parameter::name).toList()));
+                }
+            }
+            DatasetSpec dataset = CreateDataset.of(Parameters.defaults(CreateDataset.PARAMETERS).withText(values)).spec();
+            Path dir = directory.toAbsolutePath().normalize();
+            if (Files.isSymbolicLink(dir)) {
+                throw new TargetException("dataset directory " + dir + " is a symbolic link; give the directory itself");
+            }
+            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                try (Stream<Path> entries = Files.list(dir)) {
+                    if (entries.findAny().isPresent()) {
+                        throw new TargetException("dataset directory " + dir + " is not empty; give a new or empty directory");
+                    }
+                }
+            } else {
+                Files.createDirectory(dir);
+            }
+            FileWork.requireSpaceForSizes(dir, dataset.fileCount(), dataset.bytes(), "the dataset");
+            long start = System.nanoTime();
+            DatasetManifest manifest = Datasets.write(dir, dataset);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf("dataset %s: %d files, %s, layout %s, seed %d, written in %.1f s; read it with -p dataset=%s%n", dir,
+                    manifest.entries().size(), TextTable.bytes(dataset.bytes()), dataset.layout().name().toLowerCase(java.util.Locale.ROOT)
+                            + (dataset.layout() == dev.prism.posix.data.DatasetLayout.SHARDED ? " (" + dataset.shards() + " shards)" : ""),
+                    dataset.seed(), seconds, dir);
+            out.flush();
+            return PrismCommand.EXIT_PASSED;
+        }
+    }
+
+    @Command(name = "verify", description = "Reads every file DIR's manifest lists and checks its size and MD5; exit 1 on a"
+            + " missing, changed or unlisted file.")
+    static final class Verify implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Spec
+        private CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.Parameters(paramLabel = "DIR", description = "a dataset written by 'prism dataset create' or create_dataset")
+        private Path directory;
+
+        @Override
+        public Integer call() throws IOException {
+            Datasets.Verification v = Datasets.verify(directory.toAbsolutePath().normalize());
+            PrintWriter out = spec.commandLine().getOut();
+            out.println("dataset " + directory.toAbsolutePath().normalize() + ": " + v.files() + " files, "
+                    + TextTable.bytes(v.bytes()) + (v.passed() ? ": every file matches the manifest" : ""));
+            v.problems().forEach(p -> out.println("  " + p));
+            if (!v.passed()) {
+                out.println(v.problems().size() + " problem(s)");
+            }
+            out.flush();
+            return v.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+        }
+    }
+}

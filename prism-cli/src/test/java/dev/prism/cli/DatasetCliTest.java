@@ -1,0 +1,71 @@
+package dev.prism.cli;
+
+import dev.prism.Results;
+import dev.prism.RunResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static dev.prism.cli.Cli.prism;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code prism dataset create|verify}, and md5_check reading a kept dataset without writing it again. */
+class DatasetCliTest {
+    @TempDir
+    Path work;
+
+    /** @return every file under {@code dir} with its inode and modification time: what a rewrite would change */
+    private static Map<String, String> identities(Path dir) throws IOException {
+        Map<String, String> ids = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                ids.put(dir.relativize(p).toString(), a.fileKey() + "@" + a.lastModifiedTime().toMillis() + "/" + a.size());
+            }
+        }
+        return ids;
+    }
+
+    @Test
+    void aKeptDataset_isWrittenOnce_verified_andReadTwiceWithoutRegeneration() throws IOException {
+        Path dataset = work.resolve("ds");
+        Cli.Outcome created = prism("dataset", "create", dataset.toString(), "-p", "size_classes=8KiB,32KiB",
+                "-p", "files_per_class=40", "-p", "total_size=10MiB", "-p", "layout=flat");
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.out()).contains("80 files").contains("layout flat").contains("-p dataset=" + dataset);
+        assertThat(prism("dataset", "verify", dataset.toString()).out()).contains("80 files").contains("every file matches");
+        Map<String, String> before = identities(dataset);
+        assertThat(before).hasSize(81);   // 80 files and manifest.json
+
+        Path target = Files.createDirectories(work.resolve("target"));
+        for (String id : new String[]{"first", "second"}) {
+            Cli.Outcome read = prism("run", "md5_check", "--target", target.toString(), "-p", "dataset=" + dataset,
+                    "-p", "order=random", "-q", "--out", work.resolve("out").toString(), "--run-id", id);
+            assertThat(read.exit()).as(read.err()).isZero();
+            RunResult run = Results.load(work.resolve("out").resolve(id)).get(0);
+            assertThat(run.counters()).containsEntry("files_read", 80L);
+            // the layout found, not the generator's defaults
+            assertThat(run.notes().get("dataset_found")).isEqualTo("80 files in 1 directory, 1.6 MiB (8KiB×40 32KiB×40), manifest");
+            assertThat(run.parameters()).containsEntry("dataset", dataset.toString()).doesNotContainKeys("size_classes",
+                    "files_per_class", "total_size", "layout", "shards", "content_seed");
+        }
+        // read twice, written once: no file was replaced or touched
+        assertThat(identities(dataset)).isEqualTo(before);
+
+        Files.writeString(dataset.resolve("file-000001.bin"), "changed");
+        Cli.Outcome bad = prism("dataset", "verify", dataset.toString());
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.out()).contains("file-000001.bin: 7 bytes, the manifest says").contains("1 problem(s)");
+        assertThat(prism("dataset", "create", dataset.toString()).err()).contains("is not empty");
+        assertThat(prism("dataset", "create", work.resolve("x").toString(), "-p", "files=3").err())
+                .contains("'files' is not a dataset parameter");
+        assertThat(prism("dataset", "verify", target.toString()).err()).contains("holds no manifest.json");
+    }
+}
