@@ -28,10 +28,20 @@ import java.time.Instant;
  * @param repetition     the measured repetition's index, or -1 for a warm-up
  * @param rankOutput     where each rank writes its own {@code rank-<r>.json}, or null for nowhere
  * @param interruption   stops the ranks before their next operation when interrupted
+ * @param continueOnError whether an item whose operation fails is counted (per operation and errno) and passed over
+ *                        ({@link WorkloadContext#attempt}) instead of failing the rank
  */
 public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
                       Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
-                      Interruption interruption) {
+                      Interruption interruption, boolean continueOnError) {
+    /** A plan that stops at the first error. */
+    public RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
+                   Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
+                   Interruption interruption) {
+        this(benchmark, tasks, runDirectory, seed, timeout, deadline, stallThreshold, listener, runId, repetition,
+                rankOutput, interruption, false);
+    }
+
     /** A plan nobody interrupts. */
     public RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
                    Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput) {

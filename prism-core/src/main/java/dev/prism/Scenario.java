@@ -47,6 +47,7 @@ public final class Scenario {
     private final ScenarioListener listener;
     private final Interruption interruption;
     private final Duration cleanupGrace;
+    private final boolean continueOnError;
 
     private Scenario(Builder b) {
         this.target = b.target;
@@ -63,6 +64,7 @@ public final class Scenario {
         this.listener = b.listener;
         this.interruption = b.interruption;
         this.cleanupGrace = b.cleanupGrace;
+        this.continueOnError = b.continueOnError;
     }
 
     /** @return a new builder */
@@ -155,6 +157,11 @@ public final class Scenario {
         return cleanupGrace;
     }
 
+    /** @return whether failed items are counted and passed over instead of failing the run (see {@link Builder#continueOnError}) */
+    public boolean continueOnError() {
+        return continueOnError;
+    }
+
     /**
      * Builds a {@link Scenario}; each setter checks its argument at once and {@link #build()} checks
      * that a target and at least one benchmark were given.
@@ -176,6 +183,7 @@ public final class Scenario {
         private ScenarioListener listener = ScenarioListener.NONE;
         private Interruption interruption = Interruption.create();
         private Duration cleanupGrace = Duration.ofSeconds(10);
+        private boolean continueOnError;
 
         private Builder() {
         }
@@ -294,6 +302,20 @@ public final class Scenario {
          */
         public Builder cleanupGrace(Duration cleanupGrace) {
             this.cleanupGrace = checkDuration("cleanupGrace", cleanupGrace, Duration.ofMillis(1), Duration.ofHours(1));
+            return this;
+        }
+
+        /**
+         * @param continueOnError as fio's {@code continue_on_error}: an item (a file, a directory) whose operation
+         *                        fails is counted — the operation's {@code errors}, and a counter
+         *                        {@code errors:<op>:<ERRNO>} per repetition — and the benchmark goes on with the next
+         *                        item, so flaky storage can be qualified by its error rate; validation passes over
+         *                        the failed items. Benchmarks whose work is a loop of items support it (the metadata
+         *                        family, md5_check, create_dataset, create_synthetic_workload); others still fail.
+         *                        Default false: the first error fails the run.
+         */
+        public Builder continueOnError(boolean continueOnError) {
+            this.continueOnError = continueOnError;
             return this;
         }
 

@@ -129,6 +129,29 @@ public interface WorkloadContext {
      * records a sample unless {@link #fail()} was called first: prefer {@link #call} and
      * {@link #measure}, which do that, for operations that may throw.
      */
+    /** @return whether the scenario continues past failed items ({@link Scenario.Builder#continueOnError}) */
+    default boolean continueOnError() {
+        return false;
+    }
+
+    /**
+     * Does the work on one item (a file, a directory). When it throws an I/O error (an {@link java.io.IOException}, or an
+     * exception naming an errno such as {@code (EIO)}) and the scenario continues on errors, the error is counted —
+     * as {@code errors:<op>:<ERRNO>}, {@code op} being the timed operation that failed, else {@code what} — the item
+     * is remembered as failed ({@link #failed}) and false is returned; otherwise the exception goes on unchanged.
+     *
+     * @return true when the work completed
+     */
+    default <E extends Exception> boolean attempt(String what, Path item, Action<E> action) throws E {
+        action.run();
+        return true;
+    }
+
+    /** @return whether {@link #attempt} on {@code item} failed in this repetition: validation passes over it */
+    default boolean failed(Path item) {
+        return false;
+    }
+
     interface Timer extends AutoCloseable {
         /** Stops timing and records the latency, or an error when {@link #fail()} was called. */
         @Override

@@ -102,6 +102,11 @@ final class ScenarioOptions {
         return run;
     }
 
+    @Option(names = "--continue-on-error", description = "count a failed operation (per operation and errno, in the table"
+            + " and JSON) and go on with the next file instead of failing the run, as fio's continue_on_error: for"
+            + " qualifying flaky storage (create, move and delete files, md5_check)")
+    boolean continueOnError;
+
     @Option(names = "--gate", paramLabel = "FILE", description = "a gate file of expectations; exit 1 when one fails")
     java.nio.file.Path gate;
 

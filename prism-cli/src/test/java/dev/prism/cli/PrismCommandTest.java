@@ -227,6 +227,35 @@ class PrismCommandTest {
     }
 
     @Test
+    void continueOnError_countsFailedOperationsPerErrno_andTheRunPasses() throws Exception {
+        try (dev.prism.testing.FaultFs fs = dev.prism.testing.FaultFs.mount(target)) {
+            // files 7, 17, …, 97 of each repetition: 10 of 100 creates fail with EIO, every time
+            fs.rule("create", "*/file-*7.dat", java.time.Duration.ZERO, "EIO");
+            String[] args = {"run", "create_files", "--target", fs.mountPoint().toString(), "-p", "files=100", "--reps", "2",
+                    "--out", out.toString(), "-q"};
+            Cli.Outcome strict = prism(args);
+            assertThat(strict.exit()).isEqualTo(1);
+            assertThat(strict.err()).contains("FAIL").contains("EIO");
+            String[] continuing = java.util.Arrays.copyOf(args, args.length + 3);
+            continuing[args.length] = "--continue-on-error";
+            continuing[args.length + 1] = "--run-id";
+            continuing[args.length + 2] = "flaky";
+            Cli.Outcome o = prism(continuing);
+            assertThat(o.exit()).as(o.err()).isZero();
+            // the table: an errors column, and the counter per repetition
+            assertThat(o.out()).containsPattern("create +180 +20 ").contains("errors:create:EIO=10");
+            dev.prism.RunResult run = dev.prism.Results.load(out.resolve("flaky")).get(0);
+            assertThat(run.passed()).isTrue();
+            assertThat(run.measurement("create").errors()).isEqualTo(20);
+            assertThat(run.measurement("create").count()).isEqualTo(180);
+            assertThat(run.repetitions()).allSatisfy(rep -> assertThat(rep.counters()).containsEntry("errors:create:EIO", 10L));
+            // the observer: faultfs served every create it was asked for, the 20 it failed among them
+            assertThat(fs.log().stream().filter(l -> l.startsWith("create ") && l.matches(".*/file-\\d*7\\.dat")).count())
+                    .isGreaterThanOrEqualTo(20);
+        }
+    }
+
+    @Test
     void aCleanUpError_isSaidAfterTheResults_withExit3() throws Exception {
         try (dev.prism.testing.FaultFs fs = dev.prism.testing.FaultFs.mount(target)) {
             fs.rule("unlink", "/prism-eio/rank-0/file-3.dat", java.time.Duration.ZERO, "EIO");

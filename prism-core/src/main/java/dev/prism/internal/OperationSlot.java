@@ -48,9 +48,11 @@ final class OperationSlot implements WorkloadContext.Timer {
     volatile long reportedStartNanos = Long.MIN_VALUE;
 
     private final RankSync sync;
+    private final RankContext context;
 
-    OperationSlot(int rank, String operation, long stallThresholdNanos, List<Stall> stalls, RankSync sync) {
+    OperationSlot(int rank, String operation, long stallThresholdNanos, List<Stall> stalls, RankSync sync, RankContext context) {
         this.sync = sync;
+        this.context = context;
         this.rank = rank;
         this.operation = operation;
         this.recorder = new LatencyRecorder(operation);
@@ -86,6 +88,7 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
         if (failed) {
             recorder.recordError();
+            context.operationFailed(operation);
         } else {
             recorder.record(duration);
         }

@@ -53,6 +53,7 @@ final class PlanCodec {
         m.put("runId", plan.runId());
         m.put("repetition", plan.repetition());
         m.put("rankOutput", plan.rankOutput() == null ? null : plan.rankOutput().toString());
+        m.put("continueOnError", plan.continueOnError());
         return m;
     }
 
@@ -65,6 +66,7 @@ final class PlanCodec {
                 m.path("seed").asLong(), Duration.ofNanos(m.path("timeoutNanos").asLong()),
                 Instant.now().plusNanos(m.path("remainingNanos").asLong()),
                 Duration.ofNanos(m.path("stallThresholdNanos").asLong()), listener, m.path("runId").asText(),
-                m.path("repetition").asInt(), output.isNull() || output.isMissingNode() ? null : Path.of(output.asText()));
+                m.path("repetition").asInt(), output.isNull() || output.isMissingNode() ? null : Path.of(output.asText()),
+                dev.prism.Interruption.create(), m.path("continueOnError").asBoolean(false));
     }
 }

@@ -37,6 +37,10 @@ final class RankContext implements WorkloadContext {
     private Map<String, Long> counters = measuredCounters;
     private Map<String, String> notes = measuredNotes;
     private int userBarriers;
+    private boolean continueOnError;
+    /** The operation whose timing failed last, for {@link #attempt} to charge its error to. */
+    private String lastFailedOperation;
+    private final java.util.Set<Path> failedItems = new java.util.HashSet<>();
 
     RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
                 RankSync sync, long stallThresholdNanos, StallMonitor monitor) {
@@ -104,6 +108,67 @@ final class RankContext implements WorkloadContext {
         if (reason != null) {
             throw new RankAbortedException("stopped: " + reason, true);
         }
+    }
+
+    /** Continue past failed items ({@link WorkloadContext#attempt}) in this rank. */
+    void continueOnError(boolean on) {
+        this.continueOnError = on;
+    }
+
+    @Override
+    public boolean continueOnError() {
+        return continueOnError;
+    }
+
+    /** Told by an operation slot when its timing ended in failure. */
+    void operationFailed(String operation) {
+        lastFailedOperation = operation;
+    }
+
+    @Override
+    public <E extends Exception> boolean attempt(String what, Path item, Action<E> action) throws E {
+        lastFailedOperation = null;
+        try {
+            action.run();
+            return true;
+        } catch (Exception e) {
+            String errno = continueOnError ? errnoOf(e) : null;
+            if (errno == null) {
+                throw e;
+            }
+            String operation = lastFailedOperation != null ? lastFailedOperation : what;
+            addCounter("errors:" + operation + ":" + errno, 1);
+            if (item != null) {
+                failedItems.add(item);
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public boolean failed(Path item) {
+        return failedItems.contains(item);
+    }
+
+    /** @return the symbolic errno of an I/O failure ({@code EIO}), {@code EIO?} for an I/O error that names none, or null for anything else */
+    static String errnoOf(Throwable e) {
+        if (e instanceof RankAbortedException || e instanceof dev.prism.ValidationException || e instanceof InterruptedException) {
+            return null;
+        }
+        Throwable cause = e instanceof java.io.UncheckedIOException u ? u.getCause() : e;
+        if (cause instanceof java.io.IOException io) {
+            String name = Errno.nameOf(io);
+            return name != null ? name : errnoInText(io.getMessage(), "EIO?");
+        }
+        return errnoInText(cause.getMessage(), null);
+    }
+
+    /** An errno name as PRISM's messages write it: {@code (EIO)} after glibc's text, or {@code : EIO (5)} from the binding. */
+    private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("(?:\\(|: )(E[A-Z0-9]+)(?:\\)| \\(\\d+\\))");
+
+    private static String errnoInText(String message, String otherwise) {
+        java.util.regex.Matcher m = message == null ? null : ERRNO.matcher(message);
+        return m != null && m.find() ? m.group(1) : otherwise;
     }
 
     @Override
@@ -212,11 +277,11 @@ final class RankContext implements WorkloadContext {
     private OperationSlot newSlot(String operation) {
         if (rehearsing()) {
             // never a stall, never watched, never reported
-            OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>(), sync);
+            OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>(), sync, this);
             slots.put(operation, slot);
             return slot;
         }
-        OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls, sync);
+        OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls, sync, this);
         slots.put(operation, slot);
         synchronized (slotOrder) {
             slotOrder.add(slot);

@@ -42,6 +42,7 @@ public final class RankExecution {
         Benchmark benchmark = plan.benchmark();
         this.context = new RankContext(rank, plan.tasks(), plan.rankDirectory(rank), plan.sharedDirectory(),
                 plan.seed(), benchmark.parameters(), sync, plan.stallThreshold().toNanos(), monitor);
+        this.context.continueOnError(plan.continueOnError());
     }
 
     /** Runs the rank in the calling thread. */

@@ -32,13 +32,19 @@ public final class Rehearsal {
     /**
      * Runs {@code body} with a fresh, empty scratch directory of this rank's, and removes that
      * directory afterwards (whether or not the body threw) the way the run directory is cleaned.
+     * Where the scenario continues on errors, an I/O error ends the rehearsal early instead of the
+     * rank: a rehearsal only warms the code, and flaky storage fails some of its operations too.
      */
     public static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
         Path dir = ctx.workDirectory().resolveSibling("rehearsal-" + ctx.rank());
         RunDirectory.deleteTree(dir);
         Files.createDirectory(dir);
         try {
-            body.run(dir);
+            if (ctx.continueOnError()) {
+                ctx.attempt("rehearsal", null, () -> body.run(dir));
+            } else {
+                body.run(dir);
+            }
         } finally {
             RunDirectory.deleteTree(dir);
         }

@@ -60,7 +60,12 @@ public final class CreateFilesWorkload implements Workload {
     @Override
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
-            createOne(ctx, FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)));
+            Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
+            if (ctx.continueOnError()) {
+                ctx.attempt("create", file, () -> createOne(ctx, file));
+            } else {
+                createOne(ctx, file);
+            }
         }
     }
 
@@ -88,6 +93,9 @@ public final class CreateFilesWorkload implements Workload {
     public void validate(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
             Path file = directory.resolve(FileWork.fileName(shared, ctx.rank(), i));
+            if (ctx.failed(FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)))) {
+                continue;   // counted as an error of its operation (--continue-on-error)
+            }
             FileStat stat = fileAccess.stat(file);
             if (!stat.isRegularFile() || stat.sizeBytes() != fileSize) {
                 throw new ValidationException(file + ": " + stat.sizeBytes() + " bytes, expected " + fileSize);

@@ -43,13 +43,20 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
     public void run(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
             Path file = file(ctx, i);
-            unlink(ctx, file);
+            if (ctx.continueOnError()) {
+                ctx.attempt("unlink", file, () -> unlink(ctx, file));
+            } else {
+                unlink(ctx, file);
+            }
         }
     }
 
     @Override
     public void validate(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
+            if (ctx.failed(file(ctx, i))) {
+                continue;   // counted as an error of its operation (--continue-on-error)
+            }
             if (Files.exists(file(ctx, i), LinkOption.NOFOLLOW_LINKS)) {
                 throw new ValidationException(file(ctx, i) + ": still there after unlink");
             }

@@ -52,13 +52,20 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
         for (int i = 0; i < files; i++) {
             Path from = file(ctx, i);
             Path to = FileWork.path(destination, from.getFileName().toString());
-            rename(ctx, from, to);
+            if (ctx.continueOnError()) {
+                ctx.attempt("rename", from, () -> rename(ctx, from, to));
+            } else {
+                rename(ctx, from, to);
+            }
         }
     }
 
     @Override
     public void validate(WorkloadContext ctx) {
         for (int i = 0; i < files; i++) {
+            if (ctx.failed(file(ctx, i))) {
+                continue;   // counted as an error of its operation (--continue-on-error)
+            }
             Path moved = destination.resolve(file(ctx, i).getFileName());
             if (fileAccess.stat(moved).sizeBytes() != fileSize) {
                 throw new ValidationException(moved + ": not " + fileSize + " bytes after the rename");
