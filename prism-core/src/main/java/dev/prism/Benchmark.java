@@ -33,6 +33,14 @@ public interface Benchmark {
     Workload newWorkload();
 
     /**
+     * @return whether this benchmark can run by time ({@link Pacing#timeBased()}): its workload loops while
+     *         {@link WorkloadContext#keepGoing} says so. False by default: it does a fixed amount of work.
+     */
+    default boolean runsByTime() {
+        return false;
+    }
+
+    /**
      * @return the parameter values a result records: all of them, except those that do not apply to this
      *         configuration (md5_check reading a kept dataset records where it read, not the generator's defaults)
      */

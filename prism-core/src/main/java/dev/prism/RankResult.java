@@ -24,10 +24,12 @@ import java.util.Objects;
  * @param counters     the workload's counters ({@link WorkloadContext#addCounter}), in the order first added
  * @param stalls       operations slower than the stall threshold
  * @param notes        facts as text ({@link WorkloadContext#note}): program versions, tools chosen
+ * @param intervals    per operation, one measurement per interval of the timed phase ({@link Pacing#interval()});
+ *                     empty without intervals
  */
 public record RankResult(int rank, String hostname, Status status, Failure failure, long phaseNanos,
                          Map<String, Measurement> measurements, Map<String, Long> counters, List<Stall> stalls,
-                         Map<String, String> notes) {
+                         Map<String, String> notes, Map<String, List<Measurement>> intervals) {
     /** Copies the collections and checks that status and failure agree. */
     public RankResult {
         Objects.requireNonNull(status, "status");
@@ -38,6 +40,16 @@ public record RankResult(int rank, String hostname, Status status, Failure failu
         counters = Collections.unmodifiableMap(new LinkedHashMap<>(counters));
         stalls = List.copyOf(stalls);
         notes = Collections.unmodifiableMap(new LinkedHashMap<>(notes));
+        Map<String, List<Measurement>> copy = new LinkedHashMap<>();
+        intervals.forEach((op, list) -> copy.put(op, List.copyOf(list)));
+        intervals = Collections.unmodifiableMap(copy);
+    }
+
+    /** A result without intervals. */
+    public RankResult(int rank, String hostname, Status status, Failure failure, long phaseNanos,
+                      Map<String, Measurement> measurements, Map<String, Long> counters, List<Stall> stalls,
+                      Map<String, String> notes) {
+        this(rank, hostname, status, failure, phaseNanos, measurements, counters, stalls, notes, Map.of());
     }
 
     /** A result without notes. */

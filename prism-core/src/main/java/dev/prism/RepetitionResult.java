@@ -30,13 +30,43 @@ import java.util.Map;
  * @param measurements per operation, merged over ranks
  * @param ranks        per-rank results, by rank
  * @param rankSpread   how the ranks' phase durations spread
+ * @param intervals    per operation, each interval of the timed phase merged over the ranks ({@link Pacing#interval()}):
+ *                     the time series; empty without intervals
  */
 public record RepetitionResult(int index, Status status, Failure failure, Map<String, Measurement> measurements,
-                               List<RankResult> ranks, RankSpread rankSpread) {
+                               List<RankResult> ranks, RankSpread rankSpread, Map<String, List<Measurement>> intervals) {
     /** Copies the collections. */
     public RepetitionResult {
         measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
         ranks = List.copyOf(ranks);
+        Map<String, List<Measurement>> copy = new LinkedHashMap<>();
+        intervals.forEach((op, list) -> copy.put(op, List.copyOf(list)));
+        intervals = Collections.unmodifiableMap(copy);
+    }
+
+    /** A repetition whose intervals are its ranks' merged ({@link #mergeIntervals}). */
+    public RepetitionResult(int index, Status status, Failure failure, Map<String, Measurement> measurements,
+                            List<RankResult> ranks, RankSpread rankSpread) {
+        this(index, status, failure, measurements, ranks, rankSpread, mergeIntervals(ranks));
+    }
+
+    /** @return per operation and interval index, the ranks' interval measurements merged as concurrent ones */
+    public static Map<String, List<Measurement>> mergeIntervals(List<RankResult> ranks) {
+        Map<String, List<List<Measurement>>> byIndex = new LinkedHashMap<>();
+        for (RankResult rank : ranks) {
+            rank.intervals().forEach((op, list) -> {
+                List<List<Measurement>> slots = byIndex.computeIfAbsent(op, k -> new java.util.ArrayList<>());
+                for (int i = 0; i < list.size(); i++) {
+                    while (slots.size() <= i) {
+                        slots.add(new java.util.ArrayList<>());
+                    }
+                    slots.get(i).add(list.get(i));
+                }
+            });
+        }
+        Map<String, List<Measurement>> merged = new LinkedHashMap<>();
+        byIndex.forEach((op, slots) -> merged.put(op, slots.stream().map(Measurement::combineRanks).toList()));
+        return merged;
     }
 
     /**

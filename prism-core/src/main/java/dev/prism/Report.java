@@ -236,6 +236,23 @@ when a parameter is on the x axis).</p>
                       title: { display: true, text: 'bytes/s' }, ticks: { callback: v => rate(v) + 'B' } };
                   }
                   addChart(row, { type: 'line', data: { labels: group.labels, datasets: throughput }, options: { scales: rateAxes } });
+
+                  if (group.timeline.length > 0) {
+                    const overTime = [], latencies = [];
+                    group.timeline.forEach((s, i) => {
+                      const colour = colours[i % colours.length];
+                      overTime.push({ label: s.label + ' p99', data: s.p99, borderColor: colour, backgroundColor: colour,
+                        pointRadius: 0, borderWidth: 1.5, yAxisID: 'y' });
+                      overTime.push({ label: s.label + ' ops/s', data: s.ops, borderColor: colour, backgroundColor: colour,
+                        pointRadius: 0, borderWidth: 1, borderDash: [6, 4], yAxisID: 'rate' });
+                      latencies.push(...s.p99.map(p => p.y));
+                    });
+                    addChart(row, { type: 'line', data: { datasets: overTime }, options: { scales: {
+                      x: { type: 'linear', min: 0, title: { display: true, text: 'seconds into the timed phase' } },
+                      y: logLatencyAxis(latencies, 'p99 per interval'),
+                      rate: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
+                        title: { display: true, text: 'ops/s' }, ticks: { callback: rate } } } } });
+                  }
                 }
                 let blank = 0;
                 for (const chart of charts) {
@@ -382,9 +399,47 @@ when a parameter is on the x axis).</p>
                     }
                 }
                 throughput.put("bytes", bytes);
+                timeline(group.putArray("timeline"), key, op, taskCounts);
             }
         });
         return root;
+    }
+
+    /**
+     * Adds, per set and task count whose runs kept interval histograms ({@link Pacing#interval()}), the p99 and the
+     * rate of each interval, merged over the repetitions: x is the interval's middle in seconds from the end of the ramp.
+     */
+    private void timeline(ArrayNode timeline, String key, String op, TreeSet<Integer> taskCounts) {
+        for (Map.Entry<String, List<RunResult>> set : sets.entrySet()) {
+            for (RunResult run : set.getValue()) {
+                if (!key(run).equals(key) || run.repetitions().stream().allMatch(r -> !r.intervals().containsKey(op))) {
+                    continue;
+                }
+                List<List<Measurement>> byIndex = new ArrayList<>();
+                for (RepetitionResult rep : run.repetitions()) {
+                    List<Measurement> list = rep.intervals().getOrDefault(op, List.of());
+                    for (int i = 0; i < list.size(); i++) {
+                        while (byIndex.size() <= i) {
+                            byIndex.add(new ArrayList<>());
+                        }
+                        byIndex.get(i).add(list.get(i));
+                    }
+                }
+                ObjectNode series = timeline.addObject().put("label", set.getKey() + (taskCounts.size() > 1 ? ", " + run.tasks()
+                        + " task" + (run.tasks() == 1 ? "" : "s") : "") + (xParameter == null ? "" : ", " + xParameter + "="
+                        + run.parameters().get(xParameter)));
+                ArrayNode p99 = series.putArray("p99");
+                ArrayNode ops = series.putArray("ops");
+                for (int i = 0; i < byIndex.size(); i++) {
+                    Measurement merged = Measurement.combineRepetitions(byIndex.get(i));
+                    double seconds = (i + 0.5) * (merged.elapsedNanos() / (double) byIndex.get(i).size()) / 1e9;
+                    if (merged.count() > 0) {
+                        p99.addObject().put("x", seconds).put("y", merged.p99Nanos());
+                    }
+                    ops.addObject().put("x", seconds).put("y", merged.opsPerSecond());
+                }
+            }
+        }
     }
 
     /**

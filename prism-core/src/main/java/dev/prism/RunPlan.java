@@ -30,10 +30,24 @@ import java.time.Instant;
  * @param interruption   stops the ranks before their next operation when interrupted
  * @param continueOnError whether an item whose operation fails is counted (per operation and errno) and passed over
  *                        ({@link WorkloadContext#attempt}) instead of failing the rank
+ * @param pacing          a fixed amount of work, or a duration with a ramp; and interval histograms or none
  */
 public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
                       Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
-                      Interruption interruption, boolean continueOnError) {
+                      Interruption interruption, boolean continueOnError, Pacing pacing) {
+    /** Checks. */
+    public RunPlan {
+        java.util.Objects.requireNonNull(pacing, "pacing");
+    }
+
+    /** A plan paced by its amount of work. */
+    public RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
+                   Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
+                   Interruption interruption, boolean continueOnError) {
+        this(benchmark, tasks, runDirectory, seed, timeout, deadline, stallThreshold, listener, runId, repetition,
+                rankOutput, interruption, continueOnError, Pacing.NONE);
+    }
+
     /** A plan that stops at the first error. */
     public RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
                    Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,

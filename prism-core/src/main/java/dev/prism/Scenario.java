@@ -48,6 +48,7 @@ public final class Scenario {
     private final Interruption interruption;
     private final Duration cleanupGrace;
     private final boolean continueOnError;
+    private final Pacing pacing;
 
     private Scenario(Builder b) {
         this.target = b.target;
@@ -65,6 +66,7 @@ public final class Scenario {
         this.interruption = b.interruption;
         this.cleanupGrace = b.cleanupGrace;
         this.continueOnError = b.continueOnError;
+        this.pacing = b.pacing;
     }
 
     /** @return a new builder */
@@ -157,6 +159,11 @@ public final class Scenario {
         return cleanupGrace;
     }
 
+    /** @return how each repetition is paced: by work, or by time with a ramp; with or without intervals */
+    public Pacing pacing() {
+        return pacing;
+    }
+
     /** @return whether failed items are counted and passed over instead of failing the run (see {@link Builder#continueOnError}) */
     public boolean continueOnError() {
         return continueOnError;
@@ -184,6 +191,7 @@ public final class Scenario {
         private Interruption interruption = Interruption.create();
         private Duration cleanupGrace = Duration.ofSeconds(10);
         private boolean continueOnError;
+        private Pacing pacing = Pacing.NONE;
 
         private Builder() {
         }
@@ -320,6 +328,16 @@ public final class Scenario {
         }
 
         /**
+         * @param pacing a time-based run ({@link Pacing#of}: duration, ramp, interval), or {@link Pacing#NONE} (the
+         *               default: each benchmark does its amount of work); with a duration every benchmark must
+         *               {@linkplain Benchmark#runsByTime run by time}, and the timeout must leave room for it
+         */
+        public Builder pacing(Pacing pacing) {
+            this.pacing = Objects.requireNonNull(pacing, "pacing");
+            return this;
+        }
+
+        /**
          * @return the scenario
          * @throws IllegalStateException when no target or no benchmark was given
          */
@@ -329,6 +347,18 @@ public final class Scenario {
             }
             if (benchmarks.isEmpty()) {
                 throw new IllegalStateException("a scenario needs at least one benchmark: call benchmark(...)");
+            }
+            if (pacing.timeBased()) {
+                List<String> byWork = benchmarks.stream().filter(b -> !b.runsByTime()).map(Benchmark::name).distinct().toList();
+                if (!byWork.isEmpty()) {
+                    throw new IllegalArgumentException("a duration of " + pacing.duration() + " needs benchmarks whose work is a"
+                            + " loop; " + String.join(", ", byWork) + " run" + (byWork.size() == 1 ? "s" : "")
+                            + " a fixed amount of work (time-based: create_files, list_files, open_contention)");
+                }
+                if (pacing.duration().plus(pacing.ramp()).compareTo(timeout) >= 0) {
+                    throw new IllegalArgumentException("timeout " + timeout + " must leave room for the ramp and duration ("
+                            + pacing.ramp().plus(pacing.duration()) + ") and the set-up");
+                }
             }
             return new Scenario(this);
         }

@@ -129,6 +129,20 @@ public interface WorkloadContext {
      * records a sample unless {@link #fail()} was called first: prefer {@link #call} and
      * {@link #measure}, which do that, for operations that may throw.
      */
+    /** @return whether this repetition runs by time ({@link Pacing#timeBased()}) rather than by its amount of work */
+    default boolean timeBased() {
+        return false;
+    }
+
+    /**
+     * @param done how many items (files, opens, passes) this rank has done in its timed phase
+     * @return in a time-based run, whether the ramp and duration have not yet passed; otherwise whether
+     *         {@code done} is below {@code amount}, the benchmark's own amount of work
+     */
+    default boolean keepGoing(long done, long amount) {
+        return done < amount;
+    }
+
     /** @return whether the scenario continues past failed items ({@link Scenario.Builder#continueOnError}) */
     default boolean continueOnError() {
         return false;

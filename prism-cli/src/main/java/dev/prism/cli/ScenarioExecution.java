@@ -62,7 +62,7 @@ final class ScenarioExecution {
     static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,
                    int[] tasksAsked) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed)
-                .continueOnError(options.continueOnError);
+                .continueOnError(options.continueOnError).pacing(options.pacing());
         java.nio.file.Path meeting = options.coordinationDirectory();
         if (meeting != null && options.launcher == ScenarioOptions.LauncherKind.THREADS) {
             throw new IllegalArgumentException("--coordinator applies to --launcher processes or slurm; threads meet in this JVM");

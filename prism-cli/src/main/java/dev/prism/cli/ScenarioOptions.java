@@ -102,6 +102,26 @@ final class ScenarioOptions {
         return run;
     }
 
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "run each repetition for this long and count what was done, instead of a fixed amount of work"
+                    + " (create_files, list_files, open_contention)")
+    Duration duration;
+
+    @Option(names = "--ramp", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "with --duration: work this long first, untimed")
+    Duration ramp;
+
+    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "also keep one histogram per interval of the timed phase (JSON time series and an HdrHistogram"
+                    + " log beside each result), e.g. 1s")
+    Duration interval;
+
+    /** @return the pacing these options ask for */
+    dev.prism.Pacing pacing() {
+        return dev.prism.Pacing.of(duration == null ? Duration.ZERO : duration, ramp == null ? Duration.ZERO : ramp,
+                interval == null ? Duration.ZERO : interval);
+    }
+
     @Option(names = "--continue-on-error", description = "count a failed operation (per operation and errno, in the table"
             + " and JSON) and go on with the next file instead of failing the run, as fio's continue_on_error: for"
             + " qualifying flaky storage (create, move and delete files, md5_check)")

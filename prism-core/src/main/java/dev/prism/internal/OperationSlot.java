@@ -77,7 +77,8 @@ final class OperationSlot implements WorkloadContext.Timer {
         if (!running) {
             return;
         }
-        long duration = System.nanoTime() - startedNanos;
+        long end = System.nanoTime();
+        long duration = end - startedNanos;
         RUNNING.setRelease(this, false);
         if (duration >= stallThresholdNanos) {
             stalls.add(stall(duration, true));
@@ -86,12 +87,53 @@ final class OperationSlot implements WorkloadContext.Timer {
             // the rank was told to stop while this ran: it may have been cut short, so it is no sample
             return;
         }
+        if (startedNanos < context.recordingFromNanos()) {
+            // started within a time-based run's ramp: untimed by design
+            return;
+        }
+        long intervalNanos = context.intervalNanos();
+        LatencyRecorder interval = intervalNanos == 0 ? null : intervalAt(end, intervalNanos);
         if (failed) {
             recorder.recordError();
+            if (interval != null) {
+                interval.recordError();
+            }
             context.operationFailed(operation);
         } else {
             recorder.record(duration);
+            if (interval != null) {
+                interval.record(duration);
+            }
         }
+    }
+
+    /** Interval histograms: the finished ones, in order (empty ones included), and the one filling now. */
+    private final List<dev.prism.Measurement> intervals = new java.util.ArrayList<>();
+    private LatencyRecorder intervalRecorder;
+    private long intervalLength;
+
+    /** @return the recorder of the interval that {@code end} falls in, closing the ones before it (once per interval) */
+    private LatencyRecorder intervalAt(long end, long intervalNanos) {
+        // an operation that ends just after a time-based run's end belongs to its last interval
+        int index = (int) Math.min((end - context.recordingFromNanos()) / intervalNanos, context.lastIntervalIndex());
+        if (intervalRecorder == null) {
+            intervalRecorder = new LatencyRecorder(operation);
+            intervalLength = intervalNanos;
+        }
+        while (intervals.size() < index) {
+            intervals.add(intervalRecorder.snapshot(intervalNanos));
+            intervalRecorder = new LatencyRecorder(operation);
+        }
+        return intervalRecorder;
+    }
+
+    /** @return every interval's measurement so far, the last one (still filling) included; empty without intervals */
+    List<dev.prism.Measurement> intervals() {
+        List<dev.prism.Measurement> all = new java.util.ArrayList<>(intervals);
+        if (intervalRecorder != null) {
+            all.add(intervalRecorder.snapshot(intervalLength));
+        }
+        return all;
     }
 
     @Override

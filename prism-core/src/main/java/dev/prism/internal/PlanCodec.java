@@ -54,6 +54,9 @@ final class PlanCodec {
         m.put("repetition", plan.repetition());
         m.put("rankOutput", plan.rankOutput() == null ? null : plan.rankOutput().toString());
         m.put("continueOnError", plan.continueOnError());
+        m.put("durationNanos", plan.pacing().duration().toNanos());
+        m.put("rampNanos", plan.pacing().ramp().toNanos());
+        m.put("intervalNanos", plan.pacing().interval().toNanos());
         return m;
     }
 
@@ -67,6 +70,8 @@ final class PlanCodec {
                 Instant.now().plusNanos(m.path("remainingNanos").asLong()),
                 Duration.ofNanos(m.path("stallThresholdNanos").asLong()), listener, m.path("runId").asText(),
                 m.path("repetition").asInt(), output.isNull() || output.isMissingNode() ? null : Path.of(output.asText()),
-                dev.prism.Interruption.create(), m.path("continueOnError").asBoolean(false));
+                dev.prism.Interruption.create(), m.path("continueOnError").asBoolean(false),
+                new dev.prism.Pacing(Duration.ofNanos(m.path("durationNanos").asLong(0)), Duration.ofNanos(m.path("rampNanos").asLong(0)),
+                        Duration.ofNanos(m.path("intervalNanos").asLong(0))));
     }
 }

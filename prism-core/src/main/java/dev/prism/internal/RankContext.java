@@ -38,6 +38,11 @@ final class RankContext implements WorkloadContext {
     private Map<String, String> notes = measuredNotes;
     private int userBarriers;
     private boolean continueOnError;
+    private dev.prism.Pacing pacing = dev.prism.Pacing.NONE;
+    /** Operations that start before this are not recorded (a ramp); Long.MIN_VALUE: record everything. */
+    private long recordingFromNanos = Long.MIN_VALUE;
+    /** When a time-based run's timed phase ends. */
+    private long endNanos = Long.MAX_VALUE;
     /** The operation whose timing failed last, for {@link #attempt} to charge its error to. */
     private String lastFailedOperation;
     private final java.util.Set<Path> failedItems = new java.util.HashSet<>();
@@ -108,6 +113,66 @@ final class RankContext implements WorkloadContext {
         if (reason != null) {
             throw new RankAbortedException("stopped: " + reason, true);
         }
+    }
+
+    /** Paces this rank: time-based with a ramp, intervals. */
+    void pacing(dev.prism.Pacing pacing) {
+        this.pacing = pacing;
+    }
+
+    /** The timed phase starts now: a ramp, if any, runs first, and a time-based run ends after ramp and duration. */
+    void phaseStarts(long nowNanos) {
+        recordingFromNanos = nowNanos + pacing.ramp().toNanos();
+        if (pacing.timeBased()) {
+            endNanos = recordingFromNanos + pacing.duration().toNanos();
+        }
+    }
+
+    /** @return when recording starts: the end of the ramp (Long.MIN_VALUE before the phase) */
+    long recordingFromNanos() {
+        return recordingFromNanos;
+    }
+
+    /** @return the index of a time-based run's last interval (the duration over the interval, rounded up, less one); else unbounded */
+    long lastIntervalIndex() {
+        if (!pacing.timeBased() || pacing.interval().isZero()) {
+            return Long.MAX_VALUE;
+        }
+        long d = pacing.duration().toNanos();
+        long i = pacing.interval().toNanos();
+        return Math.max(0, (d + i - 1) / i - 1);
+    }
+
+    /** @return the interval length in nanoseconds, 0 without intervals */
+    long intervalNanos() {
+        return pacing.interval().toNanos();
+    }
+
+    @Override
+    public boolean timeBased() {
+        return pacing.timeBased();
+    }
+
+    @Override
+    public boolean keepGoing(long done, long amount) {
+        return pacing.timeBased() ? System.nanoTime() < endNanos : done < amount;
+    }
+
+    /** @return per operation, its interval measurements (only operations that kept any) */
+    Map<String, List<Measurement>> intervals() {
+        Map<String, List<Measurement>> result = new LinkedHashMap<>();
+        if (pacing.interval().isZero()) {
+            return result;
+        }
+        synchronized (slotOrder) {
+            for (OperationSlot slot : slotOrder) {
+                List<Measurement> intervals = slot.intervals();
+                if (!intervals.isEmpty()) {
+                    result.put(slot.operation(), intervals);
+                }
+            }
+        }
+        return result;
     }
 
     /** Continue past failed items ({@link WorkloadContext#attempt}) in this rank. */

@@ -43,6 +43,7 @@ public final class RankExecution {
         this.context = new RankContext(rank, plan.tasks(), plan.rankDirectory(rank), plan.sharedDirectory(),
                 plan.seed(), benchmark.parameters(), sync, plan.stallThreshold().toNanos(), monitor);
         this.context.continueOnError(plan.continueOnError());
+        this.context.pacing(plan.pacing());
     }
 
     /** Runs the rank in the calling thread. */
@@ -57,6 +58,7 @@ public final class RankExecution {
             JitQuiet.await(plan.deadline());
             context.await("before-run");
             phaseStartNanos = System.nanoTime();
+            context.phaseStarts(phaseStartNanos);
             started = true;
             workload.run(context);
             phaseEndNanos = System.nanoTime();
@@ -118,9 +120,11 @@ public final class RankExecution {
     }
 
     private RankResult result(Failure failure) {
-        long phase = !started ? 0 : (phaseEndNanos != 0 ? phaseEndNanos : System.nanoTime()) - phaseStartNanos;
+        // a ramp is no part of the timed phase: rates count from its end
+        long from = started ? Math.max(phaseStartNanos, context.recordingFromNanos()) : 0;
+        long phase = !started ? 0 : Math.max(0, (phaseEndNanos != 0 ? phaseEndNanos : System.nanoTime()) - from);
         return new RankResult(rank, hostname, failure == null ? Status.PASS : Status.FAIL, failure, phase,
-                context.measurements(phase), context.counters(), context.stalls(), context.notes());
+                context.measurements(phase), context.counters(), context.stalls(), context.notes(), context.intervals());
     }
 
     private Failure classify(Throwable t) {

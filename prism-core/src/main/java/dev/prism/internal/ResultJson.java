@@ -58,7 +58,40 @@ public final class ResultJson {
         Files.createDirectories(directory);
         Path file = directory.resolve(String.format("%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks()));
         write(run, file);
+        if (run.repetitions().stream().anyMatch(r -> !r.intervals().isEmpty())) {
+            writeIntervalLog(run, directory.resolve(file.getFileName().toString().replaceFirst("\\.json$", ".hlog")));
+        }
         return file;
+    }
+
+    /**
+     * Writes every interval histogram of {@code run} as an HdrHistogram log: one line per repetition × operation ×
+     * interval, tagged {@code rep<N>/<op>}, its start and end in seconds from the end of the ramp.
+     */
+    static void writeIntervalLog(RunResult run, Path file) throws IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            org.HdrHistogram.HistogramLogWriter writer = new org.HdrHistogram.HistogramLogWriter(out);
+            writer.outputComment("PRISM " + run.benchmark() + " with " + run.tasks() + " task(s), run " + run.runId()
+                    + ": interval latencies in nanoseconds; tags are rep<N>/<operation>; times from the end of the ramp");
+            writer.outputLogFormatVersion();
+            writer.outputBaseTime(0);
+            writer.outputLegend();
+            for (RepetitionResult rep : run.repetitions()) {
+                rep.intervals().forEach((op, list) -> {
+                    for (int i = 0; i < list.size(); i++) {
+                        Measurement m = list.get(i);
+                        org.HdrHistogram.Histogram h = m.histogram();
+                        long lengthMillis = m.elapsedNanos() / 1_000_000;
+                        h.setTag(("rep" + (rep.index() + 1) + "/" + op).replaceAll("[\\s,]", "_"));
+                        h.setStartTimeStamp(i * lengthMillis);
+                        h.setEndTimeStamp((i + 1) * lengthMillis);
+                        writer.outputIntervalHistogram(h);
+                    }
+                });
+            }
+        }
+        AtomicFiles.write(file, bytes.toByteArray());
     }
 
     /** @return one rank's result as a JSON document (the per-rank file, and what workers send back) */
@@ -121,7 +154,7 @@ public final class ResultJson {
             r.path("ranks").forEach(rank -> ranks.add(readRank(rank)));
             repetitions.add(new RepetitionResult(r.path("index").asInt(), dev.prism.Status.valueOf(r.path("status").asText()),
                     readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks,
-                    RankSpread.of(ranks, r.path("index").asInt())));
+                    RankSpread.of(ranks, r.path("index").asInt()), readIntervals(r.path("intervals"))));
         }
         JsonNode t = d.path("target");
         JsonNode h = d.path("host");
@@ -149,12 +182,29 @@ public final class ResultJson {
         Map<String, Measurement> measurements = new java.util.LinkedHashMap<>();
         node.fields().forEachRemaining(e -> {
             JsonNode m = e.getValue();
-            measurements.put(e.getKey(), Measurement.decode(e.getKey(), m.path("count").asLong(), m.path("bytes").asLong(),
-                    m.path("meanNanos").asDouble(), m.path("stddevNanos").asDouble(), m.path("minNanos").asLong(),
-                    m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText(),
-                    m.path("errors").asLong()));
+            measurements.put(e.getKey(), readMeasurement(e.getKey(), m));
         });
         return measurements;
+    }
+
+    /** @return per operation, its interval measurements (absent: none) */
+    private static Map<String, List<Measurement>> readIntervals(JsonNode node) {
+        Map<String, List<Measurement>> intervals = new java.util.LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> {
+            List<Measurement> list = new java.util.ArrayList<>();
+            for (JsonNode m : e.getValue()) {
+                list.add(readMeasurement(e.getKey(), m));
+            }
+            intervals.put(e.getKey(), list);
+        });
+        return intervals;
+    }
+
+    private static Measurement readMeasurement(String op, JsonNode m) {
+        return Measurement.decode(op, m.path("count").asLong(), m.path("bytes").asLong(),
+                m.path("meanNanos").asDouble(), m.path("stddevNanos").asDouble(), m.path("minNanos").asLong(),
+                m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText(),
+                m.path("errors").asLong());
     }
 
     static RankResult readRank(JsonNode node) {
@@ -173,7 +223,7 @@ public final class ResultJson {
         node.path("notes").fields().forEachRemaining(e -> notes.put(e.getKey(), e.getValue().asText()));
         return new RankResult(node.path("rank").asInt(), node.path("hostname").asText(),
                 dev.prism.Status.valueOf(node.path("status").asText()), failure, node.path("phaseNanos").asLong(),
-                measurements, counters, stalls, notes);
+                measurements, counters, stalls, notes, readIntervals(node.path("intervals")));
     }
 
     static ObjectNode tree(RunResult run) {
@@ -222,6 +272,7 @@ public final class ResultJson {
                     .put("firstDoneOpsPerSecond", round(rep.firstDoneOpsPerSecond(op)))
                     .put("lastDoneOpsPerSecond", round(rep.lastDoneOpsPerSecond(op))));
             putMeasurements(r.putObject("measurements"), rep.measurements());
+            putIntervals(r, rep.intervals());
             ArrayNode ranks = r.putArray("ranks");
             for (RankResult rank : rep.ranks()) {
                 putRank(ranks.addObject(), rank);
@@ -242,6 +293,23 @@ public final class ResultJson {
         putStalls(node.putArray("stalls"), rank.stalls());
         ObjectNode notes = node.putObject("notes");
         rank.notes().forEach(notes::put);
+        putIntervals(node, rank.intervals());
+    }
+
+    /** Writes {@code intervals} as {@code "intervals": {op: [measurement, …]}}, and nothing when there are none. */
+    private static void putIntervals(ObjectNode node, Map<String, List<Measurement>> intervals) {
+        if (intervals.isEmpty()) {
+            return;
+        }
+        ObjectNode all = node.putObject("intervals");
+        intervals.forEach((op, list) -> {
+            ArrayNode array = all.putArray(op);
+            for (Measurement m : list) {
+                ObjectNode holder = MAPPER.createObjectNode();
+                putMeasurements(holder, Map.of(op, m));
+                array.add(holder.get(op));
+            }
+        });
     }
 
     private static void putFailure(ObjectNode node, Failure failure) {

@@ -209,7 +209,7 @@ public final class ScenarioRunner {
         Instant deadline = Instant.now().plus(scenario.timeout());
         RunPlan plan = new RunPlan(benchmark, tasks, runDirectory, scenario.seed(), scenario.timeout(), deadline,
                 scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput, scenario.interruption(),
-                scenario.continueOnError());
+                scenario.continueOnError(), scenario.pacing());
         Launcher launcher = launcherOf(benchmark);
         List<RankResult> ranks = launcher.launch(plan);
         if (ranks.size() != tasks) {

@@ -45,6 +45,12 @@ public final class CreateFiles extends FileSetBenchmark<CreateFiles> {
         return new CreateFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
     }
 
+    /** @return true: with a duration it works until the time is up ({@link dev.prism.Pacing}) */
+    @Override
+    public boolean runsByTime() {
+        return true;
+    }
+
     @Override
     protected CreateFiles with(Parameters parameters) {
         return new CreateFiles(parameters);

@@ -29,6 +29,12 @@ public final class ListFiles extends FileSetBenchmark<ListFiles> {
         return new ListFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
     }
 
+    /** @return true: with a duration it works until the time is up ({@link dev.prism.Pacing}) */
+    @Override
+    public boolean runsByTime() {
+        return true;
+    }
+
     @Override
     protected ListFiles with(Parameters parameters) {
         return new ListFiles(parameters);

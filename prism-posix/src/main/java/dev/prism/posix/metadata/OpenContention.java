@@ -41,6 +41,12 @@ public final class OpenContention extends PosixBenchmark<OpenContention> {
         return new OpenContention(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
     }
 
+    /** @return true: with a duration it works until the time is up ({@link dev.prism.Pacing}) */
+    @Override
+    public boolean runsByTime() {
+        return true;
+    }
+
     @Override
     protected OpenContention with(Parameters parameters) {
         return new OpenContention(parameters);

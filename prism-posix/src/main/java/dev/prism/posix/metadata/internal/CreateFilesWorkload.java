@@ -57,10 +57,15 @@ public final class CreateFilesWorkload implements Workload {
         });
     }
 
+    /** Files this rank created in the timed phase: {@code files}, or as many as a time-based run had time for. */
+    private int created;
+
     @Override
     public void run(WorkloadContext ctx) {
-        for (int i = 0; i < files; i++) {
+        created = 0;
+        for (int i = 0; ctx.keepGoing(i, files); i++) {
             Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
+            created = i + 1;
             if (ctx.continueOnError()) {
                 ctx.attempt("create", file, () -> createOne(ctx, file));
             } else {
@@ -91,7 +96,7 @@ public final class CreateFilesWorkload implements Workload {
 
     @Override
     public void validate(WorkloadContext ctx) {
-        for (int i = 0; i < files; i++) {
+        for (int i = 0; i < created; i++) {
             Path file = directory.resolve(FileWork.fileName(shared, ctx.rank(), i));
             if (ctx.failed(FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)))) {
                 continue;   // counted as an error of its operation (--continue-on-error)

@@ -38,7 +38,10 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void run(WorkloadContext ctx) {
-        listAndStat(ctx, directory);
+        // one pass; a time-based run passes again until its time is up (the last pass is checked)
+        for (int pass = 0; ctx.keepGoing(pass, 1); pass++) {
+            listAndStat(ctx, directory);
+        }
     }
 
     /** The timed work: one readdir of {@code dir}, then a stat of every name it returned. */

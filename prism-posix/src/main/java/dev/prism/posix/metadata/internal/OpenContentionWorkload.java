@@ -54,11 +54,16 @@ public final class OpenContentionWorkload implements Workload {
         });
     }
 
+    /** Opens done in the timed phase: {@code opens}, or as many as a time-based run had time for. */
+    private long done;
+
     @Override
     public void run(WorkloadContext ctx) {
         bytesRead = 0;
-        for (int i = 0; i < opens; i++) {
+        done = 0;
+        for (int i = 0; ctx.keepGoing(i, opens); i++) {
             bytesRead += openReadClose(ctx, file);
+            done = i + 1;
         }
         if (read) {
             ctx.addBytes("read", bytesRead);
@@ -81,9 +86,9 @@ public final class OpenContentionWorkload implements Workload {
 
     @Override
     public void validate(WorkloadContext ctx) {
-        long expected = read ? (long) opens * Math.min(READ_SIZE, fileSize) : 0;
+        long expected = read ? done * Math.min(READ_SIZE, fileSize) : 0;
         if (bytesRead != expected) {
-            throw new ValidationException(file + ": read " + bytesRead + " bytes over " + opens + " opens, expected " + expected);
+            throw new ValidationException(file + ": read " + bytesRead + " bytes over " + done + " opens, expected " + expected);
         }
     }
 }
