@@ -69,6 +69,18 @@ public interface Benchmark {
         private String description = "";
         private Parameters parameters = Parameters.none();
         private Supplier<? extends Workload> workloads;
+        private boolean runsByTime;
+
+        /**
+         * Says the workload loops while {@link WorkloadContext#keepGoing} says so, so it can run by time
+         * ({@link Pacing}): {@code for (long i = 0; ctx.keepGoing(i, 1000); i++) { … }}.
+         *
+         * @return this builder
+         */
+        public Builder runsByTime() {
+            this.runsByTime = true;
+            return this;
+        }
 
         private Builder(String name) {
             if (name == null || !name.matches("[a-z][a-z0-9_.-]*")) {
@@ -111,7 +123,7 @@ public interface Benchmark {
             if (workloads == null) {
                 throw new IllegalStateException("benchmark '" + name + "' needs a workload: call run(...) or workload(...)");
             }
-            return new CustomBenchmark(name, description, parameters, workloads);
+            return new CustomBenchmark(name, description, parameters, workloads, runsByTime);
         }
     }
 }

@@ -135,6 +135,28 @@ class CompareReportCliTest {
     }
 
     @Test
+    void aTimeBasedRun_endsAfterItsDuration_withIntervalsInJsonLogAndReport() throws IOException {
+        long begin = System.nanoTime();
+        Cli.Outcome o = prism("run", "open_contention", "--target", work.toString(), "--duration", "2s", "--ramp", "500ms",
+                "--interval", "500ms", "--tasks", "2", "-q", "--out", work.resolve("out").toString(), "--run-id", "timed");
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(seconds).as("a 0.5 s ramp and 2 s of work, with set-up and clean-up").isBetween(2.5, 15.0);
+        dev.prism.RunResult run = dev.prism.Results.load(work.resolve("out/timed")).get(0);
+        assertThat(run.repetitions().get(0).ranks()).allSatisfy(r -> assertThat(r.phaseNanos() / 1e9).isBetween(1.99, 2.5));
+        assertThat(run.repetitions().get(0).intervals().get("open")).hasSize(4)
+                .allSatisfy(m -> assertThat(m.count()).isPositive());
+        assertThat(Files.readString(work.resolve("out/timed/01-open_contention-t2.hlog"))).contains("Tag=rep1/open,1.500,0.500");
+        Cli.Outcome report = prism("report", "timed=" + work.resolve("out/timed"), "-o", work.resolve("t.html").toString());
+        assertThat(report.exit()).as(report.err()).isZero();
+        assertThat(Files.readString(work.resolve("t.html"))).contains("seconds into the timed phase").contains("\"timeline\":[{");
+        Cli.Outcome refused = prism("run", "move_files", "--target", work.toString(), "--duration", "2s");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("move_files runs a fixed amount of work");
+        assertThat(prism("run", "open_contention", "--target", work.toString(), "--ramp", "1s").err()).contains("needs a duration");
+    }
+
+    @Test
     void gate_setsTheExitCode_andBaselineComparesInTheSameRun() throws IOException {
         Path a = run("base");
         Path pass = Files.writeString(work.resolve("pass.json"),

@@ -92,7 +92,9 @@ final class OperationSlot implements WorkloadContext.Timer {
             return;
         }
         long intervalNanos = context.intervalNanos();
-        LatencyRecorder interval = intervalNanos == 0 ? null : intervalAt(end, intervalNanos);
+        // intervals count from the start of recording: nothing before the timed phase (set-up, a rehearsal) has one
+        LatencyRecorder interval = intervalNanos == 0 || context.recordingFromNanos() == Long.MIN_VALUE ? null
+                : intervalAt(end, intervalNanos);
         if (failed) {
             recorder.recordError();
             if (interval != null) {
