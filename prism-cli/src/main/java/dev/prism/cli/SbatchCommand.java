@@ -1,5 +1,6 @@
 package dev.prism.cli;
 
+import dev.prism.Suite;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,13 +46,24 @@ final class SbatchCommand implements Runnable {
     @Option(names = "--job-name", paramLabel = "NAME", defaultValue = "prism", description = "job name (default: ${DEFAULT-VALUE})")
     private String jobName;
 
-    @CommandLine.Parameters(paramLabel = "RUN_ARGS", arity = "1..*",
+    @Option(names = "--suite", paramLabel = "NAME", description = "write one 'prism run' per configuration of this suite"
+            + " (quick, standard, paper) and task count; RUN_ARGS are then options only (--target …)")
+    private String suite;
+
+    @CommandLine.Parameters(paramLabel = "RUN_ARGS", arity = "0..*",
             description = "after '--': what 'prism run' gets (benchmarks, --target, -p …); --tasks and --launcher slurm"
                     + " (torch: --torch-nodes) are added")
-    private List<String> runArgs;
+    private List<String> runArgs = new java.util.ArrayList<>();
 
     @Override
     public void run() {
+        if (suite != null) {
+            writeSuite(Suite.named(suite));
+            return;
+        }
+        if (runArgs.isEmpty()) {
+            throw new IllegalArgumentException("name what to run after '--' (benchmarks and --target), or give --suite NAME");
+        }
         for (int n : tasks) {
             if (n < 1) {
                 throw new IllegalArgumentException("--tasks must each be at least 1, was " + n);
@@ -107,6 +119,71 @@ final class SbatchCommand implements Runnable {
         } else {
             out.println("  srun --ntasks=\"$n\" --overcommit \"$PRISM\" run " + args
                     + " --launcher slurm --tasks \"$n\" --run-id \"${SLURM_JOB_ID}-t$n\"");
+        }
+        out.println("done");
+        out.flush();
+    }
+
+    /**
+     * Writes a script that runs every configuration of {@code suite} at every task count, each as its own
+     * {@code prism run} with the parameters that differ from the defaults: under srun for PRISM's own ranks, directly
+     * with --torch-nodes for torch benchmarks, which start their own.
+     */
+    private void writeSuite(Suite suite) {
+        for (String arg : runArgs) {
+            if (!arg.startsWith("-") && runArgs.indexOf(arg) == 0) {
+                throw new IllegalArgumentException("with --suite, RUN_ARGS are options only (--target DIR …), was '" + arg + "'");
+            }
+        }
+        int torchNodes = nodes == null ? 1 : nodes;
+        List<Suite.Entry> entries = suite.plan();
+        boolean torch = entries.stream().anyMatch(e -> e.benchmark().launcher().isPresent());
+        for (int n : tasks) {
+            if (n < 1) {
+                throw new IllegalArgumentException("--tasks must each be at least 1, was " + n);
+            }
+            if (torch && n % torchNodes != 0) {
+                throw new IllegalArgumentException("the suite's torch benchmarks run the same number of ranks on each of the "
+                        + torchNodes + " nodes: --tasks must be multiples of " + torchNodes + ", was " + n);
+            }
+        }
+        if (!time.matches("(\\d+-)?\\d{1,2}:\\d{2}:\\d{2}")) {
+            throw new IllegalArgumentException("--time must look like 01:00:00 or 1-12:00:00, was '" + time + "'");
+        }
+        Path prism = Path.of(System.getProperty("prism.script", "prism")).toAbsolutePath();
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("#!/bin/bash");
+        out.println("# Written by 'prism sbatch --suite " + suite.label() + "': " + entries.size() + " configurations at each task"
+                + " count, each its own 'prism run'; PRISM's ranks run as srun steps, torch benchmarks start their own.");
+        out.println("#SBATCH --job-name=" + jobName);
+        out.println("#SBATCH --ntasks=" + Arrays.stream(tasks).max().orElse(1));
+        if (nodes != null) {
+            out.println("#SBATCH --nodes=" + nodes);
+        }
+        out.println("#SBATCH --time=" + time);
+        if (partition != null) {
+            out.println("#SBATCH --partition=" + partition);
+        }
+        out.println("#SBATCH --output=prism-%j.out");
+        out.println("set -uo pipefail   # one configuration's failure does not stop the others");
+        out.println("PRISM=${PRISM:-" + shellQuote(prism.toString()) + "}");
+        String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
+        String repetitions = "--reps " + suite.repetitions() + " --warmups " + suite.warmups();
+        out.println("for n in " + Arrays.stream(tasks).mapToObj(String::valueOf).collect(Collectors.joining(" ")) + "; do");
+        int i = 0;
+        for (Suite.Entry entry : entries) {
+            i++;
+            StringBuilder run = new StringBuilder(entry.benchmark().name());
+            entry.benchmark().parameters().changedFromDefaults().forEach((k, v) -> run.append(" -p ")
+                    .append(shellQuote(k + "=" + v)));
+            String id = String.format("--run-id \"${SLURM_JOB_ID}-t$n-%02d\"", i);
+            if (entry.benchmark().launcher().isPresent()) {
+                out.println("  \"$PRISM\" run " + run + " " + args + " --tasks \"$n\" --torch-nodes " + torchNodes + " "
+                        + repetitions + " " + id);
+            } else {
+                out.println("  srun --ntasks=\"$n\" --overcommit \"$PRISM\" run " + run + " " + args
+                        + " --launcher slurm --tasks \"$n\" " + repetitions + " " + id);
+            }
         }
         out.println("done");
         out.flush();

@@ -2,6 +2,7 @@ package dev.prism.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.prism.Suite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -119,6 +120,20 @@ class PrismCommandTest {
         assertThat(o.out()).contains("#SBATCH --ntasks=16").contains("#SBATCH --nodes=2").contains("for n in 1 4 16; do")
                 .contains("run create_files --target '/mnt/a b' --launcher slurm --tasks \"$n\"");
         assertThat(prism("sbatch", "--tasks", "2", "--time", "soon", "--", "create_files").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void sbatch_forASuite_writesOneRunPerConfigurationAndTaskCount() {
+        Cli.Outcome o = prism("sbatch", "--suite", "standard", "--tasks", "2,4", "--nodes", "2", "--", "--target", "/mnt/a b");
+        assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.out()).startsWith("#!/bin/bash").contains("#SBATCH --ntasks=4").contains("for n in 2 4; do")
+                .contains("srun --ntasks=\"$n\" --overcommit \"$PRISM\" run create_files -p files=5000 --target '/mnt/a b'"
+                        + " --launcher slurm --tasks \"$n\" --reps 3 --warmups 1 --run-id \"${SLURM_JOB_ID}-t$n-02\"")
+                .contains("\"$PRISM\" run ddp_save --target '/mnt/a b' --tasks \"$n\" --torch-nodes 2 --reps 3 --warmups 1");
+        assertThat(o.out().lines().filter(l -> l.contains("\"$PRISM\" run ")).count()).isEqualTo(Suite.STANDARD.plan().size());
+        assertThat(prism("sbatch", "--suite", "standard", "--tasks", "3", "--nodes", "2", "--", "--target", "/x").err())
+                .contains("multiples of 2");
+        assertThat(prism("sbatch", "--tasks", "2").err()).contains("or give --suite NAME");
     }
 
     @Test
