@@ -9,9 +9,9 @@ import dev.prism.posix.data.DatasetManifest;
 import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.Datasets;
 import dev.prism.posix.internal.FileWork;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;

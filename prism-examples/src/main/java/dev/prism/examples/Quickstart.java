@@ -5,8 +5,8 @@ import dev.prism.Measurement;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
-import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.posix.PosixBenchmarks;
+import dev.prism.posix.metadata.DirectoryLayout;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.prism.posix;
 
-import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.AbstractBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
+import dev.prism.posix.metadata.DirectoryLayout;
 
 /**
  * What every POSIX benchmark shares: immutable parameters, each setter returning a checked copy,

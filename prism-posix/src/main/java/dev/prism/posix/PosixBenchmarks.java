@@ -1,5 +1,6 @@
 package dev.prism.posix;
 
+import dev.prism.Parameters;
 import dev.prism.posix.data.CreateDataset;
 import dev.prism.posix.data.CreateSyntheticWorkload;
 import dev.prism.posix.data.Md5Check;
@@ -10,7 +11,6 @@ import dev.prism.posix.metadata.ListFiles;
 import dev.prism.posix.metadata.MoveFiles;
 import dev.prism.posix.metadata.OpenContention;
 import dev.prism.posix.workflows.LinkLock;
-import dev.prism.Parameters;
 
 /**
  * Typed factories for the POSIX benchmarks, each starting from its defaults (NATIVE access).

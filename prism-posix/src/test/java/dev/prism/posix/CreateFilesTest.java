@@ -1,7 +1,5 @@
 package dev.prism.posix;
 
-import dev.prism.posix.metadata.CreateFiles;
-import dev.prism.posix.metadata.DirectoryLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.Benchmark;
@@ -14,6 +12,8 @@ import dev.prism.ScenarioResult;
 import dev.prism.Suite;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
+import dev.prism.posix.metadata.CreateFiles;
+import dev.prism.posix.metadata.DirectoryLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

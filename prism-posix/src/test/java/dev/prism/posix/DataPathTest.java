@@ -1,5 +1,10 @@
 package dev.prism.posix;
 
+import dev.prism.DataSize;
+import dev.prism.Failure;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.TargetInfo;
 import dev.prism.posix.data.Arrival;
 import dev.prism.posix.data.ContentPattern;
 import dev.prism.posix.data.CreateDataset;
@@ -11,11 +16,6 @@ import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.Datasets;
 import dev.prism.posix.data.FileOrder;
 import dev.prism.posix.data.SizeDistribution;
-import dev.prism.DataSize;
-import dev.prism.Failure;
-import dev.prism.RunResult;
-import dev.prism.Scenario;
-import dev.prism.TargetInfo;
 import dev.prism.posix.data.internal.SyntheticWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

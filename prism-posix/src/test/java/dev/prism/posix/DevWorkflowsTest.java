@@ -1,11 +1,11 @@
 package dev.prism.posix;
 
-import dev.prism.posix.workflows.DevWorkflows;
 import dev.prism.Benchmark;
 import dev.prism.Benchmarks;
 import dev.prism.Failure;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
+import dev.prism.posix.workflows.DevWorkflows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

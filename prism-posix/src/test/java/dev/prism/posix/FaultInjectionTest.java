@@ -1,13 +1,13 @@
 package dev.prism.posix;
 
-import dev.prism.posix.data.DatasetLayout;
-import dev.prism.posix.data.DatasetSpec;
-import dev.prism.posix.data.Datasets;
 import dev.prism.Benchmark;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.ScenarioListener;
 import dev.prism.Stall;
+import dev.prism.posix.data.DatasetLayout;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.data.Datasets;
 import dev.prism.testing.FaultFs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

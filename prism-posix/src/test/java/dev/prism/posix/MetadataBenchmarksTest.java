@@ -1,12 +1,12 @@
 package dev.prism.posix;
 
-import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.Benchmark;
 import dev.prism.DataSize;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetInfo;
 import dev.prism.internal.RunDirectory;
+import dev.prism.posix.metadata.DirectoryLayout;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

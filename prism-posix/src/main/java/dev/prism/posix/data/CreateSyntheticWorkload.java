@@ -1,10 +1,10 @@
 package dev.prism.posix.data;
 
-import dev.prism.posix.PosixBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.Workload;
+import dev.prism.posix.PosixBenchmark;
 import dev.prism.posix.data.internal.SyntheticWorkload;
 
 import java.time.Duration;

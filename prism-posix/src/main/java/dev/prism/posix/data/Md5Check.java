@@ -1,11 +1,11 @@
 package dev.prism.posix.data;
 
-import dev.prism.posix.PageCache;
-import dev.prism.posix.PosixBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.Workload;
+import dev.prism.posix.PageCache;
+import dev.prism.posix.PosixBenchmark;
 import dev.prism.posix.data.internal.Md5CheckWorkload;
 
 import java.nio.file.Path;

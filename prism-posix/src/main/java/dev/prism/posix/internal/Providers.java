@@ -1,26 +1,26 @@
 package dev.prism.posix.internal;
 
+import dev.prism.Benchmark;
 import dev.prism.DataSize;
 import dev.prism.Suite;
-import dev.prism.Benchmark;
+import dev.prism.posix.PageCache;
+import dev.prism.posix.PosixBenchmarks;
 import dev.prism.posix.data.CreateDataset;
-import dev.prism.posix.workflows.DevWorkflows;
-import dev.prism.posix.workflows.WorkflowBenchmark;
-import dev.prism.posix.metadata.CreateFiles;
 import dev.prism.posix.data.CreateSyntheticWorkload;
 import dev.prism.posix.data.DatasetLayout;
 import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.FileOrder;
 import dev.prism.posix.data.Md5Check;
-import dev.prism.posix.PageCache;
+import dev.prism.posix.metadata.CreateFiles;
 import dev.prism.posix.metadata.DeleteFiles;
 import dev.prism.posix.metadata.DirectoryLayout;
 import dev.prism.posix.metadata.FolderBench;
-import dev.prism.posix.workflows.LinkLock;
 import dev.prism.posix.metadata.ListFiles;
 import dev.prism.posix.metadata.MoveFiles;
 import dev.prism.posix.metadata.OpenContention;
-import dev.prism.posix.PosixBenchmarks;
+import dev.prism.posix.workflows.DevWorkflows;
+import dev.prism.posix.workflows.LinkLock;
+import dev.prism.posix.workflows.WorkflowBenchmark;
 
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package dev.prism.posix.metadata;
 
-import dev.prism.posix.PosixBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameters;
+import dev.prism.posix.PosixBenchmark;
 
 /**
  * A POSIX benchmark over N files of a size per rank, in per-rank or shared directories:

@@ -1,10 +1,10 @@
 package dev.prism.posix.workflows;
 
-import dev.prism.posix.PosixBenchmark;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.Workload;
+import dev.prism.posix.PosixBenchmark;
 import dev.prism.posix.workflows.internal.LinkLockWorkload;
 
 import java.util.List;

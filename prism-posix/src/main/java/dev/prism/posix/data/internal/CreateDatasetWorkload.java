@@ -1,15 +1,15 @@
 package dev.prism.posix.data.internal;
 
-import dev.prism.posix.internal.FileWork;
-import dev.prism.posix.internal.Rehearsal;
 import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
+import dev.prism.posix.FileAccess;
 import dev.prism.posix.data.DatasetContent;
 import dev.prism.posix.data.DatasetManifest;
 import dev.prism.posix.data.DatasetSpec;
-import dev.prism.posix.FileAccess;
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

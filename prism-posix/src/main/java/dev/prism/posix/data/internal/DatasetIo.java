@@ -1,17 +1,17 @@
 package dev.prism.posix.data.internal;
 
 import dev.prism.WorkloadContext;
+import dev.prism.posix.FileAccess;
 import dev.prism.posix.data.DatasetContent;
 import dev.prism.posix.data.DatasetSpec;
-import dev.prism.posix.FileAccess;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.util.List;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /** Writing dataset files (timed or not) and hashing them. */
 public final class DatasetIo {

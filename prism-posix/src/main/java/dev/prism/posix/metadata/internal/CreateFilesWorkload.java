@@ -1,7 +1,5 @@
 package dev.prism.posix.metadata.internal;
 
-import dev.prism.posix.internal.FileWork;
-import dev.prism.posix.internal.Rehearsal;
 import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
@@ -9,6 +7,8 @@ import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.Posix;
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,10 +1,10 @@
 package dev.prism.posix.metadata.internal;
 
-import dev.prism.posix.internal.FileWork;
-import dev.prism.posix.internal.Rehearsal;
 import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
 
 import java.io.IOException;
 import java.nio.file.Files;

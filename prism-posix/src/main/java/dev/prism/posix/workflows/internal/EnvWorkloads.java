@@ -1,9 +1,9 @@
 package dev.prism.posix.workflows.internal;
 
-import dev.prism.posix.internal.Programs;
 import dev.prism.PrismException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
+import dev.prism.posix.internal.Programs;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.prism.posix.workflows.internal;
 
-import dev.prism.posix.internal.Programs;
 import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Posix;
+import dev.prism.posix.internal.Programs;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,13 +1,13 @@
 package dev.prism.posix.workflows.internal;
 
-import dev.prism.posix.internal.FileWork;
-import dev.prism.posix.internal.Rehearsal;
 import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
 import dev.prism.posix.FileStat;
+import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.Rehearsal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,12 +1,12 @@
 package dev.prism.posix.workflows.internal;
 
-import dev.prism.posix.internal.Programs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.PrismException;
 import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
+import dev.prism.posix.internal.Programs;
 
 import java.io.IOException;
 import java.nio.file.Files;
