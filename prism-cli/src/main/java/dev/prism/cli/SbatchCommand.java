@@ -104,14 +104,7 @@ final class SbatchCommand implements Runnable {
                 out.println("#SBATCH --nodes=" + nodes);
             }
         }
-        out.println("#SBATCH --time=" + time);
-        if (partition != null) {
-            out.println("#SBATCH --partition=" + partition);
-        }
-        out.println("#SBATCH --output=prism-%j.out");
-        out.println("set -euo pipefail");
-        out.println("PRISM=${PRISM:-" + shellQuote(prism.toString()) + "}");
-        out.println("for n in " + Arrays.stream(tasks).mapToObj(String::valueOf).collect(Collectors.joining(" ")) + "; do");
+        writeTail(out, prism, "set -euo pipefail");
         String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
         if (torch) {
             out.println("  \"$PRISM\" run " + args + " --tasks \"$n\" --torch-nodes " + torchNodes
@@ -122,6 +115,18 @@ final class SbatchCommand implements Runnable {
         }
         out.println("done");
         out.flush();
+    }
+
+    /** Writes the header's last lines (time, partition, output), the shell options, PRISM's path and the loop's head. */
+    private void writeTail(PrintWriter out, Path prism, String shellOptions) {
+        out.println("#SBATCH --time=" + time);
+        if (partition != null) {
+            out.println("#SBATCH --partition=" + partition);
+        }
+        out.println("#SBATCH --output=prism-%j.out");
+        out.println(shellOptions);
+        out.println("PRISM=${PRISM:-" + shellQuote(prism.toString()) + "}");
+        out.println("for n in " + Arrays.stream(tasks).mapToObj(String::valueOf).collect(Collectors.joining(" ")) + "; do");
     }
 
     /**
@@ -160,16 +165,9 @@ final class SbatchCommand implements Runnable {
         if (nodes != null) {
             out.println("#SBATCH --nodes=" + nodes);
         }
-        out.println("#SBATCH --time=" + time);
-        if (partition != null) {
-            out.println("#SBATCH --partition=" + partition);
-        }
-        out.println("#SBATCH --output=prism-%j.out");
-        out.println("set -uo pipefail   # one configuration's failure does not stop the others");
-        out.println("PRISM=${PRISM:-" + shellQuote(prism.toString()) + "}");
+        writeTail(out, prism, "set -uo pipefail   # one configuration's failure does not stop the others");
         String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
         String repetitions = "--reps " + suite.repetitions() + " --warmups " + suite.warmups();
-        out.println("for n in " + Arrays.stream(tasks).mapToObj(String::valueOf).collect(Collectors.joining(" ")) + "; do");
         int i = 0;
         for (Suite.Entry entry : entries) {
             i++;
