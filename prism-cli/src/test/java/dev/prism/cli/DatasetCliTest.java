@@ -56,7 +56,14 @@ class DatasetCliTest {
             assertThat(run.parameters()).containsEntry("dataset", dataset.toString()).doesNotContainKeys("size_classes",
                     "files_per_class", "total_size", "layout", "shards", "content_seed");
         }
-        // read twice, written once: no file was replaced or touched
+        // by time: epoch after epoch for 2 s, two ranks agreeing on each next epoch through rank 0
+        Cli.Outcome timed = prism("run", "md5_check", "--target", target.toString(), "-p", "dataset=" + dataset,
+                "--duration", "2s", "--tasks", "2", "-q", "--out", work.resolve("out").toString(), "--run-id", "timed");
+        assertThat(timed.exit()).as(timed.err()).isZero();
+        RunResult byTime = Results.load(work.resolve("out").resolve("timed")).get(0);
+        assertThat(byTime.counters().get("files_read")).isGreaterThan(80L);
+        assertThat(byTime.repetitions().get(0).ranks()).allSatisfy(r -> assertThat(r.phaseNanos() / 1e9).isBetween(1.99, 3.0));
+        // read three times, written once: no file was replaced or touched
         assertThat(identities(dataset)).isEqualTo(before);
 
         Files.writeString(dataset.resolve("file-000001.bin"), "changed");

@@ -83,6 +83,12 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
         return recorded;
     }
 
+    /** @return true: with a duration it reads epoch after epoch until the time is up, rank 0 deciding each next epoch */
+    @Override
+    public boolean runsByTime() {
+        return true;
+    }
+
     @Override
     protected Md5Check with(Parameters parameters) {
         return new Md5Check(parameters);

@@ -143,6 +143,23 @@ public final class Md5CheckWorkload implements Workload {
         return s.toString();
     }
 
+    /**
+     * @return whether every rank starts epoch {@code epoch}: its count decides, or, in a time-based run, rank 0's clock —
+     *         written to the shared directory between two barriers, so that no rank waits at a barrier the others
+     *         have left (each rank's own clock could decide differently near the end)
+     */
+    private boolean anotherEpoch(WorkloadContext ctx, int epoch) throws IOException {
+        if (!ctx.timeBased()) {
+            return epoch < epochs;
+        }
+        Path decision = ctx.sharedDirectory().resolve(".epoch-" + epoch);
+        if (ctx.rank() == 0) {
+            Files.writeString(decision, ctx.keepGoing(0, 1) ? "go" : "stop");
+        }
+        ctx.barrier();
+        return Files.readString(decision).equals("go");
+    }
+
     /** Files sorted by index (file-NNNNNN), which is how ranks wrote them: rank = index mod tasks. */
     private static List<DatasetManifest.Entry> byIndex(List<DatasetManifest.Entry> entries) {
         List<DatasetManifest.Entry> sorted = new ArrayList<>(entries);
@@ -224,13 +241,16 @@ public final class Md5CheckWorkload implements Workload {
     }
 
     @Override
-    public void run(WorkloadContext ctx) {
+    public void run(WorkloadContext ctx) throws IOException {
         MessageDigest md5 = DatasetIo.md5();
-        for (int epoch = 0; epoch < epochs; epoch++) {
+        for (int epoch = 0; ; epoch++) {
             if (epoch > 0) {
                 // the first epoch was prepared in setup; later ones meet here so that no rank's
                 // preparation runs while another is in its timed pass
                 ctx.barrier();
+                if (!anotherEpoch(ctx, epoch)) {
+                    break;
+                }
                 prepareEpoch(ctx);
                 ctx.barrier();
             }
@@ -240,6 +260,9 @@ public final class Md5CheckWorkload implements Workload {
                 case STRIDED -> ReadOrder.strided(mine.size(), stride);
             };
             for (int index : visit) {
+                if (ctx.timeBased() && !ctx.keepGoing(0, 1)) {
+                    break;   // the time is up in the middle of an epoch: the files read so far count
+                }
                 if (ctx.continueOnError()) {
                     DatasetManifest.Entry entry = mine.get(index);
                     long size = sizes[index];
