@@ -353,7 +353,7 @@ public final class Scenario {
                 if (!byWork.isEmpty()) {
                     throw new IllegalArgumentException("a duration of " + pacing.duration() + " needs benchmarks whose work is a"
                             + " loop; " + String.join(", ", byWork) + " run" + (byWork.size() == 1 ? "s" : "")
-                            + " a fixed amount of work (time-based: create_files, list_files, open_contention, md5_check)");
+                            + " a fixed amount of work (time-based: create_files, list_files, move_files, open_contention, md5_check, create_synthetic_workload)");
                 }
                 if (pacing.duration().plus(pacing.ramp()).compareTo(timeout) >= 0) {
                     throw new IllegalArgumentException("timeout " + timeout + " must leave room for the ramp and duration ("

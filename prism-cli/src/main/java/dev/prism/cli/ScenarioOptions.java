@@ -104,7 +104,7 @@ final class ScenarioOptions {
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "run each repetition for this long and count what was done, instead of a fixed amount of work"
-                    + " (create_files, list_files, open_contention, md5_check)")
+                    + " (create_files, list_files, move_files, open_contention, md5_check, create_synthetic_workload)")
     Duration duration;
 
     @Option(names = "--ramp", paramLabel = "DURATION", converter = DurationConverter.class,

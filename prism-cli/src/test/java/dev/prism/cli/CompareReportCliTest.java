@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static dev.prism.cli.Cli.prism;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -150,9 +151,17 @@ class CompareReportCliTest {
         Cli.Outcome report = prism("report", "timed=" + work.resolve("out/timed"), "-o", work.resolve("t.html").toString());
         assertThat(report.exit()).as(report.err()).isZero();
         assertThat(Files.readString(work.resolve("t.html"))).contains("seconds into the timed phase").contains("\"timeline\":[{");
-        Cli.Outcome refused = prism("run", "move_files", "--target", work.toString(), "--duration", "2s");
+        Cli.Outcome refused = prism("run", "delete_files", "--target", work.toString(), "--duration", "2s");
         assertThat(refused.exit()).isEqualTo(2);
-        assertThat(refused.err()).contains("move_files runs a fixed amount of work");
+        assertThat(refused.err()).contains("delete_files runs a fixed amount of work");
+        // files moved over and back again until the time is up; arrivals at 200/s for 1 s
+        Cli.Outcome more = prism("run", "move_files", "create_synthetic_workload", "--target", work.toString(), "-p", "files=50",
+                "-p", "create_synthetic_workload.arrival=fixed", "--duration", "1s", "-q", "--out", work.resolve("out").toString(),
+                "--run-id", "timed2");
+        assertThat(more.exit()).as(more.err()).isZero();
+        List<dev.prism.RunResult> runs = dev.prism.Results.load(work.resolve("out/timed2"));
+        assertThat(runs.get(0).measurement("rename").count()).isGreaterThan(100);   // more than two passes of 50
+        assertThat(runs.get(1).measurement("service").count()).isBetween(190L, 202L);
         assertThat(prism("run", "open_contention", "--target", work.toString(), "--ramp", "1s").err()).contains("needs a duration");
     }
 

@@ -109,6 +109,22 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
     }
 
+    /**
+     * Records a latency the workload measured itself ({@code ctx.record}), ending now: as a timing would be, it is
+     * left out when it started within a ramp, and goes into its interval.
+     */
+    void recordMeasured(long nanos) {
+        long end = System.nanoTime();
+        if (end - nanos < context.recordingFromNanos()) {
+            return;
+        }
+        recorder.record(nanos);
+        long intervalNanos = context.intervalNanos();
+        if (intervalNanos != 0 && context.recordingFromNanos() != Long.MIN_VALUE) {
+            intervalAt(end, intervalNanos).record(nanos);
+        }
+    }
+
     /** Interval histograms: the finished ones, in order (empty ones included), and the one filling now. */
     private final List<dev.prism.Measurement> intervals = new java.util.ArrayList<>();
     private LatencyRecorder intervalRecorder;

@@ -238,12 +238,15 @@ final class RankContext implements WorkloadContext {
 
     @Override
     public void addBytes(String operation, long bytes) {
+        if (recordingFromNanos != Long.MIN_VALUE && System.nanoTime() < recordingFromNanos) {
+            return;   // within a ramp: its operations are not recorded, nor their bytes
+        }
         slot(operation).recorder().addBytes(bytes);
     }
 
     @Override
     public void record(String operation, long nanos) {
-        slot(operation).recorder().record(nanos);
+        slot(operation).recordMeasured(nanos);
     }
 
     @Override

@@ -77,6 +77,12 @@ public final class CreateSyntheticWorkload extends PosixBenchmark<CreateSyntheti
         return new CreateSyntheticWorkload(Parameters.defaults(PARAMETERS).withText(parameters.asText())).checked();
     }
 
+    /** @return true: with a duration it goes on until the time is up ({@link dev.prism.Pacing}) */
+    @Override
+    public boolean runsByTime() {
+        return true;
+    }
+
     @Override
     protected CreateSyntheticWorkload with(Parameters parameters) {
         return new CreateSyntheticWorkload(parameters);

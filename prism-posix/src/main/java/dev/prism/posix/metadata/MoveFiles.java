@@ -29,6 +29,12 @@ public final class MoveFiles extends FileSetBenchmark<MoveFiles> {
         return new MoveFiles(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
     }
 
+    /** @return true: with a duration it goes on until the time is up ({@link dev.prism.Pacing}) */
+    @Override
+    public boolean runsByTime() {
+        return true;
+    }
+
     @Override
     protected MoveFiles with(Parameters parameters) {
         return new MoveFiles(parameters);

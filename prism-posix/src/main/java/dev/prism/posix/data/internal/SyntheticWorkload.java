@@ -176,8 +176,11 @@ public final class SyntheticWorkload implements Workload {
     @Override
     public void run(WorkloadContext ctx) {
         long start = System.nanoTime();
-        for (int i = 0; i < files; i++) {
-            long intended = arrival == Arrival.NONE ? System.nanoTime() : start + offsets[i];
+        // a time-based run goes round the drawn sizes and arrivals again, a cycle later each time
+        long cycleNanos = offsets.length == 0 ? 0 : offsets[offsets.length - 1] + Math.round(1e9 / rate);
+        for (int n = 0; ctx.keepGoing(n, files); n++) {
+            int i = n % files;
+            long intended = arrival == Arrival.NONE ? System.nanoTime() : start + (long) (n / files) * cycleNanos + offsets[i];
             long now;
             while ((now = System.nanoTime()) < intended) {
                 // park until close to the start, then spin: parking alone wakes up to ~100 µs late,
@@ -191,7 +194,7 @@ public final class SyntheticWorkload implements Workload {
             if (now - intended > LATE_NANOS) {
                 ctx.addCounter("starts_late_over_1ms", 1);
             }
-            writeFile(ctx, ctx.workDirectory().resolve("synthetic-" + i + ".dat"), i, sizes[i]);
+            writeFile(ctx, ctx.workDirectory().resolve("synthetic-" + n + ".dat"), i, sizes[i]);
             ctx.record("response", System.nanoTime() - intended);
             ctx.addBytes("service", sizes[i]);
         }

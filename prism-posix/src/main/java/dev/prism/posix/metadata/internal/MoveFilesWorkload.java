@@ -49,16 +49,25 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void run(WorkloadContext ctx) {
-        for (int i = 0; i < files; i++) {
-            Path from = file(ctx, i);
-            Path to = FileWork.path(destination, from.getFileName().toString());
+        // one pass moves every file over; a time-based run moves them back on the next pass, and so on
+        moves = 0;
+        for (long k = 0; ctx.keepGoing(k, files); k++) {
+            int i = (int) (k % files);
+            Path there = file(ctx, i);
+            Path here = FileWork.path(destination, there.getFileName().toString());
+            Path from = (k / files) % 2 == 0 ? there : here;
+            Path to = from == there ? here : there;
+            moves = k + 1;
             if (ctx.continueOnError()) {
-                ctx.attempt("rename", from, () -> rename(ctx, from, to));
+                ctx.attempt("rename", there, () -> rename(ctx, from, to));
             } else {
                 rename(ctx, from, to);
             }
         }
     }
+
+    /** Renames done in the timed phase: {@code files}, or as many passes (and part of one) as a time-based run had time for. */
+    private long moves;
 
     @Override
     public void validate(WorkloadContext ctx) {
@@ -66,12 +75,16 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
             if (ctx.failed(file(ctx, i))) {
                 continue;   // counted as an error of its operation (--continue-on-error)
             }
-            Path moved = destination.resolve(file(ctx, i).getFileName());
+            // file i was moved (passes over it) times: an odd count leaves it in the destination
+            long passes = moves / files + (i < moves % files ? 1 : 0);
+            Path there = destination.resolve(file(ctx, i).getFileName());
+            Path moved = passes % 2 == 1 ? there : file(ctx, i);
+            Path left = passes % 2 == 1 ? file(ctx, i) : there;
             if (fileAccess.stat(moved).sizeBytes() != fileSize) {
                 throw new ValidationException(moved + ": not " + fileSize + " bytes after the rename");
             }
-            if (Files.exists(file(ctx, i))) {
-                throw new ValidationException(file(ctx, i) + ": still there after the rename");
+            if (Files.exists(left)) {
+                throw new ValidationException(left + ": still there after the rename");
             }
         }
     }
