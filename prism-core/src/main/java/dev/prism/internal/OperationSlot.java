@@ -93,7 +93,7 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
         long intervalNanos = context.intervalNanos();
         // intervals count from the start of recording: nothing before the timed phase (set-up, a rehearsal) has one
-        LatencyRecorder interval = intervalNanos == 0 || context.recordingFromNanos() == Long.MIN_VALUE ? null
+        LatencyRecorder interval = intervalNanos == 0 || context.intervalOriginNanos() == Long.MIN_VALUE ? null
                 : intervalAt(end, intervalNanos);
         if (failed) {
             recorder.recordError();
@@ -120,7 +120,7 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
         recorder.record(nanos);
         long intervalNanos = context.intervalNanos();
-        if (intervalNanos != 0 && context.recordingFromNanos() != Long.MIN_VALUE) {
+        if (intervalNanos != 0 && context.intervalOriginNanos() != Long.MIN_VALUE) {
             intervalAt(end, intervalNanos).record(nanos);
         }
     }
@@ -133,7 +133,7 @@ final class OperationSlot implements WorkloadContext.Timer {
     /** @return the recorder of the interval that {@code end} falls in, closing the ones before it (once per interval) */
     private LatencyRecorder intervalAt(long end, long intervalNanos) {
         // an operation that ends just after a time-based run's end belongs to its last interval
-        int index = (int) Math.min((end - context.recordingFromNanos()) / intervalNanos, context.lastIntervalIndex());
+        int index = (int) Math.max(0, Math.min((end - context.intervalOriginNanos()) / intervalNanos, context.lastIntervalIndex()));
         if (intervalRecorder == null) {
             intervalRecorder = new LatencyRecorder(operation);
             intervalLength = intervalNanos;

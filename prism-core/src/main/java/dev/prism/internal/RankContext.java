@@ -41,6 +41,8 @@ final class RankContext implements WorkloadContext {
     private dev.prism.Pacing pacing = dev.prism.Pacing.NONE;
     /** Operations that start before this are not recorded (a ramp); Long.MIN_VALUE: record everything. */
     private long recordingFromNanos = Long.MIN_VALUE;
+    /** Where the intervals count from: the end of the ramp; Long.MIN_VALUE before the timed phase. */
+    private long intervalOriginNanos = Long.MIN_VALUE;
     /** When a time-based run's timed phase ends. */
     private long endNanos = Long.MAX_VALUE;
     /** The operation whose timing failed last, for {@link #attempt} to charge its error to. */
@@ -122,15 +124,22 @@ final class RankContext implements WorkloadContext {
 
     /** The timed phase starts now: a ramp, if any, runs first, and a time-based run ends after ramp and duration. */
     void phaseStarts(long nowNanos) {
-        recordingFromNanos = nowNanos + pacing.ramp().toNanos();
+        intervalOriginNanos = nowNanos + pacing.ramp().toNanos();
+        // without a ramp everything is recorded, a latency the workload measured from before the phase (its intended start) too
+        recordingFromNanos = pacing.ramp().isZero() ? Long.MIN_VALUE : intervalOriginNanos;
         if (pacing.timeBased()) {
-            endNanos = recordingFromNanos + pacing.duration().toNanos();
+            endNanos = intervalOriginNanos + pacing.duration().toNanos();
         }
     }
 
-    /** @return when recording starts: the end of the ramp (Long.MIN_VALUE before the phase) */
+    /** @return when recording starts: the end of the ramp; Long.MIN_VALUE without a ramp or before the phase */
     long recordingFromNanos() {
         return recordingFromNanos;
+    }
+
+    /** @return where intervals count from: the end of the ramp; Long.MIN_VALUE before the timed phase */
+    long intervalOriginNanos() {
+        return intervalOriginNanos;
     }
 
     /** @return the index of a time-based run's last interval (the duration over the interval, rounded up, less one); else unbounded */

@@ -121,7 +121,7 @@ public final class RankExecution {
 
     private RankResult result(Failure failure) {
         // a ramp is no part of the timed phase: rates count from its end
-        long from = started ? Math.max(phaseStartNanos, context.recordingFromNanos()) : 0;
+        long from = started ? Math.max(phaseStartNanos, context.intervalOriginNanos()) : 0;
         long phase = !started ? 0 : Math.max(0, (phaseEndNanos != 0 ? phaseEndNanos : System.nanoTime()) - from);
         return new RankResult(rank, hostname, failure == null ? Status.PASS : Status.FAIL, failure, phase,
                 context.measurements(phase), context.counters(), context.stalls(), context.notes(), context.intervals());
