@@ -51,16 +51,18 @@ class PacingTest {
         List<Measurement> intervals = run.repetitions().get(0).intervals().get("op");
         assertThat(intervals).hasSize(10);
         assertThat(intervals.stream().mapToLong(Measurement::count).sum()).isEqualTo(op.count());
-        // the stall ended in the interval 1.4–1.6 s (it started at 1.1 s, and ran 0.3 s): only there is the max that long
+        // the stall ended in the interval 1.4–1.6 s (it started at 1.1 s and ran 0.3 s): only there is the max that long
         int stalled = -1;
         for (int i = 0; i < intervals.size(); i++) {
             if (intervals.get(i).maxNanos() >= 300_000_000L) {
                 stalled = i;
             }
         }
-        assertThat(stalled).isBetween(6, 7);
+        // (a loaded machine may wake the sleeper late: one interval of slack)
+        assertThat(stalled).isBetween(6, 8);
         assertThat(intervals.get(2).maxNanos()).isLessThan(100_000_000L);
-        assertThat(intervals.get(2).opsPerSecond()).isBetween(50.0, 101.0);
+        // 10 ms sleeps: at most 100 a second, fewer where the scheduler wakes the sleeper late
+        assertThat(intervals.get(2).opsPerSecond()).isBetween(25.0, 101.0);
 
         // written as JSON and an HdrHistogram log, and read back
         Path out = Files.createDirectories(target.resolve("results"));
