@@ -8,6 +8,7 @@ import argparse
 import json
 import math
 import os
+import platform
 import socket
 import sys
 import time
@@ -47,6 +48,7 @@ class Recorder:
     def __init__(self, rank, world):
         self.rank, self.world = rank, world
         self.phases, self.bytes, self.counters = {}, {}, {}
+        self.notes = {}
         self.timed_phase_ns = 0
 
     def time(self, name, timed_phase=False):
@@ -68,7 +70,7 @@ class Recorder:
         doc = {"schema": "prism.torchrank/1", "rank": self.rank, "world": self.world,
                "hostname": socket.gethostname(), "status": status, "failure": failure,
                "phaseNanos": self.timed_phase_ns, "phases": self.phases, "bytes": self.bytes,
-               "counters": self.counters, "torch": torch.__version__}
+               "counters": self.counters, "torch": torch.__version__, "notes": self.notes}
         doc.update(extra or {})
         os.makedirs(out, exist_ok=True)
         path = os.path.join(out, f"rank-{self.rank}.json")
@@ -235,6 +237,20 @@ def train_between_barriers(rec, model, inputs):
     return optimizer
 
 
+def what_ran(device, world):
+    """The versions and the place this rank ran with, for the result's notes."""
+    try:
+        import importlib.metadata as metadata
+        transformers = metadata.version("transformers")
+    except Exception:
+        transformers = "not installed"
+    where = str(device)
+    if device.type == "cuda":
+        where += " (" + torch.cuda.get_device_name(device) + ", CUDA " + str(torch.version.cuda) + ")"
+    return {"python": platform.python_version(), "torch_version": torch.__version__, "transformers": transformers,
+            "device": where, "world_size": str(world)}
+
+
 def main(argv):
     args = parse_args(argv)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
@@ -244,8 +260,10 @@ def main(argv):
     if use_cuda:
         torch.cuda.set_device(device)
     rec = Recorder(rank, world)
+    rec.notes.update(what_ran(device, world))
     try:
         dist.init_process_group("nccl" if use_cuda else "gloo")
+        rec.notes["backend"] = dist.get_backend()
         extra = run(args, rec, rank, world, device)
         rec.write(args.out, extra=extra)
     except ValidationError as e:

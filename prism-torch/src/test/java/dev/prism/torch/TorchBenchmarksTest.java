@@ -66,6 +66,10 @@ class TorchBenchmarksTest {
         assertThat(r.measurement(io).count()).isEqualTo(name.equals("ddp_save") ? 1 : 2);
         assertThat(r.measurement(io).bytes()).isPositive();
         assertThat(r.rankSpread().maxNanos()).isPositive();
+        // what ran is recorded: versions, backend, device and world size
+        assertThat(r.notes()).containsEntry("backend", "gloo").containsEntry("device", "cpu").containsEntry("world_size", "2")
+                .containsKeys("python", "torch_version", "transformers");
+        assertThat(r.notes().get("torch_version")).startsWith("2.");
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }

@@ -160,8 +160,10 @@ public final class TorchRunLauncher implements Launcher {
         int rank = d.path("rank").asInt();
         Failure failure = f.isMissingNode() || f.isNull() ? null
                 : new Failure(Failure.Kind.valueOf(f.path("kind").asText("EXCEPTION")), f.path("message").asText(), rank);
+        Map<String, String> notes = new LinkedHashMap<>();
+        d.path("notes").fields().forEachRemaining(e -> notes.put(e.getKey(), e.getValue().asText()));
         return new RankResult(rank, d.path("hostname").asText(), failure == null ? Status.PASS : Status.FAIL, failure,
-                phase, measurements, counters, List.of());
+                phase, measurements, counters, List.of(), notes);
     }
 
     @Override
