@@ -458,7 +458,8 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
         return (v < 0 ? "-" : "+") + value(stat, Math.abs(v));
     }
 
-    private static String fmt(double percent) {
+    /** @return a percentage as people write it: {@code 10}, {@code 12.5} */
+    static String fmt(double percent) {
         return percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent);
     }
 }

@@ -339,12 +339,8 @@ public final class Gate {
             String test = String.format(Locale.ROOT, " (p=%.3g over %d/%d reps)", row.pValue(), row.baselineRepetitions(),
                     row.candidateRepetitions());
             return new Verdict.Reason(!row.regression(), figures + test + (row.regression()
-                    ? ": slower by more than " + fmt(percent) + "%, significantly"
-                    : ": within " + fmt(percent) + "% or not significant"));
-        }
-
-        private static String fmt(double percent) {
-            return percent == Math.rint(percent) ? String.valueOf((long) percent) : String.valueOf(percent);
+                    ? ": slower by more than " + Comparison.fmt(percent) + "%, significantly"
+                    : ": within " + Comparison.fmt(percent) + "% or not significant"));
         }
 
         private String show(double v) {
@@ -360,7 +356,7 @@ public final class Gate {
                     + operation + "." + stat + " " + switch (kind) {
                         case BELOW -> "below " + show(bound);
                         case ABOVE -> "above " + show(bound);
-                        case BASELINE -> "not slower than the baseline by " + fmt(percent) + "%";
+                        case BASELINE -> "not slower than the baseline by " + Comparison.fmt(percent) + "%";
                     };
         }
     }

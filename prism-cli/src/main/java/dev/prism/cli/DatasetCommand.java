@@ -36,10 +36,6 @@ final class DatasetCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "say what to do: prism dataset create DIR, or prism dataset verify DIR");
     }
 
-    /** The parameters of a dataset: create_dataset's, but for access. */
-    static final List<Parameter<?>> PARAMETERS = List.of(CreateDataset.SIZE_CLASSES, CreateDataset.FILES_PER_CLASS,
-            CreateDataset.TOTAL_SIZE, CreateDataset.LAYOUT, CreateDataset.SHARDS, CreateDataset.CONTENT_SEED);
-
     @Command(name = "create", description = "Writes a dataset (create_dataset's sizes and layout) and its manifest.json into DIR,"
             + " which must be new or empty.")
     static final class Create implements java.util.concurrent.Callable<Integer> {
@@ -57,9 +53,9 @@ final class DatasetCommand implements Runnable {
         public Integer call() throws IOException {
             Map<String, String> values = RunCommand.parameters(raw);
             for (String key : values.keySet()) {
-                if (PARAMETERS.stream().noneMatch(p -> p.name().equals(key))) {
+                if (CreateDataset.DATASET_PARAMETERS.stream().noneMatch(p -> p.name().equals(key))) {
                     throw new IllegalArgumentException("parameter '" + key + "' is not a dataset parameter; known: "
-                            + String.join(", ", PARAMETERS.stream().map(Parameter::name).toList()));
+                            + String.join(", ", CreateDataset.DATASET_PARAMETERS.stream().map(Parameter::name).toList()));
                 }
             }
             DatasetSpec dataset = CreateDataset.of(Parameters.defaults(CreateDataset.PARAMETERS).withText(values)).spec();

@@ -57,13 +57,6 @@ final class SbatchCommand implements Runnable {
 
     @Override
     public void run() {
-        if (suite != null) {
-            writeSuite(Suite.named(suite));
-            return;
-        }
-        if (runArgs.isEmpty()) {
-            throw new IllegalArgumentException("name what to run after '--' (benchmarks and --target), or give --suite NAME");
-        }
         for (int n : tasks) {
             if (n < 1) {
                 throw new IllegalArgumentException("--tasks must each be at least 1, was " + n);
@@ -71,6 +64,13 @@ final class SbatchCommand implements Runnable {
         }
         if (!time.matches("(\\d+-)?\\d{1,2}:\\d{2}:\\d{2}")) {
             throw new IllegalArgumentException("--time must look like 01:00:00 or 1-12:00:00, was '" + time + "'");
+        }
+        if (suite != null) {
+            writeSuite(Suite.named(suite));
+            return;
+        }
+        if (runArgs.isEmpty()) {
+            throw new IllegalArgumentException("name what to run after '--' (benchmarks and --target), or give --suite NAME");
         }
         int max = Arrays.stream(tasks).max().orElse(1);
         boolean torch = bringsOwnRanks(benchmarkNames());
@@ -135,25 +135,18 @@ final class SbatchCommand implements Runnable {
      * with --torch-nodes for torch benchmarks, which start their own.
      */
     private void writeSuite(Suite suite) {
-        for (String arg : runArgs) {
-            if (!arg.startsWith("-") && runArgs.indexOf(arg) == 0) {
-                throw new IllegalArgumentException("with --suite, RUN_ARGS are options only (--target DIR …), was '" + arg + "'");
-            }
+        if (!runArgs.isEmpty() && !runArgs.get(0).startsWith("-")) {
+            throw new IllegalArgumentException("with --suite, RUN_ARGS are options only (--target DIR …), was '"
+                    + runArgs.get(0) + "'");
         }
         int torchNodes = nodes == null ? 1 : nodes;
         List<Suite.Entry> entries = suite.plan();
         boolean torch = entries.stream().anyMatch(e -> e.benchmark().launcher().isPresent());
         for (int n : tasks) {
-            if (n < 1) {
-                throw new IllegalArgumentException("--tasks must each be at least 1, was " + n);
-            }
             if (torch && n % torchNodes != 0) {
                 throw new IllegalArgumentException("the suite's torch benchmarks run the same number of ranks on each of the "
                         + torchNodes + " nodes: --tasks must be multiples of " + torchNodes + ", was " + n);
             }
-        }
-        if (!time.matches("(\\d+-)?\\d{1,2}:\\d{2}:\\d{2}")) {
-            throw new IllegalArgumentException("--time must look like 01:00:00 or 1-12:00:00, was '" + time + "'");
         }
         Path prism = Path.of(System.getProperty("prism.script", "prism")).toAbsolutePath();
         PrintWriter out = spec.commandLine().getOut();

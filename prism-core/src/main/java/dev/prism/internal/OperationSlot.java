@@ -128,7 +128,6 @@ final class OperationSlot implements WorkloadContext.Timer {
     /** Interval histograms: the finished ones, in order (empty ones included), and the one filling now. */
     private final List<dev.prism.Measurement> intervals = new java.util.ArrayList<>();
     private LatencyRecorder intervalRecorder;
-    private long intervalLength;
 
     /** @return the recorder of the interval that {@code end} falls in, closing the ones before it (once per interval) */
     private LatencyRecorder intervalAt(long end, long intervalNanos) {
@@ -136,7 +135,6 @@ final class OperationSlot implements WorkloadContext.Timer {
         int index = (int) Math.max(0, Math.min((end - context.intervalOriginNanos()) / intervalNanos, context.lastIntervalIndex()));
         if (intervalRecorder == null) {
             intervalRecorder = new LatencyRecorder(operation);
-            intervalLength = intervalNanos;
         }
         while (intervals.size() < index) {
             intervals.add(intervalRecorder.snapshot(intervalNanos));
@@ -149,7 +147,7 @@ final class OperationSlot implements WorkloadContext.Timer {
     List<dev.prism.Measurement> intervals() {
         List<dev.prism.Measurement> all = new java.util.ArrayList<>(intervals);
         if (intervalRecorder != null) {
-            all.add(intervalRecorder.snapshot(intervalLength));
+            all.add(intervalRecorder.snapshot(context.intervalNanos()));
         }
         return all;
     }

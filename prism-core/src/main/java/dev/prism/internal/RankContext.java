@@ -39,8 +39,6 @@ final class RankContext implements WorkloadContext {
     private int userBarriers;
     private boolean continueOnError;
     private dev.prism.Pacing pacing = dev.prism.Pacing.NONE;
-    /** Operations that start before this are not recorded (a ramp); Long.MIN_VALUE: record everything. */
-    private long recordingFromNanos = Long.MIN_VALUE;
     /** Where the intervals count from: the end of the ramp; Long.MIN_VALUE before the timed phase. */
     private long intervalOriginNanos = Long.MIN_VALUE;
     /** When a time-based run's timed phase ends. */
@@ -125,8 +123,6 @@ final class RankContext implements WorkloadContext {
     /** The timed phase starts now: a ramp, if any, runs first, and a time-based run ends after ramp and duration. */
     void phaseStarts(long nowNanos) {
         intervalOriginNanos = nowNanos + pacing.ramp().toNanos();
-        // without a ramp everything is recorded, a latency the workload measured from before the phase (its intended start) too
-        recordingFromNanos = pacing.ramp().isZero() ? Long.MIN_VALUE : intervalOriginNanos;
         if (pacing.timeBased()) {
             endNanos = intervalOriginNanos + pacing.duration().toNanos();
         }
@@ -134,7 +130,8 @@ final class RankContext implements WorkloadContext {
 
     /** @return when recording starts: the end of the ramp; Long.MIN_VALUE without a ramp or before the phase */
     long recordingFromNanos() {
-        return recordingFromNanos;
+        // without a ramp everything is recorded, a latency the workload measured from before the phase (its intended start) too
+        return pacing.ramp().isZero() ? Long.MIN_VALUE : intervalOriginNanos;
     }
 
     /** @return where intervals count from: the end of the ramp; Long.MIN_VALUE before the timed phase */
@@ -247,7 +244,8 @@ final class RankContext implements WorkloadContext {
 
     @Override
     public void addBytes(String operation, long bytes) {
-        if (recordingFromNanos != Long.MIN_VALUE && System.nanoTime() < recordingFromNanos) {
+        long recordingFrom = recordingFromNanos();
+        if (recordingFrom != Long.MIN_VALUE && System.nanoTime() < recordingFrom) {
             return;   // within a ramp: its operations are not recorded, nor their bytes
         }
         slot(operation).recorder().addBytes(bytes);

@@ -304,11 +304,7 @@ public final class ResultJson {
         ObjectNode all = node.putObject("intervals");
         intervals.forEach((op, list) -> {
             ArrayNode array = all.putArray(op);
-            for (Measurement m : list) {
-                ObjectNode holder = MAPPER.createObjectNode();
-                putMeasurements(holder, Map.of(op, m));
-                array.add(holder.get(op));
-            }
+            list.forEach(m -> putMeasurement(array.addObject(), m));
         });
     }
 
@@ -346,26 +342,27 @@ public final class ResultJson {
     }
 
     private static void putMeasurements(ObjectNode node, Map<String, Measurement> measurements) {
-        measurements.forEach((op, m) -> {
-            ObjectNode o = node.putObject(op);
-            o.put("count", m.count());
-            o.put("errors", m.errors());
-            o.put("bytes", m.bytes());
-            o.put("minNanos", m.minNanos());
-            o.put("meanNanos", round(m.meanNanos()));
-            o.put("maxNanos", m.maxNanos());
-            o.put("stddevNanos", round(m.stddevNanos()));
-            o.put("p50Nanos", m.p50Nanos());
-            o.put("p90Nanos", m.p90Nanos());
-            o.put("p99Nanos", m.p99Nanos());
-            o.put("p999Nanos", m.p999Nanos());
-            o.put("ci95LowNanos", round(m.ci95LowNanos()));
-            o.put("ci95HighNanos", round(m.ci95HighNanos()));
-            o.put("opsPerSecond", round(m.opsPerSecond()));
-            o.put("bytesPerSecond", round(m.bytesPerSecond()));
-            o.put("elapsedNanos", m.elapsedNanos());
-            o.put("histogram", m.encodedHistogram());
-        });
+        measurements.forEach((op, m) -> putMeasurement(node.putObject(op), m));
+    }
+
+    private static void putMeasurement(ObjectNode o, Measurement m) {
+        o.put("count", m.count());
+        o.put("errors", m.errors());
+        o.put("bytes", m.bytes());
+        o.put("minNanos", m.minNanos());
+        o.put("meanNanos", round(m.meanNanos()));
+        o.put("maxNanos", m.maxNanos());
+        o.put("stddevNanos", round(m.stddevNanos()));
+        o.put("p50Nanos", m.p50Nanos());
+        o.put("p90Nanos", m.p90Nanos());
+        o.put("p99Nanos", m.p99Nanos());
+        o.put("p999Nanos", m.p999Nanos());
+        o.put("ci95LowNanos", round(m.ci95LowNanos()));
+        o.put("ci95HighNanos", round(m.ci95HighNanos()));
+        o.put("opsPerSecond", round(m.opsPerSecond()));
+        o.put("bytesPerSecond", round(m.bytesPerSecond()));
+        o.put("elapsedNanos", m.elapsedNanos());
+        o.put("histogram", m.encodedHistogram());
     }
 
     private static void putCounters(ObjectNode node, Map<String, Long> counters) {

@@ -54,6 +54,10 @@ public final class CreateDataset extends PosixBenchmark<CreateDataset> {
     public static final List<Parameter<?>> PARAMETERS =
             List.of(ACCESS, SIZE_CLASSES, FILES_PER_CLASS, TOTAL_SIZE, LAYOUT, SHARDS, CONTENT_SEED, PATTERN);
 
+    /** What a dataset is — its sizes, layout and seed — as md5_check generates one and {@code prism dataset create} writes it. */
+    public static final List<Parameter<?>> DATASET_PARAMETERS =
+            List.of(SIZE_CLASSES, FILES_PER_CLASS, TOTAL_SIZE, LAYOUT, SHARDS, CONTENT_SEED);
+
     /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
     public CreateDataset(Parameters parameters) {
         super("create_dataset", "write a dataset of files from 8 KiB to 1 GiB with verifiable content and a manifest",

@@ -54,9 +54,9 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
             "each rank reads the files the next rank wrote, so no client reads back its own cache");
 
     /** Every parameter, in the order {@code prism describe} shows them. */
-    public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, DATASET, ORDER, STRIDE, EPOCHS, CHUNK_SIZE,
-            CACHE, DIRECT, READ_OTHERS, CreateDataset.SIZE_CLASSES, CreateDataset.FILES_PER_CLASS,
-            CreateDataset.TOTAL_SIZE, CreateDataset.LAYOUT, CreateDataset.SHARDS, CreateDataset.CONTENT_SEED);
+    public static final List<Parameter<?>> PARAMETERS = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of(ACCESS, DATASET, ORDER, STRIDE, EPOCHS, CHUNK_SIZE, CACHE, DIRECT, READ_OTHERS),
+            CreateDataset.DATASET_PARAMETERS.stream()).toList();
 
     /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
     public Md5Check(Parameters parameters) {
@@ -69,16 +69,12 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
         return new Md5Check(Parameters.defaults(PARAMETERS).withText(parameters.asText())).checked();
     }
 
-    /** Parameters that only say how to generate a dataset: they do not apply when {@code dataset} names a kept one. */
-    private static final List<Parameter<?>> GENERATOR = List.of(CreateDataset.SIZE_CLASSES, CreateDataset.FILES_PER_CLASS,
-            CreateDataset.TOTAL_SIZE, CreateDataset.LAYOUT, CreateDataset.SHARDS, CreateDataset.CONTENT_SEED);
-
     /** @return every parameter, but without the generator's when a kept dataset is read: its layout is noted as found */
     @Override
     public java.util.Map<String, String> recordedParameters() {
         java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
         if (!parameters().get(DATASET).isEmpty()) {
-            GENERATOR.forEach(p -> recorded.remove(p.name()));
+            CreateDataset.DATASET_PARAMETERS.forEach(p -> recorded.remove(p.name()));
         }
         return recorded;
     }

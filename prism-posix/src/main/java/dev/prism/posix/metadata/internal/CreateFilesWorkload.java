@@ -98,7 +98,7 @@ public final class CreateFilesWorkload implements Workload {
     public void validate(WorkloadContext ctx) {
         for (int i = 0; i < created; i++) {
             Path file = directory.resolve(FileWork.fileName(shared, ctx.rank(), i));
-            if (ctx.failed(FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)))) {
+            if (ctx.failed(file)) {
                 continue;   // counted as an error of its operation (--continue-on-error)
             }
             FileStat stat = fileAccess.stat(file);
