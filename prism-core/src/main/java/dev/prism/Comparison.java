@@ -292,7 +292,7 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
     /** @return each measured repetition's value of {@code stat} for {@code operation}, where the repetition holds enough operations */
     static double[] perRepetition(RunResult run, String operation, Stat stat) {
         return run.repetitions().stream().map(r -> r.measurements().get(operation)).filter(Objects::nonNull)
-                .filter(m -> m.count() >= stat.minimumCount() && (m.count() > 0 || stat.isRate()))
+                .filter(m -> m.count() >= stat.minimumCount())
                 .mapToDouble(stat::of).toArray();
     }
 

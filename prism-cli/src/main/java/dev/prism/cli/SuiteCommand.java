@@ -78,9 +78,9 @@ final class SuiteCommand implements Callable<Integer> {
             return PrismCommand.EXIT_PASSED;
         }
         PrintWriter err = spec.commandLine().getErr();
-        entries.stream().filter(e -> !e.runs()).map(e -> e.benchmark().name()).distinct().forEach(left -> err.println(
-                "prism: suite " + suite.label() + " leaves out " + left + ": " + entries.stream()
-                        .filter(e -> e.benchmark().name().equals(left)).findFirst().orElseThrow().missing()));
+        java.util.Set<String> said = new java.util.HashSet<>();
+        entries.stream().filter(e -> !e.runs() && said.add(e.benchmark().name())).forEach(e -> err.println(
+                "prism: suite " + suite.label() + " leaves out " + e.benchmark().name() + ": " + e.missing()));
         err.flush();
         Path temporary = target == null ? Files.createTempDirectory("prism-target-") : null;
         try {
