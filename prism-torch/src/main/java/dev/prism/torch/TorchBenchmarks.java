@@ -3,8 +3,8 @@ package dev.prism.torch;
 import dev.prism.Parameters;
 
 /**
- * Typed factories for the PyTorch checkpoint benchmarks: a 25M-parameter synthetic model by default,
- * torchrun from {@link TorchRun#defaultPython()}.
+ * Typed factories for the PyTorch benchmarks: checkpoints of a 25M-parameter synthetic model with Adam
+ * state by default, Hugging Face model loading, a DataLoader; torchrun from {@link TorchRun#defaultPython()}.
  *
  * <pre>{@code
  * var save = dev.prism.torch.TorchBenchmarks.fsdpSave().threadCount(4);
@@ -16,7 +16,7 @@ public final class TorchBenchmarks {
 
     /** @return a named torch benchmark with these parameter values (missing ones at their defaults) */
     public static TorchBenchmark named(String name, java.util.Map<String, String> values) {
-        Parameters p = Parameters.defaults(TorchBenchmark.PARAMETERS).withText(values);
+        Parameters p = Parameters.defaults(TorchBenchmark.parametersOf(name)).withText(values);
         return switch (name) {
             case "ddp_save" -> new TorchBenchmark(name, "a training iteration, then rank 0 writes the full state dict"
                     + " with torch.save (atomically)", p, TorchRun.builder().build());
@@ -28,6 +28,10 @@ public final class TorchBenchmarks {
                     + " torch.distributed.checkpoint.load and verify a checksum", p, TorchRun.builder().build());
             case "rl_load" -> new TorchBenchmark(name, "every rank consolidates the full model from a sharded DCP"
                     + " checkpoint, as RL rollout workers do", p, TorchRun.builder().build());
+            case "hf_load" -> new TorchBenchmark(name, "every rank loads a Hugging Face model saved on the target"
+                    + " (safetensors) with from_pretrained, then runs its first forward pass", p, TorchRun.builder().build());
+            case "dataloader" -> new TorchBenchmark(name, "every rank reads its DistributedSampler share of a dataset's"
+                    + " files through a torch DataLoader with worker processes", p, TorchRun.builder().build());
             default -> throw new IllegalArgumentException("not a torch benchmark: " + name);
         };
     }
@@ -59,5 +63,15 @@ public final class TorchBenchmarks {
     /** @return {@code rl_load} */
     public static TorchBenchmark rlLoad() {
         return defaults("rl_load");
+    }
+
+    /** @return {@code hf_load}: a 25M-parameter GPT-2 */
+    public static TorchBenchmark hfLoad() {
+        return defaults("hf_load");
+    }
+
+    /** @return {@code dataloader}: 1,000 generated files of 128 KiB, 2 workers, batches of 16 */
+    public static TorchBenchmark dataloader() {
+        return defaults("dataloader");
     }
 }

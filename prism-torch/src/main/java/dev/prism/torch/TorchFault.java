@@ -11,7 +11,7 @@ package dev.prism.torch;
 public enum TorchFault {
     /** No fault. */
     NONE,
-    /** Cut a checkpoint file to half its size before it is loaded. */
+    /** Cut a checkpoint file to an eighth of its size before it is loaded (into its model data, which every load reads). */
     TRUNCATE_SHARD,
     /** Rank 1 raises before training. */
     CRASH_RANK1

@@ -1,14 +1,19 @@
-"""PRISM's PyTorch checkpoint benchmarks, run by torchrun: one process per rank.
+"""PRISM's PyTorch benchmarks, run by torchrun: one process per rank.
 
-Executes the real framework code paths (torch.save, torch.load, torch.distributed.checkpoint) and
-writes one JSON document per rank (schema prism.torchrank/1) with every phase timed in nanoseconds.
-PRISM's Java side launches it with `python -m torch.distributed.run` and reads those documents.
+Executes the real framework code paths (torch.save, torch.load, torch.distributed.checkpoint,
+transformers' save_pretrained/from_pretrained, torch.utils.data.DataLoader) and writes one JSON
+document per rank (schema prism.torchrank/1) with every phase timed in nanoseconds. PRISM's Java side
+launches it with `python -m torch.distributed.run` and reads those documents.
 """
 import argparse
+import ctypes
+import hashlib
 import json
 import math
+import mmap
 import os
 import platform
+import random
 import socket
 import sys
 import time
@@ -18,23 +23,34 @@ import torch
 import torch.distributed as dist
 import torch.nn as nn
 
-BENCHMARKS = ("ddp_save", "ddp_load", "fsdp_save", "fsdp_load", "rl_load")
+BENCHMARKS = ("ddp_save", "ddp_load", "fsdp_save", "fsdp_load", "rl_load", "hf_load", "dataloader")
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--benchmark", choices=BENCHMARKS, required=True)
     p.add_argument("--out", required=True, help="directory for the per-rank JSON documents")
-    p.add_argument("--checkpoint-dir", required=True, help="directory the checkpoint goes into")
+    p.add_argument("--shared-dir", required=True, help="directory on the target for the checkpoint, model or dataset")
     p.add_argument("--model", default="synthetic", help="synthetic, gpt2, llama or bert")
     p.add_argument("--params", type=int, default=25_000_000, help="parameters, approximately")
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--batch", type=int, default=4)
+    p.add_argument("--optimizer", default="adam", choices=("adam", "sgd"))
     p.add_argument("--thread-count", type=int, default=1, help="DCP FileSystemWriter thread_count")
     p.add_argument("--sync-files", default="true", help="DCP FileSystemWriter sync_files")
-    p.add_argument("--drop-cache", default="false", help="drop the checkpoint from the page cache before loading")
+    p.add_argument("--drop-cache", default="false", help="drop what is read from the page cache before reading it")
     p.add_argument("--full-state-dict", default="false", help="fsdp_load: gather the full state dict after loading")
     p.add_argument("--fault", default="none", help="none, truncate_shard (before loading) or crash_rank1")
+    p.add_argument("--shard-size", type=int, default=5 << 30, help="hf_load: save_pretrained max_shard_size, bytes")
+    p.add_argument("--dataset", default="", help="dataloader: a kept dataset's directory (else one is generated)")
+    p.add_argument("--files", type=int, default=1000, help="dataloader: files of a generated dataset")
+    p.add_argument("--file-size", type=int, default=128 << 10, help="dataloader: bytes per generated file")
+    p.add_argument("--layout", default="flat", choices=("flat", "sharded"))
+    p.add_argument("--shards", type=int, default=16)
+    p.add_argument("--num-workers", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--shuffle", default="true")
+    p.add_argument("--epochs", type=int, default=1)
     return p.parse_args(argv)
 
 
@@ -48,8 +64,16 @@ class Recorder:
     def __init__(self, rank, world):
         self.rank, self.world = rank, world
         self.phases, self.bytes, self.counters = {}, {}, {}
+        self.elapsed = {}  # phase -> wall time its operations' rate is over, where it is not their sum
         self.notes = {}
         self.timed_phase_ns = 0
+
+    def record(self, name, nanos):
+        """One operation timed elsewhere (a DataLoader worker's read)."""
+        self.phases.setdefault(name, []).append(int(nanos))
+
+    def count(self, name, amount=1):
+        self.counters[name] = self.counters.get(name, 0) + amount
 
     def time(self, name, timed_phase=False):
         recorder = self
@@ -70,6 +94,7 @@ class Recorder:
         doc = {"schema": "prism.torchrank/1", "rank": self.rank, "world": self.world,
                "hostname": socket.gethostname(), "status": status, "failure": failure,
                "phaseNanos": self.timed_phase_ns, "phases": self.phases, "bytes": self.bytes,
+               "elapsedNanos": self.elapsed,
                "counters": self.counters, "torch": torch.__version__, "notes": self.notes}
         doc.update(extra or {})
         os.makedirs(out, exist_ok=True)
@@ -86,20 +111,26 @@ class ValidationError(Exception):
     pass
 
 
+def synthetic_width(params, layers):
+    return max(8, int(math.sqrt(params / max(1, layers))))
+
+
 def synthetic_model(params, layers):
-    width = max(8, int(math.sqrt(params / max(1, layers))))
+    width = synthetic_width(params, layers)
     blocks = []
     for _ in range(layers):
         blocks += [nn.Linear(width, width), nn.ReLU()]
-    model = nn.Sequential(*blocks)
-    model.prism_input = lambda batch, device: torch.randn(batch, width, device=device)
-    return model
+    return nn.Sequential(*blocks)
+
+
+VOCAB = 8192
 
 
 def hf_model(kind, params, layers):
+    """A Hugging Face architecture at about this size, built from its config class: nothing is downloaded."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import transformers
-    vocab = 8192
+    vocab = VOCAB
     # each layer holds about 12·h² parameters; the embeddings vocab·h: solve 12·L·h² + vocab·h = params
     h = (-vocab + math.sqrt(vocab * vocab + 48.0 * layers * params)) / (24.0 * layers)
     h = max(64, int(h // 64) * 64)
@@ -121,7 +152,6 @@ def hf_model(kind, params, layers):
         model = transformers.AutoModel.from_config(config)
     else:
         raise ValueError(f"model must be synthetic, gpt2, llama or bert, was {kind!r}")
-    model.prism_input = lambda batch, device: torch.randint(0, vocab, (batch, 32), device=device)
     return model
 
 
@@ -145,6 +175,14 @@ def blocks_of(model):
     return [m for m in model if isinstance(m, nn.Linear)] if isinstance(model, nn.Sequential) else []
 
 
+def model_input(args, batch, device):
+    """The batch a model's forward pass takes: random features, or token ids for a Hugging Face model."""
+    if args.model == "synthetic":
+        width = synthetic_width(args.params, args.layers)
+        return torch.randn(batch, width, device=device)
+    return torch.randint(0, VOCAB, (batch, 32), device=device)
+
+
 def train_step(model, inputs, optimizer):
     optimizer.zero_grad()
     out = model(inputs)
@@ -154,33 +192,121 @@ def train_step(model, inputs, optimizer):
     optimizer.step()
 
 
-def checksum(state_dict):
+def make_optimizer(kind, parameters):
+    """Adam (two state tensors per parameter, as most training runs) or SGD with momentum (one)."""
+    if kind == "adam":
+        return torch.optim.Adam(parameters, lr=1e-3)
+    return torch.optim.SGD(parameters, lr=0.01, momentum=0.9)
+
+
+def flat_tensors(state, prefix=""):
+    """(key, tensor) for every tensor in a nested state dict (model and optimizer), keys joined with '.'."""
+    if torch.is_tensor(state):
+        yield prefix, state
+    elif isinstance(state, dict):
+        for key, value in state.items():
+            yield from flat_tensors(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(state, (list, tuple)):
+        for i, value in enumerate(state):
+            yield from flat_tensors(value, f"{prefix}.{i}")
+
+
+def checksum(state):
+    """A position-weighted float64 sum over every tensor: a missing, changed or swapped tensor changes it."""
     total = 0.0
-    for value in state_dict.values():
-        if torch.is_tensor(value):
-            total += value.detach().to("cpu", torch.float64).sum().item()
+    for position, (_, value) in enumerate(sorted(flat_tensors(state), key=lambda kv: kv[0])):
+        if hasattr(value, "full_tensor"):
+            value = value.full_tensor()
+        total += (position + 1) * value.detach().to("cpu", torch.float64).sum().item()
     return total
 
 
-def verify_checksum(state_dict, expected, where, after):
-    """Raises ValidationError naming the checkpoint when the loaded parameters do not sum to the saved ones."""
-    got = checksum(state_dict)
+def verify_checksum(state, expected, where, after):
+    """Raises ValidationError naming the checkpoint when the loaded state does not sum to the saved one."""
+    got = checksum(state)
     if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6):
-        raise ValidationError(f"{where}: parameter checksum {got!r} after {after}, {expected!r} when saved")
+        raise ValidationError(f"{where}: checksum {got!r} after {after}, {expected!r} when saved")
     return got
 
 
-def drop_from_page_cache(path):
-    """Drops every file under path from this node's page cache; returns how many files."""
-    files = [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
+def scramble(model, optimizer=None):
+    """Zeroes the model and optimizer state in memory, so that only a load that works can pass verification."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+        if optimizer is not None:
+            for state in optimizer.state.values():
+                for value in state.values():
+                    if torch.is_tensor(value):
+                        value.zero_()
+
+
+def drop_from_page_cache(paths, sync=True):
+    """Drops each file (or every file under a directory) from this node's page cache; returns how many files.
+
+    sync writes dirty pages first (our own checkpoints); a kept dataset is only read, never synced."""
+    files = []
+    for path in paths:
+        files += [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
     for name in files:
         fd = os.open(name, os.O_RDONLY)
         try:
-            os.fdatasync(fd)
+            if sync:
+                os.fdatasync(fd)
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         finally:
             os.close(fd)
     return len(files)
+
+
+class Residency:
+    """Counts a file's pages in the page cache with mmap + mincore, as fincore does (libc through ctypes)."""
+
+    def __init__(self):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        self.libc, self.page = libc, os.sysconf("SC_PAGE_SIZE")
+        self.failed = ctypes.c_void_p(-1).value
+
+    def pages(self, paths):
+        """(resident, total) pages of these files."""
+        resident = total = 0
+        for path in paths:
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                size = os.fstat(fd).st_size
+                if size == 0:
+                    continue
+                addr = self.libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+                if addr is None or addr == self.failed:
+                    raise OSError(ctypes.get_errno(), f"mmap({path}) failed: {os.strerror(ctypes.get_errno())}")
+                try:
+                    n = (size + self.page - 1) // self.page
+                    vec = (ctypes.c_ubyte * n)()
+                    if self.libc.mincore(addr, size, vec) != 0:
+                        raise OSError(ctypes.get_errno(), f"mincore({path}) failed: {os.strerror(ctypes.get_errno())}")
+                    resident += sum(1 for b in bytes(vec) if b & 1)
+                    total += n
+                finally:
+                    self.libc.munmap(addr, size)
+            finally:
+                os.close(fd)
+        return resident, total
+
+
+def storage_read_bytes():
+    """This process's bytes fetched from storage, its reaped children (DataLoader workers) included."""
+    try:
+        with open("/proc/self/io") as f:
+            for line in f:
+                if line.startswith("read_bytes:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return -1
 
 
 def diagnose_dcp(dcp_dir):
@@ -225,9 +351,9 @@ def shard(model, device_type, world):
     return model
 
 
-def train_between_barriers(rec, model, inputs):
-    """One timed training iteration between the paper's first two barriers; returns its optimizer."""
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+def train_between_barriers(rec, args, model, inputs):
+    """One timed training iteration between the paper's first two barriers; returns its optimizer, with state."""
+    optimizer = make_optimizer(args.optimizer, model.parameters())
     with rec.time("barrier_before_train"):
         dist.barrier()
     with rec.time("train"):
@@ -235,6 +361,13 @@ def train_between_barriers(rec, model, inputs):
     with rec.time("barrier_after_train"):
         dist.barrier()
     return optimizer
+
+
+def placement(cuda_available, local_rank):
+    """(device, backend) of a rank: its own GPU with NCCL where there are GPUs, else the CPU with gloo."""
+    if cuda_available:
+        return torch.device("cuda", local_rank), "nccl"
+    return torch.device("cpu"), "gloo"
 
 
 def what_ran(device, world):
@@ -251,19 +384,24 @@ def what_ran(device, world):
             "device": where, "world_size": str(world)}
 
 
+def synchronize(device):
+    """Waits for the device's queued work, so that a GPU timer holds the work and not only its launch."""
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
 def main(argv):
     args = parse_args(argv)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
-    local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-    use_cuda = torch.cuda.is_available()
-    device = torch.device("cuda", local_rank) if use_cuda else torch.device("cpu")
-    if use_cuda:
+    device, backend = placement(torch.cuda.is_available(), int(os.environ.get("LOCAL_RANK", "0")))
+    if device.type == "cuda":
         torch.cuda.set_device(device)
     rec = Recorder(rank, world)
     rec.notes.update(what_ran(device, world))
     try:
-        dist.init_process_group("nccl" if use_cuda else "gloo")
+        dist.init_process_group(backend)
         rec.notes["backend"] = dist.get_backend()
+        run = {"hf_load": hf_load, "dataloader": dataloader}.get(args.benchmark, checkpoint)
         extra = run(args, rec, rank, world, device)
         rec.write(args.out, extra=extra)
     except ValidationError as e:
@@ -277,88 +415,109 @@ def main(argv):
             dist.destroy_process_group()
 
 
-def run(args, rec, rank, world, device):
-    import torch.distributed.checkpoint as dcp
-    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict, set_model_state_dict
-    ckpt = args.checkpoint_dir
+def save_checksums(path, **sums):
+    with open(path, "w") as f:
+        json.dump(sums, f)
+
+
+def load_checksums(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def checkpoint(args, rec, rank, world, device):
+    """ddp_save, ddp_load, fsdp_save, fsdp_load and rl_load: model and optimizer state through torch.save or DCP."""
+    ckpt = args.shared_dir
     os.makedirs(ckpt, exist_ok=True)
     with rec.time("build_model"):
         model = build_model(args).to(device)
     if rank == 0:
         rec.counters["model_parameters"] = sum(p.numel() for p in model.parameters())
-    inputs = model.prism_input(args.batch, device)
-    full_path = os.path.join(ckpt, "model.pt")
-    dcp_dir = os.path.join(ckpt, "dcp")
-    bench = args.benchmark
-
+    inputs = model_input(args, args.batch, device)
     if args.fault == "crash_rank1" and rank == 1:
         raise RuntimeError("crash_rank1: rank 1 was told to crash")
+    if args.benchmark in ("ddp_save", "ddp_load"):
+        return ddp_checkpoint(args, rec, rank, model, inputs, device)
+    return dcp_checkpoint(args, rec, rank, world, model, inputs, device)
 
-    if bench in ("ddp_save", "ddp_load"):
-        from torch.nn.parallel import DistributedDataParallel as DDP
-        # Hugging Face models have parameters the loss may not reach (BERT's pooler): let DDP allow for them
-        ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
-                  find_unused_parameters=args.model != "synthetic")
-        optimizer = train_between_barriers(rec, ddp, inputs)
-        state = ddp.module.state_dict()
-        if rank == 0:
-            saved_sum = checksum(state)
-            with rec.time("save", timed_phase=(bench == "ddp_save")):
-                tmp = full_path + ".tmp"
-                with open(tmp, "wb") as f:
-                    torch.save(state, f)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, full_path)
-            rec.bytes["save"] = os.path.getsize(full_path)
-            with open(full_path + ".checksum", "w") as f:
-                f.write(repr(saved_sum))
-        with rec.time("barrier_after_io"):
-            dist.barrier()
-        if bench == "ddp_save":
-            if rank == 0 and not os.path.getsize(full_path):
-                raise ValidationError(f"{full_path} is empty after torch.save")
-            return {}
-        if flag(args.drop_cache):
-            with rec.time("drop_cache"):
-                rec.counters["files_dropped"] = drop_from_page_cache(full_path)
-            dist.barrier()
-        if args.fault == "truncate_shard" and rank == 0:
-            os.truncate(full_path, os.path.getsize(full_path) // 2)
+
+def ddp_checkpoint(args, rec, rank, model, inputs, device):
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    bench, path = args.benchmark, os.path.join(args.shared_dir, "model.pt")
+    sums = os.path.join(args.shared_dir, "checksums.json")
+    # Hugging Face models have parameters the loss may not reach (BERT's pooler): let DDP allow for them
+    ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
+              find_unused_parameters=args.model != "synthetic")
+    optimizer = train_between_barriers(rec, args, ddp, inputs)
+    if rank == 0:
+        state = {"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()}
+        with rec.time("save", timed_phase=(bench == "ddp_save")):
+            tmp = path + ".tmp"
+            with open(tmp, "wb") as f:
+                torch.save(state, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        rec.bytes["save"] = os.path.getsize(path)
+        rec.counters["checkpoint_files"] = 1
+        save_checksums(sums, all=checksum(state))
+    with rec.time("barrier_after_io"):
         dist.barrier()
-        with rec.time("load", timed_phase=True):
-            try:
-                loaded = torch.load(full_path, map_location=device, weights_only=True)
-            except Exception as e:
-                raise RuntimeError(f"torch.load({full_path!r}) failed: {e}") from e
-            ddp.module.load_state_dict(loaded)
-        rec.bytes["load"] = os.path.getsize(full_path)
-        expected = float(open(full_path + ".checksum").read())
-        got = verify_checksum(ddp.module.state_dict(), expected, full_path, "loading")
-        with rec.time("train_after_load"):
-            train_step(ddp, inputs, optimizer)
-        with rec.time("barrier_after_io"):
-            dist.barrier()
-        return {"checksum": got}
+    if bench == "ddp_save":
+        if rank == 0 and not os.path.getsize(path):
+            raise ValidationError(f"{path} is empty after torch.save")
+        return {}
+    if flag(args.drop_cache):
+        with rec.time("drop_cache"):
+            rec.counters["files_dropped"] = drop_from_page_cache([path])
+        dist.barrier()
+    if args.fault == "truncate_shard" and rank == 0:
+        os.truncate(path, os.path.getsize(path) // 8)
+    scramble(ddp.module, optimizer)
+    dist.barrier()
+    with rec.time("load", timed_phase=True):
+        try:
+            loaded = torch.load(path, map_location=device, weights_only=True)
+        except Exception as e:
+            raise RuntimeError(f"torch.load({path!r}) failed: {e}") from e
+        ddp.module.load_state_dict(loaded["model"])
+        optimizer.load_state_dict(loaded["optimizer"])
+        synchronize(device)
+    rec.bytes["load"] = os.path.getsize(path)
+    got = verify_checksum({"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()},
+                          load_checksums(sums)["all"], path, "loading model and optimizer")
+    with rec.time("train_after_load"):
+        train_step(ddp, inputs, optimizer)
+    with rec.time("barrier_after_io"):
+        dist.barrier()
+    return {"checksum": got}
 
-    # FSDP2 + DCP
-    model = shard(model, device.type, world)
-    optimizer = train_between_barriers(rec, model, inputs)
-    full_before = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
-    expected = checksum(full_before) if rank == 0 else 0.0
-    sharded = get_model_state_dict(model)
+
+def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
+    """FSDP2 + DCP: every rank writes its shard of the model and optimizer state (get_state_dict/set_state_dict)."""
+    import torch.distributed.checkpoint as dcp
     from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_state_dict, set_state_dict
+    bench, dcp_dir = args.benchmark, os.path.join(args.shared_dir, "dcp")
+    sums = os.path.join(args.shared_dir, "checksums.json")
+    full = StateDictOptions(full_state_dict=True, cpu_offload=True)
+    model = shard(model, device.type, world)
+    optimizer = train_between_barriers(rec, args, model, inputs)
+    full_model, full_optim = get_state_dict(model, optimizer, options=full)
+    if rank == 0:
+        save_checksums(sums, all=checksum({"model": full_model, "optim": full_optim}),
+                       model=checksum({"model": full_model}))
+    del full_model, full_optim
+    model_state, optim_state = get_state_dict(model, optimizer)
     writer = FileSystemWriter(dcp_dir, single_file_per_rank=True, sync_files=flag(args.sync_files),
                               thread_count=args.thread_count)
     with rec.time("save", timed_phase=(bench == "fsdp_save")):
-        dcp.save(sharded, storage_writer=writer)
+        dcp.save({"model": model_state, "optim": optim_state}, storage_writer=writer)
     with rec.time("barrier_after_io"):
         dist.barrier()
-    rec.bytes["save"] = sum(os.path.getsize(os.path.join(dcp_dir, f)) for f in os.listdir(dcp_dir)
-                            if f.startswith(f"__{rank}_"))
-    if rank == 0:
-        with open(os.path.join(ckpt, "checksum"), "w") as f:
-            f.write(repr(expected))
+    mine = [f for f in os.listdir(dcp_dir) if f.startswith(f"__{rank}_") or (rank == 0 and f == ".metadata")]
+    rec.bytes["save"] = sum(os.path.getsize(os.path.join(dcp_dir, f)) for f in mine)
+    rec.counters["checkpoint_files"] = len(mine)
     if bench == "fsdp_save":
         if rank == 0 and not os.path.exists(os.path.join(dcp_dir, ".metadata")):
             raise ValidationError(f"{dcp_dir}: no .metadata after dcp.save: the checkpoint is incomplete")
@@ -368,38 +527,43 @@ def run(args, rec, rank, world, device):
         # every rank drops what it may read (DCP reads shards written by other ranks, and on several
         # nodes each node has its own page cache), as ddp_load does
         with rec.time("drop_cache"):
-            rec.counters["files_dropped"] = drop_from_page_cache(dcp_dir)
+            rec.counters["files_dropped"] = drop_from_page_cache([dcp_dir])
         dist.barrier()
     if args.fault == "truncate_shard" and rank == 0:
         victim = sorted(f for f in os.listdir(dcp_dir) if f.endswith(".distcp"))[-1]
-        path = os.path.join(dcp_dir, victim)
-        os.truncate(path, os.path.getsize(path) // 2)
+        victim_path = os.path.join(dcp_dir, victim)
+        os.truncate(victim_path, os.path.getsize(victim_path) // 8)
     dist.barrier()
-    expected = float(open(os.path.join(ckpt, "checksum")).read())
+    expected = load_checksums(sums)
     if bench == "fsdp_load":
-        target = get_model_state_dict(model)
+        scramble(model, optimizer)
+        model_state, optim_state = get_state_dict(model, optimizer)
+        target = {"model": model_state, "optim": optim_state}
         with rec.time("load", timed_phase=True):
             try:
                 dcp.load(target, storage_reader=FileSystemReader(dcp_dir))
             except BaseException as e:  # DCP's CheckpointException derives from BaseException
                 raise RuntimeError(f"dcp.load from {dcp_dir} failed: {diagnose_dcp(dcp_dir)}") from e
-            set_model_state_dict(model, target)
+            set_state_dict(model, optimizer, model_state_dict=target["model"], optim_state_dict=target["optim"])
+            synchronize(device)
         rec.bytes["load"] = dir_bytes(dcp_dir) // world
         if flag(args.full_state_dict):
             with rec.time("full_state_dict"):
-                full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+                full_model, full_optim = get_state_dict(model, optimizer, options=full)
         else:
-            full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+            full_model, full_optim = get_state_dict(model, optimizer, options=full)
         if rank == 0:
-            verify_checksum(full, expected, dcp_dir, "dcp.load")
+            verify_checksum({"model": full_model, "optim": full_optim}, expected["all"], dcp_dir,
+                            "dcp.load of model and optimizer")
         with rec.time("train_after_load"):
             train_step(model, inputs, optimizer)
         with rec.time("barrier_after_io"):
             dist.barrier()
         return {}
-    # rl_load: every rank is a reader that needs the whole model from the sharded checkpoint
+    # rl_load: every rank is a reader that needs the whole model (weights only) from the sharded checkpoint
     reader_model = build_model(args)
-    full_target = {k: v.detach().clone() for k, v in reader_model.state_dict().items()}
+    scramble(reader_model)
+    full_target = {"model": {k: v.detach().clone() for k, v in reader_model.state_dict().items()}}
     with rec.time("consolidate", timed_phase=True):
         try:
             try:
@@ -407,16 +571,203 @@ def run(args, rec, rank, world, device):
             except TypeError:
                 # torch < 2.5 has no no_dist: consolidate through a single-file copy instead
                 from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
-                single = os.path.join(ckpt, f"consolidated-{rank}.pt")
+                single = os.path.join(args.shared_dir, f"consolidated-{rank}.pt")
                 dcp_to_torch_save(dcp_dir, single)
-                full_target = torch.load(single, weights_only=True)
+                full_target = {"model": torch.load(single, weights_only=True)["model"]}
         except BaseException as e:  # DCP's CheckpointException derives from BaseException
             raise RuntimeError(f"consolidating {dcp_dir} failed: {diagnose_dcp(dcp_dir)}") from e
-    rec.bytes["consolidate"] = dir_bytes(dcp_dir)
-    got = verify_checksum(full_target, expected, dcp_dir, "consolidation")
+    # it reads the model's tensors and none of the optimizer's
+    rec.bytes["consolidate"] = sum(t.numel() * t.element_size() for _, t in flat_tensors(full_target))
+    got = verify_checksum(full_target, expected["model"], dcp_dir, "consolidation")
     with rec.time("barrier_after_io"):
         dist.barrier()
     return {"checksum": got}
+
+
+def hf_load(args, rec, rank, world, device):
+    """Every rank loads one Hugging Face model from the target with from_pretrained, as from a shared model cache.
+
+    Rank 0 first saves it there with save_pretrained (safetensors shards and config.json), untimed for the
+    benchmark; then the load and the first forward pass are timed apart."""
+    if args.model == "synthetic":
+        raise ValueError("hf_load loads a Hugging Face architecture: model must be gpt2, llama or bert")
+    import transformers
+    loader = transformers.AutoModel if args.model == "bert" else transformers.AutoModelForCausalLM
+    model_dir = os.path.join(args.shared_dir, "hf-model")
+    warm_up_dir = os.path.join(args.shared_dir, "hf-warm-up")
+    sums = os.path.join(args.shared_dir, "checksums.json")
+    if rank == 0:
+        with rec.time("build_model"):
+            model = build_model(args)
+        rec.counters["model_parameters"] = sum(p.numel() for p in model.parameters())
+        with rec.time("save_pretrained"):
+            model.save_pretrained(model_dir, max_shard_size=args.shard_size)
+        save_checksums(sums, all=checksum(model.state_dict()))
+        del model
+        hf_model(args.model, 1_000, 1).save_pretrained(warm_up_dir)
+    dist.barrier()
+    # the one-time costs (importing the architecture's modules, the loader's and the forward pass's first
+    # calls) are paid on a tiny model of the same family before any clock starts, in every rank
+    with torch.no_grad():
+        loader.from_pretrained(warm_up_dir, local_files_only=True).to(device).eval()(model_input(args, 1, device))
+    weights = sorted(os.path.join(model_dir, f) for f in os.listdir(model_dir) if f.endswith(".safetensors"))
+    if not weights:
+        raise ValidationError(f"{model_dir} holds no .safetensors file after save_pretrained")
+    if flag(args.drop_cache):
+        with rec.time("drop_cache"):
+            rec.counters["files_dropped"] = drop_from_page_cache([model_dir])
+    resident, pages = Residency().pages(weights)
+    rec.counters["resident_pages_before_load"] = resident
+    rec.counters["pages_before_load"] = pages
+    dist.barrier()
+    with rec.time("load", timed_phase=True):
+        model = loader.from_pretrained(model_dir, local_files_only=True)
+    rec.bytes["load"] = dir_bytes(model_dir)
+    rec.counters["model_files"] = len(weights)
+    if device.type == "cuda":
+        with rec.time("to_device"):
+            model.to(device)
+            synchronize(device)
+    model.eval()
+    inputs = model_input(args, args.batch, device)
+    with rec.time("first_forward"):
+        with torch.no_grad():
+            model(inputs)
+        synchronize(device)
+    got = verify_checksum(model.state_dict(), load_checksums(sums)["all"], model_dir, "from_pretrained")
+    with rec.time("barrier_after_io"):
+        dist.barrier()
+    return {"checksum": got}
+
+
+class FileSamples(torch.utils.data.Dataset):
+    """One sample per file: reading it (open, read to the end, close) is the sample's timed operation."""
+
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, index):
+        start = time.perf_counter_ns()
+        with open(self.paths[index], "rb", buffering=0) as f:
+            data = f.read()
+        nanos = time.perf_counter_ns() - start
+        return index, torch.frombuffer(bytearray(data), dtype=torch.uint8), nanos
+
+
+def collate_files(samples):
+    """Keeps a batch's samples apart (files differ in size): indices, tensors and read times."""
+    return [s[0] for s in samples], [s[1] for s in samples], [s[2] for s in samples]
+
+
+def dataset_files(root):
+    """(relative path, size) of every file of a dataset: its manifest's list where it has one, else a walk."""
+    manifest = os.path.join(root, "manifest.json")
+    if os.path.isfile(manifest):
+        with open(manifest) as f:
+            return [(e["path"], int(e["size"])) for e in json.load(f)["files"]]
+    files = []
+    for d, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(d, name)
+            files.append((os.path.relpath(path, root), os.path.getsize(path)))
+    return sorted(files)
+
+
+def generate_dataset(root, files, size, layout, shards):
+    """files × size bytes of seeded random content, flat or spread over shard directories, with a manifest."""
+    rng = random.Random(42)
+    entries = []
+    for i in range(files):
+        rel = f"file-{i:07d}.bin" if layout == "flat" else f"shard-{i % shards:05d}/file-{i:07d}.bin"
+        path = os.path.join(root, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        data = rng.randbytes(size)
+        with open(path, "wb") as f:
+            f.write(data)
+        entries.append({"path": rel, "size": size, "md5": hashlib.md5(data).hexdigest()})
+    with open(os.path.join(root, "manifest.json"), "w") as f:
+        json.dump({"schema": "prism.dataset/1", "seed": 42, "files": entries}, f)
+
+
+def dataloader(args, rec, rank, world, device):
+    """Every rank reads its DistributedSampler share of a dataset's files through a torch DataLoader."""
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+    kept = bool(args.dataset)
+    root = args.dataset if kept else os.path.join(args.shared_dir, "dataset")
+    if not kept:
+        if rank == 0:
+            with rec.time("generate_dataset"):
+                generate_dataset(root, args.files, args.file_size, args.layout, args.shards)
+        dist.barrier()
+    files = dataset_files(root)
+    if not files:
+        raise ValidationError(f"{root} holds no files to load")
+    paths = [os.path.join(root, rel) for rel, _ in files]
+    sizes = [size for _, size in files]
+    rec.notes["dataset"] = f"{len(files)} files, {sum(sizes)} bytes in {root}" + (" (kept)" if kept else "")
+    shuffle = flag(args.shuffle)
+    sampler = DistributedSampler(FileSamples(paths), num_replicas=world, rank=rank, shuffle=shuffle, seed=1234)
+    loader = DataLoader(FileSamples(paths), batch_size=args.batch_size, sampler=sampler, num_workers=args.num_workers,
+                        collate_fn=collate_files, pin_memory=device.type == "cuda")
+    residency = Residency()
+    seen = set()
+    for epoch in range(args.epochs):
+        sampler.set_epoch(epoch)
+        share = list(iter(sampler))
+        if flag(args.drop_cache):
+            with rec.time("drop_cache"):
+                rec.count("files_dropped", drop_from_page_cache([paths[i] for i in set(share)], sync=not kept))
+        resident, pages = residency.pages([paths[i] for i in set(share)])
+        rec.count("resident_pages_before_read", resident)
+        rec.count("pages_before_read", pages)
+        dist.barrier()
+        io_before = storage_read_bytes()
+        epoch_start = time.perf_counter_ns()
+        batches = iter(loader)  # starts this epoch's workers: part of the epoch, not of a batch
+        rec.record("start_workers", time.perf_counter_ns() - epoch_start)
+        read = 0
+        while True:
+            asked = time.perf_counter_ns()
+            try:
+                indices, tensors, nanos = next(batches)
+            except StopIteration:
+                break
+            if device.type == "cuda":
+                tensors = [t.to(device, non_blocking=True) for t in tensors]
+                synchronize(device)
+            rec.record("batch", time.perf_counter_ns() - asked)
+            for index, tensor, sample_nanos in zip(indices, tensors, nanos):
+                if tensor.numel() != sizes[index]:
+                    raise ValidationError(f"{paths[index]}: read {tensor.numel()} bytes, the dataset says {sizes[index]}")
+                rec.record("sample", sample_nanos)
+                read += sizes[index]
+                seen.add(index)
+            rec.count("samples", len(indices))
+        del batches  # its workers have ended and been reaped, so their reads count in /proc/self/io
+        epoch_nanos = time.perf_counter_ns() - epoch_start
+        rec.record("epoch", epoch_nanos)
+        rec.timed_phase_ns += epoch_nanos
+        io_after = storage_read_bytes()
+        if io_before >= 0 and io_after >= 0:
+            rec.count("storage_read_bytes", io_after - io_before)
+        rec.bytes["sample"] = rec.bytes.get("sample", 0) + read
+        rec.bytes["epoch"] = rec.bytes["sample"]
+        if rec.counters["samples"] != len(sampler) * (epoch + 1):
+            raise ValidationError(f"rank {rank} read {rec.counters['samples']} samples in {epoch + 1} epochs,"
+                                  f" its DistributedSampler share is {len(sampler)} per epoch")
+    for phase in ("sample", "batch"):
+        rec.elapsed[phase] = rec.timed_phase_ns
+    everyone = [None] * world
+    dist.all_gather_object(everyone, sorted(seen))
+    missed = len(files) - len(set().union(*map(set, everyone)))
+    if missed:
+        raise ValidationError(f"the ranks together read {len(files) - missed} of the {len(files)} files of {root}")
+    dist.barrier()
+    return {}
 
 
 if __name__ == "__main__":

@@ -2,9 +2,12 @@ package dev.prism.torch;
 
 import dev.prism.Benchmark;
 import dev.prism.Benchmarks;
+import dev.prism.DataSize;
 import dev.prism.Failure;
+import dev.prism.Measurement;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
+import dev.prism.testing.FaultFs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -45,34 +49,181 @@ class TorchBenchmarksTest {
     }
 
     private RunResult run(Benchmark b, int tasks) {
+        return runs(b, tasks).get(0);
+    }
+
+    private List<RunResult> runs(Benchmark b, int... tasks) {
         return Scenario.builder().target(target).benchmark(b).tasks(tasks).timeout(Duration.ofMinutes(5))
-                .build().execute().runs().get(0);
+                .build().execute().runs();
+    }
+
+    /** Small sizes of each benchmark, so that all seven run at 1 and 2 ranks in the test suite. */
+    private static Map<String, String> small(String name) {
+        return switch (name) {
+            case "hf_load" -> Map.of("params", String.valueOf(SMALL), "layers", "2");
+            case "dataloader" -> Map.of("files", "64", "file_size", "16KiB");
+            default -> Map.of("params", String.valueOf(SMALL));
+        };
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ddp_save", "ddp_load", "fsdp_save", "fsdp_load", "rl_load"})
-    void everyBenchmark_runsWithTwoRanks_andCleansUp(String name) throws IOException {
-        RunResult r = run(Benchmarks.create(name, Map.of("params", String.valueOf(SMALL))), 2);
-        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
-        assertThat(r.launcher()).isEqualTo("torchrun");
-        assertThat(r.repetitions().get(0).ranks()).hasSize(2);
-        assertThat(r.measurement("train").count()).isEqualTo(2);
-        assertThat(r.counters().get("model_parameters")).isBetween(SMALL * 9 / 10, SMALL * 11 / 10);
-        String io = switch (name) {
-            case "ddp_save", "fsdp_save" -> "save";
-            case "rl_load" -> "consolidate";
-            default -> "load";
-        };
-        assertThat(r.measurement(io).count()).isEqualTo(name.equals("ddp_save") ? 1 : 2);
-        assertThat(r.measurement(io).bytes()).isPositive();
-        assertThat(r.rankSpread().maxNanos()).isPositive();
-        // what ran is recorded: versions, backend, device and world size
-        assertThat(r.notes()).containsEntry("backend", "gloo").containsEntry("device", "cpu").containsEntry("world_size", "2")
-                .containsKeys("python", "torch_version", "transformers");
-        assertThat(r.notes().get("torch_version")).startsWith("2.");
+    @ValueSource(strings = {"ddp_save", "ddp_load", "fsdp_save", "fsdp_load", "rl_load", "hf_load", "dataloader"})
+    void everyBenchmark_runsWithOneAndTwoRanks_andCleansUp(String name) throws IOException {
+        List<RunResult> runs = runs(Benchmarks.create(name, small(name)), 1, 2);
+        assertThat(runs).hasSize(2);
+        for (RunResult r : runs) {
+            int ranks = r.tasks();
+            assertThat(r.passed()).as(ranks + " ranks: " + r.failure()).isTrue();
+            assertThat(r.launcher()).isEqualTo("torchrun");
+            assertThat(r.repetitions().get(0).ranks()).hasSize(ranks);
+            String io = switch (name) {
+                case "ddp_save", "fsdp_save" -> "save";
+                case "rl_load" -> "consolidate";
+                case "dataloader" -> "sample";
+                default -> "load";
+            };
+            long expected = switch (name) {
+                case "ddp_save" -> 1;
+                case "dataloader" -> 64;
+                default -> ranks;
+            };
+            assertThat(r.measurement(io).count()).isEqualTo(expected);
+            assertThat(r.measurement(io).bytes()).isPositive();
+            if (!name.equals("dataloader")) {
+                // a Hugging Face architecture rounds its width to whole attention heads of 64
+                assertThat(r.counters().get("model_parameters")).isBetween(SMALL * 7 / 10, SMALL * 13 / 10);
+            }
+            if (!name.equals("dataloader") && !name.equals("hf_load")) {
+                assertThat(r.measurement("train").count()).isEqualTo(ranks);
+            }
+            assertThat(r.rankSpread().maxNanos()).isPositive();
+            // what ran is recorded: versions, backend, device and world size
+            assertThat(r.notes()).containsEntry("backend", "gloo").containsEntry("device", "cpu")
+                    .containsEntry("world_size", String.valueOf(ranks)).containsKeys("python", "torch_version", "transformers");
+            assertThat(r.notes().get("torch_version")).startsWith("2.");
+        }
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }
+    }
+
+    @Test
+    void checkpointsHoldTheOptimizerState_adamTwoTensorsPerParameter_sgdOne() {
+        // fp32: 4 bytes per parameter for the weights, 4 more per optimizer state tensor; the pickle and DCP
+        // metadata add little. A checkpoint of weights alone would be 4 bytes per parameter.
+        for (TorchOptimizer optimizer : TorchOptimizer.values()) {
+            double perParameter = optimizer == TorchOptimizer.ADAM ? 12 : 8;
+            RunResult ddp = run(TorchBenchmarks.ddpSave().parameters(SMALL).optimizer(optimizer), 2);
+            RunResult fsdp = run(TorchBenchmarks.fsdpSave().parameters(SMALL).optimizer(optimizer), 2);
+            for (RunResult r : List.of(ddp, fsdp)) {
+                assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+                double bytesPerParameter = (double) r.measurement("save").bytes() / r.counters().get("model_parameters");
+                assertThat(bytesPerParameter).as(r.benchmark() + " " + optimizer).isBetween(perParameter, perParameter * 1.03);
+            }
+            // files written per rank: rank 0 alone under DDP; every rank its shard under DCP, rank 0 the metadata too
+            assertThat(ddp.counters().get("checkpoint_files")).isEqualTo(1);
+            assertThat(fsdp.repetitions().get(0).ranks()).extracting(rank -> rank.counters().get("checkpoint_files"))
+                    .containsExactly(2L, 1L);
+            assertThat(fsdp.repetitions().get(0).ranks()).allSatisfy(rank ->
+                    assertThat(rank.measurements().get("save").bytes()).isPositive());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"llama", "bert"})
+    void hfLoad_readsSafetensorsShardsThroughFromPretrained_andRunsAFirstForwardApart(String model) {
+        RunResult r = run(TorchBenchmarks.named("hf_load", Map.of("model", model, "params", "3000000", "layers", "2",
+                "shard_size", "4MB", "drop_cache", "true")), 2);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(r.measurement("load").count()).isEqualTo(2);
+        assertThat(r.measurement("first_forward").count()).isEqualTo(2);
+        long parameters = r.counters().get("model_parameters");
+        // safetensors in fp32: 4 bytes per parameter, plus config.json and the shard index; each rank reads it all
+        assertThat(r.measurement("load").bytes() / 2).isBetween(parameters * 4, parameters * 4 + 200_000);
+        // a 4 MB shard size splits the weights over several files (a tensor is never split, so a shard may pass it);
+        // every rank reads them all, none of them in the page cache before loading
+        assertThat(r.repetitions().get(0).ranks()).allSatisfy(rank -> {
+            assertThat(rank.counters().get("model_files")).isGreaterThanOrEqualTo(2);
+            assertThat(rank.counters().get("resident_pages_before_load")).isZero();
+        });
+    }
+
+    @Test
+    void eachBenchmarkRefusesWhatItCannotDo_namingTheParameter() {
+        assertThatThrownBy(() -> TorchBenchmarks.hfLoad().model(TorchModel.SYNTHETIC))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("model must be gpt2, llama or bert")
+                .hasMessageContaining("was synthetic");
+        assertThatThrownBy(() -> TorchBenchmarks.hfLoad().optimizer(TorchOptimizer.SGD))
+                .hasMessageContaining("unknown parameter 'optimizer'");
+        assertThatThrownBy(() -> TorchBenchmarks.dataloader().dataset(target.resolve("absent")))
+                .hasMessageContaining("is not an existing directory");
+        assertThatThrownBy(() -> TorchBenchmarks.dataloader().numWorkers(257))
+                .hasMessageContaining("num_workers").hasMessageContaining("257");
+    }
+
+    @Test
+    void dataloader_readsEveryFileOncePerEpoch_fromStorageWhenTheCacheIsDropped() {
+        RunResult r = run(TorchBenchmarks.dataloader().files(200).fileSize(DataSize.ofKiB(64))
+                .layout(TorchDatasetLayout.SHARDED).shards(7).epochs(2).dropCache(true), 2);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(r.measurement("sample").count()).isEqualTo(400);
+        assertThat(r.measurement("sample").bytes()).isEqualTo(400L * 64 * 1024);
+        assertThat(r.measurement("batch").count()).isEqualTo(2 * 2 * 7); // 100 samples per rank and epoch, in 16s
+        assertThat(r.measurement("epoch").count()).isEqualTo(4);
+        // the kernel's own count of bytes fetched from the disk, DataLoader workers included, against what was read
+        long fromStorage = r.counters().get("storage_read_bytes");
+        assertThat(fromStorage).isBetween(r.measurement("sample").bytes() * 9 / 10, r.measurement("sample").bytes() * 11 / 10);
+        assertThat(r.counters().get("resident_pages_before_read")).isZero();
+        assertThat(r.counters().get("pages_before_read")).isEqualTo(400L * 16);
+        assertThat(r.notes().get("dataset")).startsWith("200 files, " + 200L * 64 * 1024 + " bytes");
+    }
+
+    @Test
+    void dataloader_overAKeptDataset_timesEverySample_andNeverWritesIt() throws Exception {
+        Path dir = Files.createDirectories(target.resolve("fs"));
+        try (FaultFs fs = FaultFs.mount(dir)) {
+            Path data = Files.createDirectories(fs.source().resolve("data"));
+            for (int i = 0; i < 40; i++) {
+                Files.write(data.resolve(String.format("file-%03d.bin", i)), new byte[8192 + i]);
+            }
+            // an injected 30 ms on opening a tenth of the files: the observer of the per-sample latency
+            fs.rule("open", "/data/file-*5.bin", Duration.ofMillis(30), null);
+            fs.clearLog();
+            Path run = Files.createDirectories(target.resolve("run"));
+            RunResult r = Scenario.builder().target(run).benchmark(TorchBenchmarks.dataloader()
+                            .dataset(fs.mountPoint().resolve("data")).numWorkers(0).shuffle(false).batchSize(4))
+                    .tasks(1).timeout(Duration.ofMinutes(5)).build().execute().runs().get(0);
+            assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+            Measurement sample = r.measurement("sample");
+            assertThat(sample.count()).isEqualTo(40);
+            assertThat(sample.bytes()).isEqualTo(40L * 8192 + 39 * 40 / 2);
+            assertThat(sample.percentileNanos(95)).isGreaterThanOrEqualTo(30_000_000L);
+            assertThat(sample.percentileNanos(50)).isLessThan(30_000_000L);
+            // batches of 4 in order: files 5, 15, 25 and 35 fall in 4 of the 10 batches, each waiting for its slow file
+            Measurement batch = r.measurement("batch");
+            assertThat(batch.count()).isEqualTo(10);
+            assertThat(batch.percentileNanos(50)).isLessThan(30_000_000L);
+            assertThat(batch.percentileNanos(70)).isGreaterThanOrEqualTo(30_000_000L);
+            assertThat(fs.log()).noneMatch(line -> line.matches("(create|write|unlink|rename|truncate|setattr|mkdir) .*"));
+            try (Stream<Path> files = Files.list(data)) {
+                assertThat(files).hasSize(40);
+            }
+        }
+    }
+
+    @Test
+    void theGpuPath_givesEachRankItsOwnGpuAndNccl_byConstruction() throws Exception {
+        // the script's own placement, asked with CUDA present and absent, on a machine that has no GPU
+        Path script = Files.createDirectories(target.resolve("py")).resolve("prism_torch_bench.py");
+        try (java.io.InputStream in = TorchBenchmark.class.getResourceAsStream("/dev/prism/torch/prism_torch_bench.py")) {
+            Files.copy(in, script);
+        }
+        Process p = new ProcessBuilder(TorchRun.defaultPython().toString(), "-c",
+                "import prism_torch_bench as b; print(*b.placement(True, 3)); print(*b.placement(False, 3))")
+                .directory(script.getParent().toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        assertThat(out.strip().split("\\n")).containsExactly("cuda:3 nccl", "cpu gloo");
     }
 
     @Test

@@ -32,7 +32,8 @@ public final class TorchProviders {
 
     /**
      * One provider per torch benchmark. Torch benchmarks join no JDK-only suite: the standard suite takes them at
-     * the defaults (a 25M-parameter synthetic model), the paper suite with GPT-2's 124M parameters.
+     * the defaults (a 25M-parameter synthetic model with Adam, a 25M GPT-2 for hf_load, 1,000 files of 128 KiB for
+     * dataloader), the paper suite with GPT-2's 124M parameters and 100,000 files of 32 KiB in 1,000 shards.
      */
     abstract static class TorchProvider implements BenchmarkProvider {
         private final String name;
@@ -53,7 +54,7 @@ public final class TorchProviders {
 
         @Override
         public List<Parameter<?>> parameters() {
-            return TorchBenchmark.PARAMETERS;
+            return TorchBenchmark.parametersOf(name);
         }
 
         @Override
@@ -66,8 +67,16 @@ public final class TorchProviders {
             return switch (suite) {
                 case QUICK -> List.of();
                 case STANDARD -> List.of(TorchBenchmarks.named(name, Map.of()));
-                case PAPER -> List.of(TorchBenchmarks.named(name, Map.of("model", "gpt2", "params", "124000000")));
+                case PAPER -> List.of(TorchBenchmarks.named(name, paperSize(name)));
             };
+        }
+
+        /** GPT-2's 124M parameters for the checkpoints and hf_load; the paper's md5_check dataset shape for dataloader */
+        private static Map<String, String> paperSize(String name) {
+            return name.equals("dataloader")
+                    ? Map.of("files", "100000", "file_size", "32KiB", "layout", "sharded", "shards", "1000", "num_workers", "8",
+                    "batch_size", "64", "drop_cache", "true")
+                    : Map.of("model", "gpt2", "params", "124000000");
         }
 
         @Override
@@ -108,6 +117,20 @@ public final class TorchProviders {
     public static final class RlLoad extends TorchProvider {
         public RlLoad() {
             super("rl_load");
+        }
+    }
+
+    /** hf_load */
+    public static final class HfLoad extends TorchProvider {
+        public HfLoad() {
+            super("hf_load");
+        }
+    }
+
+    /** dataloader */
+    public static final class Dataloader extends TorchProvider {
+        public Dataloader() {
+            super("dataloader");
         }
     }
 }

@@ -2,10 +2,12 @@ package dev.prism.torch.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.prism.DataSize;
 import dev.prism.Failure;
 import dev.prism.LatencyRecorder;
 import dev.prism.Launcher;
 import dev.prism.Measurement;
+import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.PrismException;
 import dev.prism.RankResult;
@@ -65,7 +67,7 @@ public final class TorchRunLauncher implements Launcher {
         }
         Path work = plan.runDirectory().resolve("torch");
         Path out = work.resolve("ranks");
-        Path checkpoint = plan.runDirectory().resolve("shared").resolve("checkpoint");
+        Path checkpoint = plan.runDirectory().resolve("shared").resolve(benchmark.name());
         Path script = work.resolve(SCRIPT);
         try {
             Files.createDirectories(out);
@@ -117,18 +119,27 @@ public final class TorchRunLauncher implements Launcher {
         return results;
     }
 
-    private static List<String> arguments(TorchBenchmark b, Path out, Path checkpoint) {
+    /** @return the script's arguments: where to write, then every parameter of the benchmark as {@code --name value} */
+    static List<String> arguments(TorchBenchmark b, Path out, Path shared) {
+        List<String> arguments = new ArrayList<>(List.of("--benchmark", b.name(), "--out", out.toString(),
+                "--shared-dir", shared.toString()));
         Parameters p = b.parameters();
-        return List.of("--benchmark", b.name(), "--out", out.toString(), "--checkpoint-dir", checkpoint.toString(),
-                "--model", p.get(TorchBenchmark.MODEL).name().toLowerCase(Locale.ROOT),
-                "--params", String.valueOf(p.get(TorchBenchmark.PARAMS)),
-                "--layers", String.valueOf(p.get(TorchBenchmark.LAYERS)),
-                "--batch", String.valueOf(p.get(TorchBenchmark.BATCH)),
-                "--thread-count", String.valueOf(p.get(TorchBenchmark.THREAD_COUNT)),
-                "--sync-files", String.valueOf(p.get(TorchBenchmark.SYNC_FILES)),
-                "--drop-cache", String.valueOf(p.get(TorchBenchmark.DROP_CACHE)),
-                "--full-state-dict", String.valueOf(p.get(TorchBenchmark.FULL_STATE_DICT)),
-                "--fault", p.get(TorchBenchmark.FAULT).name().toLowerCase(Locale.ROOT));
+        for (Parameter<?> parameter : p.declared()) {
+            arguments.add("--" + parameter.name().replace('_', '-'));
+            arguments.add(scriptValue(p.get(parameter)));
+        }
+        return arguments;
+    }
+
+    /** @return a value as the script reads it: sizes in bytes, enum constants in lower case */
+    private static String scriptValue(Object value) {
+        if (value instanceof DataSize size) {
+            return String.valueOf(size.bytes());
+        }
+        if (value instanceof Enum<?> constant) {
+            return constant.name().toLowerCase(Locale.ROOT);
+        }
+        return String.valueOf(value);
     }
 
     /** @return a torch rank's document as a RankResult: each phase an operation, its bytes, its counters */
@@ -148,9 +159,14 @@ public final class TorchRunLauncher implements Launcher {
             if (bytes.isNumber()) {
                 recorder.addBytes(bytes.asLong());
             }
+            // a rate is over the wall time the script gives (a DataLoader's samples overlap), else over the phase's sum
             long elapsed = 0;
             for (JsonNode ns : e.getValue()) {
                 elapsed += ns.asLong();
+            }
+            JsonNode wall = d.path("elapsedNanos").path(e.getKey());
+            if (wall.isNumber() && wall.asLong() > 0) {
+                elapsed = wall.asLong();
             }
             measurements.put(e.getKey(), recorder.snapshot(elapsed));
         });
