@@ -136,6 +136,19 @@ public final class Parameter<T> {
                 text -> parseEnum(name, type, text), Parameter::formatEnum);
     }
 
+    /**
+     * A choice among some of an enum's constants ({@code accepted}, in their declaration order), written as
+     * {@link #ofEnum(String, Class, Enum, String)} writes them; another constant is refused naming the accepted ones.
+     */
+    public static <E extends Enum<E>> Parameter<E> ofEnum(String name, Class<E> type, E defaultValue,
+                                                          java.util.Set<E> accepted, String description) {
+        java.util.EnumSet<E> allowed = java.util.EnumSet.copyOf(accepted);
+        String range = allowed.stream().map(Parameter::formatEnum).collect(Collectors.joining("|"));
+        return new Parameter<>(name, type, defaultValue, null, description, null, null,
+                text -> parseEnum(name, type, text), Parameter::formatEnum,
+                value -> allowed.contains(value) ? null : "must be one of " + range.replace("|", ", "), range);
+    }
+
     /** A free-text parameter (any non-null string). */
     public static Parameter<String> ofString(String name, String defaultValue, String description) {
         return new Parameter<>(name, String.class, defaultValue, null, description, null, null,

@@ -32,6 +32,18 @@ class ParameterTest {
     }
 
     @Test
+    void enumWithSomeConstants_refusesTheOthers_namingTheAcceptedOnes() {
+        Parameter<Layout> shared = Parameter.ofEnum("directory", Layout.class, Layout.SHARED, java.util.EnumSet.of(Layout.SHARED),
+                "layout");
+        assertThat(shared.range()).isEqualTo("shared");
+        assertThat(shared.parse("shared")).isEqualTo(Layout.SHARED);
+        assertThatThrownBy(() -> shared.parse("per-rank")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("directory must be one of shared; accepted: shared, was per-rank");
+        assertThatThrownBy(() -> Parameter.ofEnum("directory", Layout.class, Layout.PER_RANK, java.util.EnumSet.of(Layout.SHARED),
+                "layout")).hasMessageContaining("was per-rank");
+    }
+
+    @Test
     void duration_parsesShortUnits() {
         assertThat(Parameter.parseDuration("250ms")).isEqualTo(Duration.ofMillis(250));
         assertThat(Parameter.parseDuration("10s")).isEqualTo(Duration.ofSeconds(10));

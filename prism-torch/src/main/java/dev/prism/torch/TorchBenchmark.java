@@ -37,7 +37,7 @@ public final class TorchBenchmark extends AbstractBenchmark {
     /** Layers. */
     public static final Parameter<Integer> LAYERS = Parameter.ofInt("layers", 4, 1, 1000, "layers", "layers (blocks) of the model");
     /** Batch size of the training iteration. */
-    public static final Parameter<Integer> BATCH = Parameter.ofInt("batch", 4, 1, 4096, "samples", "batch size of the training iteration");
+    public static final Parameter<Integer> BATCH = Parameter.ofInt("batch", 4, 1, 4096, "samples", "batch size of the training iteration (hf_load: of the first forward pass)");
     /** DCP writer threads. */
     public static final Parameter<Integer> THREAD_COUNT = Parameter.ofInt("thread_count", 1, 1, 64, "threads",
             "DCP FileSystemWriter thread_count (files per rank)");
@@ -59,7 +59,8 @@ public final class TorchBenchmark extends AbstractBenchmark {
             TorchOptimizer.ADAM, "adam (2 state tensors per parameter) or sgd (momentum, 1): saved and loaded with the model");
     /** hf_load's model: a Hugging Face architecture. */
     public static final Parameter<TorchModel> HF_MODEL = Parameter.ofEnum("model", TorchModel.class, TorchModel.GPT2,
-            "gpt2, llama or bert: the Hugging Face architecture saved with save_pretrained and loaded with from_pretrained");
+            java.util.EnumSet.of(TorchModel.GPT2, TorchModel.LLAMA, TorchModel.BERT),
+            "the Hugging Face architecture saved with save_pretrained and loaded with from_pretrained");
     /** hf_load: save_pretrained's max_shard_size. */
     public static final Parameter<DataSize> SHARD_SIZE = Parameter.ofSize("shard_size", DataSize.ofGiB(5),
             DataSize.ofKiB(64), DataSize.ofGiB(1024), "save_pretrained max_shard_size: the largest safetensors file");
@@ -119,12 +120,8 @@ public final class TorchBenchmark extends AbstractBenchmark {
         this.launcher = new TorchRunLauncher(torchRun);
     }
 
-    /** Checks what one parameter's range cannot: hf_load's architecture, dataloader's kept dataset. */
+    /** Checks what one parameter's range cannot: dataloader's kept dataset exists. */
     private static Parameters checked(String name, Parameters p) {
-        if (name.equals("hf_load") && p.get(HF_MODEL) == TorchModel.SYNTHETIC) {
-            throw new IllegalArgumentException("model must be gpt2, llama or bert for hf_load (a Hugging Face"
-                    + " architecture, saved and loaded in its own format), was synthetic");
-        }
         if (name.equals("dataloader") && !p.get(DATASET).isEmpty() && !Files.isDirectory(Path.of(p.get(DATASET)))) {
             throw new IllegalArgumentException("dataset " + p.get(DATASET) + " is not an existing directory");
         }
@@ -135,9 +132,9 @@ public final class TorchBenchmark extends AbstractBenchmark {
         return new TorchBenchmark(name(), description(), parameters().with(p, value), torchRun);
     }
 
-    /** @param model the model */
+    /** @param model the model (hf_load: gpt2, llama or bert) */
     public TorchBenchmark model(TorchModel model) {
-        return with(MODEL, model);
+        return with(parameters().declared().contains(HF_MODEL) ? HF_MODEL : MODEL, model);
     }
 
     /** @param count parameters, approximately, 1000..1e11 */

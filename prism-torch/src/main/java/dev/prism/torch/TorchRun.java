@@ -133,25 +133,35 @@ public final class TorchRun {
      * @throws TorchException saying what is missing: the interpreter, torch, or a new enough torch
      */
     public String checkTorch() {
-        Outcome o;
-        try {
-            // the installed distribution's metadata answers in milliseconds; importing torch takes seconds
-            o = execute(List.of(python.toString(), "-c", "import importlib.metadata as m; print(m.version('torch'))"),
-                    Duration.ofSeconds(120), Map.of());
-        } catch (IOException e) {
-            throw new TorchException("cannot run " + python + " (" + e.getMessage() + "): set PRISM_PYTHON to a Python"
-                    + " with torch >= " + MINIMUM_TORCH + ", or create the project's .venv with scripts/python-venv.sh", -1);
-        }
-        if (o.exitCode != 0) {
-            throw new TorchException(python + " has no torch (" + lastLine(o.output) + "): install torch >= "
-                    + MINIMUM_TORCH + " into it, or run scripts/python-venv.sh", o.exitCode);
-        }
-        String version = o.output.strip();
+        String version = checkPackage("torch");
         if (!atLeast(version, MINIMUM_TORCH)) {
             throw new TorchException(python + " has torch " + version + "; PRISM's checkpoint benchmarks need torch >= "
                     + MINIMUM_TORCH + " (FSDP2 and torch.distributed.checkpoint)", -1);
         }
         return version;
+    }
+
+    /**
+     * @param distribution a Python distribution's name, e.g. {@code transformers}
+     * @return its installed version in the interpreter
+     * @throws TorchException saying what is missing: the interpreter or the distribution
+     */
+    public String checkPackage(String distribution) {
+        Outcome o;
+        try {
+            // the installed distribution's metadata answers in milliseconds; importing torch takes seconds
+            o = execute(List.of(python.toString(), "-c", "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
+                    distribution), Duration.ofSeconds(120), Map.of());
+        } catch (IOException e) {
+            throw new TorchException("cannot run " + python + " (" + e.getMessage() + "): set PRISM_PYTHON to a Python"
+                    + " with torch >= " + MINIMUM_TORCH + ", or create the project's .venv with scripts/python-venv.sh", -1);
+        }
+        if (o.exitCode != 0) {
+            throw new TorchException(python + " has no " + distribution + " (" + lastLine(o.output) + "): install it"
+                    + (distribution.equals("torch") ? " (torch >= " + MINIMUM_TORCH + ")" : "")
+                    + " into it, or run scripts/python-venv.sh", o.exitCode);
+        }
+        return o.output.strip();
     }
 
     /** @return whether version {@code v} (e.g. 2.13.0+cpu) is at least {@code minimum} (e.g. 2.4) */

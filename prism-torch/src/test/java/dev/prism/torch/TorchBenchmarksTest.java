@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Real torch under real torchrun, 2 ranks, CPU and gloo. Skipped without a Python that has torch,
+ * Real torch under real torchrun, 1 and 2 ranks, CPU and gloo. Skipped without a Python that has torch,
  * unless PRISM_REQUIRE_TORCH=1 (as scripts/test.sh sets after creating .venv), which makes that a failure.
  */
 class TorchBenchmarksTest {
@@ -151,7 +151,7 @@ class TorchBenchmarksTest {
     @Test
     void eachBenchmarkRefusesWhatItCannotDo_namingTheParameter() {
         assertThatThrownBy(() -> TorchBenchmarks.hfLoad().model(TorchModel.SYNTHETIC))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("model must be gpt2, llama or bert")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("model must be one of gpt2, llama, bert")
                 .hasMessageContaining("was synthetic");
         assertThatThrownBy(() -> TorchBenchmarks.hfLoad().optimizer(TorchOptimizer.SGD))
                 .hasMessageContaining("unknown parameter 'optimizer'");

@@ -16,13 +16,19 @@ public final class TorchProviders {
     private TorchProviders() {
     }
 
-    /** Whether this machine's Python has torch: asked once per process, on first need. */
+    /** Whether this machine's Python has torch, and transformers: asked once per process, on first need. */
     private static final class Availability {
-        static final String MISSING = check();
+        static final String MISSING = check(false);
+        static final String MISSING_FOR_HUGGING_FACE = MISSING != null ? MISSING : check(true);
 
-        private static String check() {
+        private static String check(boolean transformers) {
             try {
-                TorchRun.builder().build().checkTorch();
+                TorchRun run = TorchRun.builder().build();
+                if (transformers) {
+                    run.checkPackage("transformers");
+                } else {
+                    run.checkTorch();
+                }
                 return null;
             } catch (RuntimeException e) {
                 return e.getMessage();
@@ -81,7 +87,7 @@ public final class TorchProviders {
 
         @Override
         public String missing() {
-            return Availability.MISSING;
+            return name.equals("hf_load") ? Availability.MISSING_FOR_HUGGING_FACE : Availability.MISSING;
         }
     }
 
