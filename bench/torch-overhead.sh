@@ -21,7 +21,7 @@ for round in $(seq 1 "$rounds"); do
   rm -rf "$work/hand"
   OMP_NUM_THREADS=1 "$python" -m torch.distributed.run --nnodes 1 --nproc-per-node 2 --rdzv-backend c10d \
     --rdzv-endpoint 127.0.0.1:0 --local-addr 127.0.0.1 "$script" --benchmark ddp_save --out "$work/hand/out" \
-    --checkpoint-dir "$work/hand/ckpt" --params "$params" >/dev/null 2>&1
+    --shared-dir "$work/hand/ckpt" --params "$params" >/dev/null 2>&1
   t2=$(date +%s%N)
   prism+=($((t1 - t0))); hand+=($((t2 - t1)))
 done

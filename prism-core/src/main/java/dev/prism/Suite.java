@@ -20,20 +20,21 @@ public enum Suite {
     QUICK("every benchmark family that needs nothing beyond the JDK, small sizes, 1 and 2 tasks",
             "the JDK, git and tar", "about a minute on a 2-core VM", new int[]{1, 2}, 3, 1),
     /**
-     * The nightly qualification of a node or an allocation: every family — torch checkpointing, environments and
-     * fio included where this machine has what they need — at sizes for about 15–30 minutes on one node.
+     * The nightly qualification of a node or an allocation: every family — torch checkpoints, model and data loading,
+     * environments and fio included where this machine has what they need — at sizes for about 15–30 minutes on one node.
      */
-    STANDARD("the nightly qualification: every benchmark family at working sizes, torch checkpointing included",
-            "the JDK, git and tar; fio, and Python with torch for the torch benchmarks (each left out, saying so, when missing)",
+    STANDARD("the nightly qualification: every benchmark family at working sizes, torch checkpoints and loaders included",
+            "the JDK, git and tar; fio, and Python with torch (and transformers for hf_load) for the torch benchmarks"
+                    + " (each left out, saying so, when missing)",
             "15-30 minutes on one node at 1 and 2 tasks", new int[]{1, 2}, 3, 1),
     /**
      * The benchmarks of the paper's Table 3 at the paper's sizes: md5_check over 800K × 32 KiB files, flat and
-     * sharded, random order, page cache dropped; the metadata family; checkpoints of GPT-2 (124M parameters);
-     * at the paper's task counts, 8 to 256. Meant for a cluster allocation, not a laptop.
+     * sharded, random order, page cache dropped; the metadata family; checkpoints and from_pretrained of GPT-2 (124M
+     * parameters); a DataLoader over 100,000 files of 32 KiB; at the paper's task counts, 8 to 256. Meant for a cluster allocation, not a laptop.
      */
-    PAPER("the paper's Table 3 at its sizes: md5_check over 800K x 32 KiB files flat and sharded, metadata, GPT-2 checkpoints,"
-            + " 8 to 256 tasks",
-            "25 GiB free on the target; the JDK, git and tar; Python with torch and transformers for the checkpoints",
+    PAPER("the paper's Table 3 at its sizes: md5_check over 800K x 32 KiB files flat and sharded, metadata, GPT-2 checkpoints"
+            + " and loading, a DataLoader, 8 to 256 tasks",
+            "25 GiB free on the target; the JDK, git and tar; Python with torch and transformers for the torch benchmarks",
             "hours: the dataset is written once per configuration (keep it with 'prism dataset create' and -p dataset=DIR)",
             new int[]{8, 16, 32, 64, 128, 256}, 3, 1);
 
