@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Stops what scripts/slurm-up.sh started: slurmd, slurmctld and munged.
+# Stops what scripts/slurm-up.sh started: slurmd, slurmctld and munged, and a simulated multi-node
+# cluster with its namespaces, bridge and /etc/hosts lines (scripts/slurm-nodes-down.sh).
+#   scripts/slurm-down.sh --nodes   removes the simulated cluster only, leaving the one-node SLURM up
 set -u
+"$(dirname "$(readlink -f "$0")")/slurm-nodes-down.sh"
+[ "${1:-}" = "--nodes" ] && exit 0
 for daemon in slurmd slurmctld munged; do
   pkill -x "$daemon" 2>/dev/null || true
 done

@@ -2,7 +2,19 @@
 # Installs SLURM and munge from Debian when missing, writes a one-node configuration for this
 # machine, and starts munged, slurmctld and slurmd (as root; state under /var/spool/prism-slurm,
 # logs under /var/log/prism-slurm). Waits until the node is idle. scripts/slurm-down.sh stops them.
+#   scripts/slurm-up.sh --nodes N   instead starts a simulated N-node cluster beside it
+#                                  (scripts/slurm-nodes-up.sh: namespaces, its own SLURM_CONF)
 set -euo pipefail
+nodes=1
+munge_only=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --nodes) nodes=${2:?--nodes takes a count}; shift 2 ;;
+    --nodes=*) nodes=${1#--nodes=}; shift ;;
+    --munge-only) munge_only=true; shift ;;
+    *) echo "slurm-up: unknown argument $1 (usage: slurm-up.sh [--nodes N])" >&2; exit 2 ;;
+  esac
+done
 if [ "$(id -u)" -ne 0 ]; then
   echo "slurm-up: needs root (it installs packages and starts daemons)" >&2
   exit 1
@@ -11,6 +23,10 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
   echo "slurm-up: installing slurm-wlm and munge" >&2
   apt-get update -q >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends slurm-wlm munge >/dev/null
+fi
+
+if [ "$nodes" != 1 ] && [ "$munge_only" = false ]; then
+  exec "$(dirname "$(readlink -f "$0")")/slurm-nodes-up.sh" "$nodes"
 fi
 
 state=/var/spool/prism-slurm
@@ -27,6 +43,8 @@ fi
 if ! pgrep -x -r R,S,D,I munged >/dev/null; then
   su -s /bin/sh munge -c "/usr/sbin/munged" 2>/dev/null || /usr/sbin/munged --force
 fi
+
+[ "$munge_only" = true ] && exit 0
 
 host=$(hostname -s)
 node=$(slurmd -C | head -1 | sed "s/^NodeName=[^ ]*/NodeName=$host/" | sed 's/ UpTime=.*//')
@@ -60,8 +78,15 @@ $node State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
 
+# This cluster's daemon, found by its pid file (a simulated multi-node cluster may run its own beside it).
 # A daemon killed hard can linger as a zombie where PID 1 does not reap (containers): that is not running.
-alive() { pgrep -x -r R,S,D,I "$1" >/dev/null; }
+alive() {
+  local pid comm st
+  pid=$(cat "$state/$1.pid" 2>/dev/null) || return 1
+  [ -n "$pid" ] || return 1
+  read -r _ comm st _ < "/proc/$pid/stat" 2>/dev/null || return 1
+  [ "$comm" = "($1)" ] && [ "$st" != Z ]
+}
 
 # Daemons not running but state on disk: an earlier run was interrupted (killed, machine restarted).
 # Its jobs and steps would come back as zombies holding the node, so start from clean state.

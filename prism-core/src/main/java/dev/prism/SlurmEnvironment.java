@@ -5,22 +5,23 @@ import java.util.Optional;
 
 /**
  * Where this process sits in a SLURM job step: its rank ({@code SLURM_PROCID}), the world size
- * ({@code SLURM_NTASKS}), its node ({@code SLURM_NODEID}) and the coordinator's address: the first
- * node of {@code SLURM_STEP_NODELIST} (or {@code SLURM_JOB_NODELIST}), or {@code MASTER_ADDR} and
- * {@code MASTER_PORT} when they are set. The port defaults to one derived from the job and step ids,
- * the same in every rank.
+ * ({@code SLURM_NTASKS}), its node ({@code SLURM_NODEID}) and, where {@code MASTER_ADDR} and
+ * {@code MASTER_PORT} are set, the coordinator's fixed address. Without them rank 0 listens on a port
+ * the kernel picks, on whichever node SLURM placed it, and publishes its host and port in
+ * {@link #endpointFile(java.nio.file.Path) a file of the target} that the other ranks read: no node
+ * is assumed to host rank 0, and no derived port can collide with another step's.
  *
  * <pre>{@code
  * var env = dev.prism.SlurmEnvironment.from(java.util.Map.of("SLURM_PROCID", "3", "SLURM_NTASKS", "8",
- *         "SLURM_STEP_NODELIST", "gpu[007-010]", "SLURM_JOB_ID", "4242"));
+ *         "SLURM_STEP_NODELIST", "gpu[007-010]", "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0"));
  * System.out.println(env.orElseThrow());
  * }</pre>
  *
  * @param rank            this process's rank
  * @param worldSize       ranks in the step
  * @param nodeId          this process's node index in the step
- * @param coordinatorHost where rank 0 listens
- * @param coordinatorPort the port it listens on
+ * @param coordinatorHost {@code MASTER_ADDR}, or empty: rank 0 publishes its own host
+ * @param coordinatorPort {@code MASTER_PORT}, or 0: rank 0 listens on a port the kernel picks and publishes it
  * @param step            the job step, {@code <SLURM_JOB_ID>.<SLURM_STEP_ID>} ({@code 0.0} when unset): the
  *                        same in every rank of the step and in no other step of the cluster
  */
@@ -42,23 +43,27 @@ public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coord
         int rank = integer(env, "SLURM_PROCID", null);
         int size = integer(env, "SLURM_NTASKS", env.get("SLURM_NPROCS"));
         int node = env.containsKey("SLURM_NODEID") ? integer(env, "SLURM_NODEID", null) : 0;
-        String host = env.get("MASTER_ADDR");
-        if (host == null || host.isBlank()) {
-            String list = env.getOrDefault("SLURM_STEP_NODELIST", env.getOrDefault("SLURM_JOB_NODELIST", ""));
-            if (list.isBlank()) {
-                throw new IllegalArgumentException("neither MASTER_ADDR nor SLURM_STEP_NODELIST is set: PRISM cannot"
-                        + " tell which node hosts the coordinator");
-            }
-            host = firstHost(list);
-        }
+        String host = env.getOrDefault("MASTER_ADDR", "").strip();
         long job = digits(env.get("SLURM_JOB_ID"));
         long step = digits(env.get("SLURM_STEP_ID"));
-        int port = env.containsKey("MASTER_PORT") ? integer(env, "MASTER_PORT", null)
-                : 20_000 + (int) Math.floorMod(job * 31 + step, 20_000);
+        int port = env.containsKey("MASTER_PORT") ? integer(env, "MASTER_PORT", null) : 0;
         if (rank < 0 || rank >= size) {
             throw new IllegalArgumentException("SLURM_PROCID must be in 0.." + (size - 1) + ", was " + rank);
         }
         return Optional.of(new SlurmEnvironment(rank, size, node, host, port, job + "." + step));
+    }
+
+    /** @return whether rank 0 publishes where it listens (no fixed {@code MASTER_ADDR} and {@code MASTER_PORT}) */
+    public boolean publishesCoordinator() {
+        return coordinatorHost.isEmpty() || coordinatorPort == 0;
+    }
+
+    /**
+     * @return the file in {@code target} where rank 0 of this step publishes its host and port, and every
+     *         other rank reads them; named after the step, removed when the step's runs end
+     */
+    public java.nio.file.Path endpointFile(java.nio.file.Path target) {
+        return target.resolve(".prism-step-" + step + ".coordinator");
     }
 
     /**

@@ -98,6 +98,37 @@ class DistributedTest {
         assertThat(stale.resolve("rank-1.down")).exists();
     }
 
+    /**
+     * As under {@code srun} over TCP: rank 0 listens on a port the kernel picks and publishes host and port in
+     * the target; a worker that starts first waits for that file, and the file goes when the run's launcher closes.
+     */
+    @Test
+    void slurmRanksOverTcp_findRankZeroByTheAddressItPublishes_andTheFileGoesWithTheRun() throws Exception {
+        Map<String, String> step = Map.of("SLURM_NTASKS", "2", "SLURM_JOB_ID", "78", "SLURM_STEP_ID", "0");
+        SlurmEnvironment rank0 = SlurmEnvironment.from(with(step, "SLURM_PROCID", "0")).orElseThrow();
+        SlurmEnvironment rank1 = SlurmEnvironment.from(with(step, "SLURM_PROCID", "1")).orElseThrow();
+        Path published = rank1.endpointFile(target);
+        CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
+            try {
+                dev.prism.internal.Rendezvous found = dev.prism.internal.CoordinatorEndpoint.await(published, 1,
+                        java.time.Instant.now().plusSeconds(30), () -> false);
+                new RankWorker(found, 1).serve(Duration.ofSeconds(30));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300); // the worker is first
+        RunResult run = Scenario.builder().target(target).benchmark(sleep(-1, 0, -1)).tasks(2)
+                .launcher(Launcher.slurm(rank0)).build().execute().runs().get(0); // closes the launcher
+        worker.get(30, TimeUnit.SECONDS);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.launcher()).isEqualTo("slurm");
+        assertThat(published).doesNotExist();
+        assertThatThrownBy(() -> dev.prism.internal.CoordinatorEndpoint.await(published, 1,
+                java.time.Instant.now().plusMillis(300), () -> false)).isInstanceOf(PrismException.class)
+                .hasMessageContaining("rank 0 published no address in " + published);
+    }
+
     private static Map<String, String> with(Map<String, String> base, String key, String value) {
         Map<String, String> copy = new java.util.HashMap<>(base);
         copy.put(key, value);

@@ -18,21 +18,35 @@ class SlurmEnvironmentTest {
     }
 
     @Test
-    void from_readsRankSizeNodeAndTheCoordinator() {
+    void from_readsRankSizeAndNode_andLeavesTheCoordinatorToRankZerosOwnPublication() {
         SlurmEnvironment env = SlurmEnvironment.from(Map.of("SLURM_PROCID", "3", "SLURM_NTASKS", "8", "SLURM_NODEID", "1",
                 "SLURM_STEP_NODELIST", "gpu[007-010]", "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0")).orElseThrow();
         assertThat(env.rank()).isEqualTo(3);
         assertThat(env.worldSize()).isEqualTo(8);
         assertThat(env.nodeId()).isEqualTo(1);
-        assertThat(env.coordinatorHost()).isEqualTo("gpu007");
-        assertThat(env.coordinatorPort()).isBetween(20_000, 39_999);
         assertThat(env.step()).isEqualTo("4242.0");
         assertThat(env.meetingDirectory(java.nio.file.Path.of("/shared/meet")))
                 .isEqualTo(java.nio.file.Path.of("/shared/meet/prism-step-4242.0"));
-        // every rank of the step computes the same port
-        assertThat(SlurmEnvironment.from(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "8", "SLURM_STEP_NODELIST",
-                "gpu[007-010]", "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0")).orElseThrow().coordinatorPort())
-                .isEqualTo(env.coordinatorPort());
+        // no node of the list is assumed to host rank 0, and no port is derived: rank 0 publishes both
+        assertThat(env.publishesCoordinator()).isTrue();
+        assertThat(env.coordinatorHost()).isEmpty();
+        assertThat(env.coordinatorPort()).isZero();
+        assertThat(env.endpointFile(java.nio.file.Path.of("/lustre/t")))
+                .isEqualTo(java.nio.file.Path.of("/lustre/t/.prism-step-4242.0.coordinator"));
+    }
+
+    @Test
+    void stepsThatDerivedPortsUsedToShare_nowListenOnPortsTheKernelPicks() throws Exception {
+        // job J step 31 and job J+1 step 0 once derived the same port (31·J + 31 = 31·(J+1) + 0)
+        SlurmEnvironment a = SlurmEnvironment.from(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2", "SLURM_JOB_ID", "4242",
+                "SLURM_STEP_ID", "31")).orElseThrow();
+        SlurmEnvironment b = SlurmEnvironment.from(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2", "SLURM_JOB_ID", "4243",
+                "SLURM_STEP_ID", "0")).orElseThrow();
+        try (java.net.ServerSocket first = new java.net.ServerSocket(a.coordinatorPort());
+             java.net.ServerSocket second = new java.net.ServerSocket(b.coordinatorPort())) {
+            assertThat(first.getLocalPort()).isNotEqualTo(second.getLocalPort()).isPositive();
+        }
+        assertThat(a.endpointFile(java.nio.file.Path.of("/t"))).isNotEqualTo(b.endpointFile(java.nio.file.Path.of("/t")));
     }
 
     @Test
@@ -41,6 +55,7 @@ class SlurmEnvironmentTest {
                 "SLURM_STEP_NODELIST", "n[1-2]", "MASTER_ADDR", "10.1.2.3", "MASTER_PORT", "29500")).orElseThrow();
         assertThat(env.coordinatorHost()).isEqualTo("10.1.2.3");
         assertThat(env.coordinatorPort()).isEqualTo(29500);
+        assertThat(env.publishesCoordinator()).isFalse();
     }
 
     @Test
@@ -48,8 +63,6 @@ class SlurmEnvironmentTest {
         assertThat(SlurmEnvironment.from(Map.of())).isEmpty();
         assertThatThrownBy(() -> SlurmEnvironment.from(Map.of("SLURM_PROCID", "x", "SLURM_NTASKS", "2")))
                 .hasMessageContaining("SLURM_PROCID must be an integer, was 'x'");
-        assertThatThrownBy(() -> SlurmEnvironment.from(Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2")))
-                .hasMessageContaining("MASTER_ADDR").hasMessageContaining("SLURM_STEP_NODELIST");
         assertThatThrownBy(() -> SlurmEnvironment.from(Map.of("SLURM_PROCID", "5", "SLURM_NTASKS", "2", "MASTER_ADDR", "h")))
                 .hasMessageContaining("SLURM_PROCID must be in 0..1, was 5");
     }

@@ -5,6 +5,7 @@ import dev.prism.Interruption;
 import dev.prism.internal.Signals;
 import dev.prism.Launcher;
 import dev.prism.SlurmEnvironment;
+import dev.prism.internal.CoordinatorEndpoint;
 import dev.prism.internal.RankWorker;
 import dev.prism.internal.Rendezvous;
 import dev.prism.RunResult;
@@ -21,20 +22,45 @@ import java.util.stream.Collectors;
 
 /** What {@code run} and {@code suite} share: options → scenario → progress → tables or JSON → exit code. */
 final class ScenarioExecution {
+    /** What a worker allows beyond the run's timeout: rank 0 cleaning up and writing results between runs. */
+    private static final Duration WORKER_GRACE = Duration.ofSeconds(30);
+
     private ScenarioExecution() {
     }
 
     /**
-     * A SLURM task other than rank 0: serve rank 0's plans until it says the run is over. SIGINT or
-     * SIGTERM (scancel) stops this rank's work and tells rank 0, which stops the others.
+     * A SLURM task other than rank 0: find rank 0 (its published address in the target, unless
+     * MASTER_ADDR and MASTER_PORT fix it), then serve its plans until it says the run is over. Every wait
+     * is bounded by the run's timeout (and a grace for rank 0's clean-up between runs). SIGINT or SIGTERM
+     * (scancel) stops this rank's work and tells rank 0, which stops the others.
      */
-    private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting) {
-        RankWorker worker = new RankWorker(meeting == null ? Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort())
-                : Rendezvous.directory(slurm.meetingDirectory(meeting)), slurm.rank());
-        Signals signals = Signals.install(signal -> worker.stop("rank " + slurm.rank() + " received " + signal));
+    private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting, Path target,
+                                     Duration timeout) {
+        Duration window = timeout.plus(WORKER_GRACE);
+        java.util.concurrent.atomic.AtomicReference<RankWorker> serving = new java.util.concurrent.atomic.AtomicReference<>();
+        Signals signals = Signals.install(signal -> {
+            RankWorker worker = serving.get();
+            if (worker != null) {
+                worker.stop("rank " + slurm.rank() + " received " + signal);
+            }
+        });
         int code;
         try {
-            worker.serve(Duration.ofMinutes(5));
+            Rendezvous rendezvous;
+            if (meeting != null) {
+                rendezvous = Rendezvous.directory(slurm.meetingDirectory(meeting));
+            } else if (slurm.publishesCoordinator()) {
+                rendezvous = CoordinatorEndpoint.await(slurm.endpointFile(target), slurm.rank(),
+                        java.time.Instant.now().plus(window), () -> signals.received() != null);
+            } else {
+                rendezvous = Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort());
+            }
+            RankWorker worker = new RankWorker(rendezvous, slurm.rank());
+            serving.set(worker);
+            if (signals.received() != null) {
+                worker.stop("rank " + slurm.rank() + " received " + signals.received());
+            }
+            worker.serve(window);
             code = PrismCommand.EXIT_PASSED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -73,7 +99,7 @@ final class ScenarioExecution {
                 SlurmEnvironment slurm = SlurmEnvironment.current().orElseThrow(() -> new IllegalArgumentException(
                         "--launcher slurm runs under srun (srun -n N prism run … --launcher slurm): SLURM_PROCID is not set"));
                 if (slurm.rank() != 0) {
-                    return serveAsWorker(cli, slurm, meeting);
+                    return serveAsWorker(cli, slurm, meeting, builder.tasks(slurm.worldSize()).build().target(), options.timeout);
                 }
                 if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {
                     throw new IllegalArgumentException("--tasks must be the step's task count (" + slurm.worldSize()

@@ -28,6 +28,7 @@ public final class SlurmLauncher implements Launcher {
     private final Duration connectTimeout;
     private final java.nio.file.Path coordinationDirectory;
     private Coordinator coordinator;
+    private java.nio.file.Path published;
 
     /**
      * @param environment    this step's ranks and coordinator address; this process must be rank 0
@@ -70,15 +71,25 @@ public final class SlurmLauncher implements Launcher {
         }
         try {
             if (coordinator == null) {
-                coordinator = coordinationDirectory == null
-                        ? Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()))
-                        : Coordinator.directory(environment.meetingDirectory(coordinationDirectory), environment.worldSize());
-                List<Integer> missing = coordinator.awaitRanks(remote, Instant.now().plus(connectTimeout),
-                        r -> plan.interruption().isInterrupted());
+                String where;
+                if (coordinationDirectory == null) {
+                    coordinator = Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()));
+                    where = publish(plan) + ":" + coordinator.port();
+                } else {
+                    coordinator = Coordinator.directory(environment.meetingDirectory(coordinationDirectory), environment.worldSize());
+                    where = "directory " + environment.meetingDirectory(coordinationDirectory);
+                }
+                // the connect window never outlasts the run's own deadline
+                Instant connectBy = Instant.now().plus(connectTimeout);
+                if (plan.deadline().isBefore(connectBy)) {
+                    connectBy = plan.deadline();
+                }
+                Duration window = Duration.between(Instant.now(), connectBy);
+                List<Integer> missing = coordinator.awaitRanks(remote, connectBy, r -> plan.interruption().isInterrupted());
                 if (!missing.isEmpty()) {
-                    throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at "
-                            + (coordinationDirectory == null ? environment.coordinatorHost() + ":" + environment.coordinatorPort()
-                            : "directory " + environment.meetingDirectory(coordinationDirectory)) + " within " + Durations.format(connectTimeout));
+                    throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at " + where
+                            + " within " + Durations.format(window) + (published != null
+                            ? " (it published its address in " + published + ")" : ""));
                 }
             }
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
@@ -119,11 +130,34 @@ public final class SlurmLauncher implements Launcher {
     }
 
     /**
+     * @return the host the other ranks reach rank 0 at: {@code MASTER_ADDR}, else this node's host name, which
+     *         (with the port) is published in the target for them to read when no fixed address was given
+     */
+    private String publish(RunPlan plan) {
+        if (!environment.publishesCoordinator()) {
+            return environment.coordinatorHost();
+        }
+        String host = environment.coordinatorHost().isEmpty() ? HostProbe.hostname() : environment.coordinatorHost();
+        java.nio.file.Path file = environment.endpointFile(plan.runDirectory().getParent());
+        try {
+            CoordinatorEndpoint.publish(file, host, coordinator.port());
+        } catch (java.io.IOException e) {
+            throw new PrismException("rank 0 cannot publish its address in " + file + ": " + Errno.describe(e), e);
+        }
+        published = file;
+        return host;
+    }
+
+    /**
      * Tells the worker ranks to exit; meeting through files, waits a little for them to read it and
      * removes this step's meeting directory (never following links).
      */
     @Override
     public void close() {
+        if (published != null) {
+            CoordinatorEndpoint.withdraw(published);
+            published = null;
+        }
         if (coordinator != null) {
             coordinator.close(DEPARTURE);
             coordinator = null;

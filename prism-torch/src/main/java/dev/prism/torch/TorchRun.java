@@ -46,7 +46,9 @@ public final class TorchRun {
     private final List<String> srunOptions;
 
     private TorchRun(Builder b) {
-        this.python = b.python != null ? b.python : defaultPython();
+        // a relative path with a directory in it is made absolute now: torchrun starts in the run's own directory
+        Path chosen = b.python != null ? b.python : defaultPython();
+        this.python = !chosen.isAbsolute() && chosen.getNameCount() > 1 ? chosen.toAbsolutePath().normalize() : chosen;
         this.nodes = b.nodes;
         this.rendezvousEndpoint = b.rendezvousEndpoint;
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
@@ -230,7 +232,10 @@ public final class TorchRun {
         return command;
     }
 
-    /** @return the endpoint given, else the allocation's first node on a port derived from the job id */
+    /**
+     * @return the endpoint given, else the allocation's first node (where an sbatch script runs) on a port derived
+     *         from the job id: consecutive jobs never share it, and no kernel-chosen port is ever it
+     */
     private String endpoint(Map<String, String> env, String job) {
         if (rendezvousEndpoint != null) {
             return rendezvousEndpoint;
@@ -246,7 +251,8 @@ public final class TorchRun {
         } catch (NumberFormatException e) {
             id = job.hashCode();
         }
-        return SlurmEnvironment.firstHost(nodeList) + ":" + (20_000 + Math.floorMod(id * 31 + 17, 20_000));
+        // 10000-29999, below the kernel's ephemeral ports (32768 and up), where PRISM's coordinators listen
+        return SlurmEnvironment.firstHost(nodeList) + ":" + (10_000 + Math.floorMod(id, 20_000));
     }
 
     /** What a run printed (its last 16 KiB), how it ended and how long it took. */

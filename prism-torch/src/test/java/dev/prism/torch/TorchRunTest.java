@@ -32,7 +32,8 @@ class TorchRunTest {
         assertThat(command).containsSequence("--nnodes", "2", "--nproc-per-node", "8");
         String endpoint = command.get(command.indexOf("--rdzv-endpoint") + 1);
         assertThat(endpoint).matches("gpu007:\\d{5}");
-        assertThat(Integer.parseInt(endpoint.split(":")[1])).isBetween(20_000, 39_999);
+        // below the kernel's ephemeral range, where PRISM's own coordinators listen
+        assertThat(Integer.parseInt(endpoint.split(":")[1])).isBetween(10_000, 29_999);
         assertThat(command.get(command.indexOf("--rdzv-id") + 1)).startsWith("prism-4242-");
         // every rank's agent is told the same endpoint: it depends on the job, not on the call
         assertThat(TorchRun.builder().nodes(2).build().command(SCRIPT, List.of(), 1,
@@ -68,5 +69,14 @@ class TorchRunTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("srunOptions").hasMessageContaining("partition=gpu");
         assertThatThrownBy(() -> TorchRun.builder().timeout(Duration.ZERO)).hasMessageContaining("timeout must be in 1s..7 days");
         assertThatThrownBy(() -> TorchRun.builder().ompThreads(0)).hasMessageContaining("ompThreads must be in 1..1024, was 0");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aRelativeInterpreterPath_isMadeAbsolute_becauseTorchrunStartsElsewhere() {
+        Path relative = Path.of(".venv/bin/python");
+        assertThat(TorchRun.builder().python(relative).build().python())
+                .isEqualTo(Path.of("").toAbsolutePath().resolve(".venv/bin/python"));
+        // a bare name is looked up on PATH, wherever the process starts
+        assertThat(TorchRun.builder().python(Path.of("python3")).build().python()).isEqualTo(Path.of("python3"));
     }
 }

@@ -1,0 +1,107 @@
+package dev.prism.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two SLURM nodes for real: {@code scripts/slurm-up.sh --nodes 2} makes each node a network and UTS
+ * namespace of this machine with its own slurmd, address and host name (n1, n2), under its own
+ * SLURM_CONF beside the one-node SLURM; this class starts it and removes it. Needs root; skipped
+ * without it, unless PRISM_REQUIRE_SLURM=1 (as scripts/test.sh sets), which makes that a failure.
+ */
+class PrismNodesIT {
+    private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
+    private static final Path SCRIPTS = SCRIPT.getParent().resolve("scripts");
+    private static final String CONF = "/etc/slurm-prism-nodes/slurm.conf";
+
+    @BeforeAll
+    static void twoNodesAreUp() throws Exception {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        String said = root ? script("slurm-up.sh", "--nodes", "2") : "not root";
+        dev.prism.testing.Required.require(said.contains("2 nodes up"), "PRISM_REQUIRE_SLURM",
+                "no simulated 2-node SLURM (scripts/slurm-up.sh --nodes 2 needs root): " + said);
+    }
+
+    @AfterAll
+    static void nodesAreRemoved() throws Exception {
+        if ("root".equals(System.getProperty("user.name"))) {
+            script("slurm-down.sh", "--nodes");
+        }
+    }
+
+    /** Runs a script to a file (the daemons it starts must not hold a pipe of this test open); returns what it said. */
+    private static String script(String name, String... arguments) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("prism-nodes", ".log");
+        List<String> command = new ArrayList<>(List.of(SCRIPTS.resolve(name).toString()));
+        command.addAll(List.of(arguments));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        p.waitFor(2, TimeUnit.MINUTES);
+        String said = Files.readString(log);
+        Files.delete(log);
+        return said;
+    }
+
+    /** An srun of the simulated cluster; what it printed on stdout, stderr and its exit code, and its wall time. */
+    private record Srun(int exitCode, String stdout, String stderr, double seconds) {
+    }
+
+    private static Srun srun(Path work, String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("srun", "--time=5"));
+        command.addAll(List.of(arguments));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(work.resolve("stderr.txt").toFile());
+        pb.environment().put("SLURM_CONF", CONF);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(4, TimeUnit.MINUTES)).as("srun finished").isTrue();
+        return new Srun(p.exitValue(), stdout, Files.readString(work.resolve("stderr.txt")), (System.nanoTime() - start) / 1e9);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"n1,n2", "n2,n1"})
+    void rankZeroIsFoundOnWhicheverNodeSlurmPlacedIt(String nodes, @TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Srun s = srun(work, "-N2", "-n2", "-m", "arbitrary", "-w", nodes, SCRIPT.toString(), "run", "create_files",
+                "-p", "files=50", "--target", target.toString(), "--launcher", "slurm", "--timeout", "60s",
+                "--out", work.resolve("out").toString(), "--json", "-q");
+        assertThat(s.exitCode()).as(s.stderr()).isZero();
+        JsonNode run = new ObjectMapper().readTree(s.stdout()).get(0);
+        String[] placed = nodes.split(",");
+        assertThat(run.at("/repetitions/0/ranks/0/hostname").asText()).isEqualTo(placed[0]);
+        assertThat(run.at("/repetitions/0/ranks/1/hostname").asText()).isEqualTo(placed[1]);
+        assertThat(run.at("/measurements/create/count").asLong()).isEqualTo(100);
+        // the published address went with the run: nothing is left in the target
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void aRankThatCannotReachRankZero_failsTheRunWithinItsTimeout_notAfterFiveMinutes(@TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        // a fixed coordinator address no node has (10.77.0.99 is on the cluster's bridge, unassigned)
+        Srun s = srun(work, "-N2", "-n2", "--kill-on-bad-exit=1", "--export=ALL,MASTER_ADDR=10.77.0.99,MASTER_PORT=29411",
+                SCRIPT.toString(), "run", "create_files", "-p", "files=50", "--target", target.toString(),
+                "--launcher", "slurm", "--timeout", "15s", "--out", work.resolve("out").toString(), "-q");
+        assertThat(s.exitCode()).isNotZero();
+        assertThat(s.stderr()).contains("SLURM rank(s) [1] never reached the coordinator at 10.77.0.99:29411 within ");
+        assertThat(s.seconds()).as("srun's wall time").isLessThan(60);
+    }
+}
