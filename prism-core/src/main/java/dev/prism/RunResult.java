@@ -93,6 +93,18 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return Collections.unmodifiableMap(rounded);
     }
 
+    /**
+     * @return every node the run's ranks ran on (their host names, sorted) with those ranks, over all repetitions:
+     *         where the I/O ran, which {@link #host()} (where the run was driven from) need not be
+     */
+    public Map<String, java.util.SortedSet<Integer>> nodes() {
+        Map<String, java.util.SortedSet<Integer>> nodes = new java.util.TreeMap<>();
+        repetitions.stream().flatMap(r -> r.ranks().stream())
+                .forEach(rank -> nodes.computeIfAbsent(rank.hostname(), h -> new java.util.TreeSet<>()).add(rank.rank()));
+        nodes.replaceAll((h, ranks) -> Collections.unmodifiableSortedSet(ranks));
+        return Collections.unmodifiableMap(nodes);
+    }
+
     /** @return every rank's notes; where ranks differ, their distinct values joined with " | " */
     public Map<String, String> notes() {
         Map<String, java.util.Set<String>> values = new LinkedHashMap<>();

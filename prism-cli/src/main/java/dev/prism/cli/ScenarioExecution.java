@@ -80,9 +80,16 @@ final class ScenarioExecution {
     static String context(RunResult run) {
         TargetInfo t = run.target();
         HostInfo h = run.host();
-        return String.format("target %s: %s on %s (%s), %s free; host %s, %d CPUs, kernel %s", t.path(),
+        String line = String.format("target %s: %s on %s (%s), %s free; host %s, %d CPUs, kernel %s", t.path(),
                 t.filesystemType(), t.mountSource(), t.mountOptions(), TextTable.bytes(t.freeBytes()),
                 h.hostname(), h.cpus(), h.kernel());
+        java.util.Map<String, java.util.SortedSet<Integer>> nodes = run.nodes();
+        if (nodes.size() > 1 || (nodes.size() == 1 && !nodes.containsKey(h.hostname()))) {
+            // the I/O ran elsewhere than the driver (or on several nodes): say where
+            line += "; ranks on " + nodes.entrySet().stream().map(e -> e.getKey() + " (" + TextTable.ranks(e.getValue()) + ")")
+                    .collect(Collectors.joining(", "));
+        }
+        return line;
     }
 
     static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,

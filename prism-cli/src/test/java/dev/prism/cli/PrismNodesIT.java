@@ -104,4 +104,51 @@ class PrismNodesIT {
         assertThat(s.stderr()).contains("SLURM rank(s) [1] never reached the coordinator at 10.77.0.99:29411 within ");
         assertThat(s.seconds()).as("srun's wall time").isLessThan(60);
     }
+
+    @Test
+    void whenANodesRankIsKilled_theRunFailsAtOnce_namingTheNodeAndTheRank_andRecordsWhereEveryRankRan(@TempDir Path work)
+            throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        List<String> command = new ArrayList<>(List.of("srun", "--time=5", "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2",
+                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "--target", target.toString(),
+                "--launcher", "slurm", "--timeout", "120s", "--out", out.toString(), "--run-id", "killed", "-q"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
+                .redirectError(work.resolve("stderr.txt").toFile());
+        pb.environment().put("SLURM_CONF", CONF);
+        Process srun = pb.start();
+        Targets.awaitFiles(target);
+        long rank1 = javaIn("prism-n2");
+        long killed = System.nanoTime();
+        new ProcessBuilder("kill", "-9", String.valueOf(rank1)).start().waitFor();
+        assertThat(srun.waitFor(2, TimeUnit.MINUTES)).as("srun ended").isTrue();
+        double seconds = (System.nanoTime() - killed) / 1e9;
+
+        JsonNode run = new ObjectMapper().readTree(out.resolve("killed/01-create_files-t2.json").toFile());
+        assertThat(run.at("/failure/message").asText()).as(run.toString()).contains("rank 1 on n2");
+        assertThat(run.at("/repetitions/0/ranks/1/hostname").asText()).isEqualTo("n2");
+        assertThat(run.at("/nodes/n1/0").asInt()).isZero();
+        assertThat(run.at("/nodes/n2/0").asInt()).isEqualTo(1);
+        // the survivor stopped before its next operation, not at the end of its 3,000,000 files
+        assertThat(run.at("/measurements/create/count").asLong()).isPositive().isLessThan(3_000_000);
+        assertThat(seconds).as("from the kill to srun's end").isLessThan(30);
+    }
+
+    /** @return the PRISM JVM running inside network namespace {@code namespace} (a node's rank) */
+    private static long javaIn(String namespace) throws IOException, InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            Process pids = new ProcessBuilder("ip", "netns", "pids", namespace).start();
+            String text = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            pids.waitFor();
+            for (String pid : text.split("\\s+")) {
+                if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).flatMap(h -> h.info().commandLine())
+                        .orElse("").contains("-Dprism.script=")) {
+                    return Long.parseLong(pid);
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no PRISM rank runs in " + namespace);
+    }
 }

@@ -35,6 +35,7 @@ import java.util.function.IntFunction;
  */
 public final class Coordinator implements AutoCloseable {
     private final ServerSocket server;
+    private final Map<Integer, String> hosts = new java.util.concurrent.ConcurrentHashMap<>();
     private final Path directory;
     private final int worldSize;
     private final Map<Integer, Channel> ranks = new ConcurrentHashMap<>();
@@ -125,6 +126,7 @@ public final class Coordinator implements AutoCloseable {
             channel.close();
             return;
         }
+        hosts.put(hello.path("rank").asInt(), hello.path("host").asText("?"));
         Channel previous = ranks.put(hello.path("rank").asInt(), channel);
         if (previous != null) {
             previous.close();
@@ -261,7 +263,9 @@ public final class Coordinator implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            barrier.abort("rank " + rank + " lost its connection to the coordinator (" + e.getMessage() + ")");
+            String node = hosts.get(rank);
+            barrier.abort("rank " + rank + (node == null ? "" : " on " + node) + " lost its connection to the coordinator ("
+                    + e.getMessage() + ")");
             ranks.remove(rank, wire);
             wire.close();
         } catch (InterruptedException e) {
@@ -271,7 +275,17 @@ public final class Coordinator implements AutoCloseable {
 
     /** @return a FAIL result for a rank that never reported */
     public static RankResult missing(int rank, Failure.Kind kind, String message) {
-        return new RankResult(rank, "?", Status.FAIL, new Failure(kind, message, rank), 0, Map.of(), Map.of(), List.of());
+        return missing(rank, "?", kind, message);
+    }
+
+    /** @return the result of a rank that reported nothing, on {@code host} ("?" when not known) */
+    public static RankResult missing(int rank, String host, Failure.Kind kind, String message) {
+        return new RankResult(rank, host, Status.FAIL, new Failure(kind, message, rank), 0, Map.of(), Map.of(), List.of());
+    }
+
+    /** @return the host rank {@code rank} said it ran on when it connected, if it did */
+    public java.util.Optional<String> hostOf(int rank) {
+        return java.util.Optional.ofNullable(hosts.get(rank));
     }
 
     /** @return the ranks connected now, sorted */

@@ -245,6 +245,11 @@ public final class ResultJson {
         root.put("finishedAt", run.finishedAt().toString());
         putTarget(root.putObject("target"), run.target());
         putHost(root.putObject("host"), run.host());
+        ObjectNode nodes = root.putObject("nodes");
+        run.nodes().forEach((host, ranks) -> {
+            com.fasterxml.jackson.databind.node.ArrayNode list = nodes.putArray(host);
+            ranks.forEach(list::add);
+        });
         putMeasurements(root.putObject("measurements"), run.measurements());
         putCounters(root.putObject("counters"), run.counters());
         ObjectNode notes = root.putObject("notes");

@@ -117,9 +117,14 @@ public final class SlurmLauncher implements Launcher {
                 list.add(own.get() != null ? own.get() : execution.unfinished(String.valueOf(barrier.stopReason())));
                 for (int r : remote) {
                     RankResult result = results.get(r);
-                    list.add(result != null ? result : Coordinator.missing(r, Failure.Kind.EXCEPTION, "rank " + r
-                            + " did not report: its process died, hung past the timeout of "
-                            + Durations.format(plan.timeout()) + " or lost its connection"));
+                    if (result == null) {
+                        // its node: what it said when it connected, else SLURM's layout of the step's tasks
+                        String node = coordinator.hostOf(r).or(() -> SlurmLayout.nodeOf(r, System.getenv())).orElse("?");
+                        result = Coordinator.missing(r, node, Failure.Kind.EXCEPTION, "rank " + r
+                                + (node.equals("?") ? "" : " on " + node) + " did not report: its process died, hung past"
+                                + " the timeout of " + Durations.format(plan.timeout()) + ", lost its connection or its node");
+                    }
+                    list.add(result);
                 }
                 return list;
             }

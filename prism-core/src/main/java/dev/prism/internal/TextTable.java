@@ -165,6 +165,28 @@ public final class TextTable {
         return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
     }
 
+    /** @return ranks as ranges: {@code [0, 1, 2, 3, 5]} → {@code "ranks 0-3, 5"}, {@code [4]} → {@code "rank 4"} */
+    public static String ranks(java.util.SortedSet<Integer> ranks) {
+        List<String> ranges = new ArrayList<>();
+        Integer first = null;
+        Integer last = null;
+        for (int r : ranks) {
+            if (last != null && r == last + 1) {
+                last = r;
+                continue;
+            }
+            if (first != null) {
+                ranges.add(first.equals(last) ? String.valueOf(first) : first + "-" + last);
+            }
+            first = r;
+            last = r;
+        }
+        if (first != null) {
+            ranges.add(first.equals(last) ? String.valueOf(first) : first + "-" + last);
+        }
+        return (ranks.size() == 1 ? "rank " : "ranks ") + String.join(", ", ranges);
+    }
+
     /** @return a byte count in the binary unit that suits it: {@code 512 B}, {@code 4.0 KiB}, {@code 79.8 GiB} */
     public static String bytes(double bytes) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
