@@ -28,6 +28,10 @@ for ns in $(ip netns list 2>/dev/null | awk '/^prism-n[0-9]/ {print $1}'); do
   for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
   ip netns delete "$ns" 2>/dev/null
 done
+# a namespace outlives its name while a dying process is still in it, and its veth with it: remove those ends
+for link in $(ip -br link 2>/dev/null | awk '{sub(/@.*/, "", $1); if ($1 ~ /^pv[0-9]+$/) print $1}'); do
+  ip link delete "$link" 2>/dev/null
+done
 ip link delete prismbr0 2>/dev/null
 if grep -q '# prism-slurm-nodes$' /etc/hosts 2>/dev/null; then
   # /etc/hosts may be a bind mount (containers): rewrite it in place, never replace the file

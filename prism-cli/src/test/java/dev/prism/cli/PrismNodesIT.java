@@ -134,6 +134,53 @@ class PrismNodesIT {
         assertThat(seconds).as("from the kill to srun's end").isLessThan(30);
     }
 
+    @Test
+    void whenANodesNetworkGoesDown_bothSidesNoticeTheSilence_andTheRunFailsNamingTheNode(@TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        List<String> command = new ArrayList<>(List.of("srun", "--time=5", "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2",
+                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "--target", target.toString(),
+                "--launcher", "slurm", "--timeout", "150s", "--out", out.toString(), "--run-id", "unreachable", "-q"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
+                .redirectError(work.resolve("stderr.txt").toFile());
+        pb.environment().put("SLURM_CONF", CONF);
+        Process srun = pb.start();
+        Targets.awaitFiles(target);
+        long rank1 = javaIn("prism-n2");
+        long cut = System.nanoTime();
+        // n2 drops off the network: no connection is reset, the other side just hears nothing more
+        new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "down").start().waitFor();
+        try {
+            // rank 1, alone on n2, notices the coordinator's silence, stops and removes its own directory
+            assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(60, TimeUnit.SECONDS).join()))
+                    .as("rank 1 on n2 ended").isPresent();
+            double rank1Seconds = (System.nanoTime() - cut) / 1e9;
+            Path results = out.resolve("unreachable/01-create_files-t2.json");
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.exists(results) && System.nanoTime() < end) {
+                Thread.sleep(100);
+            }
+            double rank0Seconds = (System.nanoTime() - cut) / 1e9;
+            assertThat(results).as(Files.readString(work.resolve("stderr.txt"))).exists();
+            System.out.printf("link down on n2: rank 1 ended %.1f s after the cut, rank 0's result was written after %.1f s%n",
+                    rank1Seconds, rank0Seconds);
+            JsonNode run = new ObjectMapper().readTree(results.toFile());
+            assertThat(run.at("/failure/message").asText()).as("after %.1f s", rank0Seconds)
+                    .contains("rank 1 on n2 has not been heard from for")
+                    .contains("its node or its network is down");
+            assertThat(run.at("/measurements/create/count").asLong()).isPositive().isLessThan(3_000_000);
+            // 15 s of silence, then the next look: well before the run's 150 s timeout
+            assertThat(rank0Seconds).as("rank 0's result after the cut").isBetween(14.0, 40.0);
+            assertThat(rank1Seconds).as("rank 1's end after the cut").isBetween(14.0, 40.0);
+        } finally {
+            new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
+            srun.waitFor(2, TimeUnit.MINUTES);
+        }
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
     /** @return the PRISM JVM running inside network namespace {@code namespace} (a node's rank) */
     private static long javaIn(String namespace) throws IOException, InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

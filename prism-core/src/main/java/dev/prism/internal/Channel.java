@@ -17,6 +17,14 @@ interface Channel extends AutoCloseable {
 
     void send(ObjectNode message) throws IOException;
 
+    /**
+     * @return whether both ends send {@link Heartbeat heartbeats} over this link: a TCP connection to a node
+     *         whose network went down stays silent, never closed, so silence is how it is noticed
+     */
+    default boolean heartbeats() {
+        return false;
+    }
+
     /** @return the next message, or null when the other side is gone */
     JsonNode receive() throws IOException;
 

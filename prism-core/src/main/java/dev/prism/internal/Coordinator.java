@@ -39,6 +39,10 @@ public final class Coordinator implements AutoCloseable {
     private final Path directory;
     private final int worldSize;
     private final Map<Integer, Channel> ranks = new ConcurrentHashMap<>();
+    /** When each rank was last heard from (any message, pings included), in System.nanoTime() */
+    private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
+    /** Why a rank was given up on during the current run: its connection closed, or it fell silent */
+    private final Map<Integer, String> lost = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private Coordinator(ServerSocket server, Path directory, int worldSize) {
@@ -48,6 +52,29 @@ public final class Coordinator implements AutoCloseable {
         Thread acceptor = new Thread(server != null ? this::acceptLoop : this::scanLoop, "prism-coordinator-accept");
         acceptor.setDaemon(true);
         acceptor.start();
+        if (server != null) {
+            Thread pinger = new Thread(this::pingLoop, "prism-coordinator-heartbeat");
+            pinger.setDaemon(true);
+            pinger.start();
+        }
+    }
+
+    /** Pings every connected rank, so a rank whose coordinator's node went silent notices. */
+    private void pingLoop() {
+        while (!closed) {
+            for (Channel wire : ranks.values()) {
+                try {
+                    wire.send(Heartbeat.ping());
+                } catch (IOException e) {
+                    // that rank is gone: its handler says so
+                }
+            }
+            try {
+                Thread.sleep(Heartbeat.INTERVAL_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
     }
 
     /** @return a coordinator listening on {@code address} (port 0: any free port) */
@@ -127,6 +154,7 @@ public final class Coordinator implements AutoCloseable {
             return;
         }
         hosts.put(hello.path("rank").asInt(), hello.path("host").asText("?"));
+        lastHeard.put(hello.path("rank").asInt(), System.nanoTime());
         Channel previous = ranks.put(hello.path("rank").asInt(), channel);
         if (previous != null) {
             previous.close();
@@ -183,6 +211,9 @@ public final class Coordinator implements AutoCloseable {
                                             java.util.function.IntPredicate died) throws InterruptedException {
         Map<Integer, RankResult> results = new ConcurrentHashMap<>();
         List<Thread> handlers = new ArrayList<>();
+        // between runs nobody reads the ranks' pings: each rank's silence is counted from this run's start
+        remote.forEach(r -> lastHeard.put(r, System.nanoTime()));
+        remote.forEach(lost::remove);
         // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
         barrier.onAbort(reason -> tellToStop(remote, reason));
         for (int rank : remote) {
@@ -196,6 +227,18 @@ public final class Coordinator implements AutoCloseable {
             for (int r : remote) {
                 if (!results.containsKey(r) && died.test(r)) {
                     barrier.abort("rank " + r + "'s process died");
+                }
+                Channel wire = ranks.get(r);
+                long silent = System.nanoTime() - lastHeard.getOrDefault(r, System.nanoTime());
+                if (!results.containsKey(r) && wire != null && wire.heartbeats()
+                        && silent > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Heartbeat.SILENCE_MILLIS)) {
+                    String node = hosts.get(r);
+                    String why = "rank " + r + (node == null ? "" : " on " + node) + " has not been heard from for "
+                            + Durations.format(java.time.Duration.ofNanos(silent)) + ": its node or its network is down";
+                    lost.putIfAbsent(r, why);
+                    barrier.abort(why);
+                    ranks.remove(r, wire);
+                    wire.close();
                 }
             }
         });
@@ -242,7 +285,11 @@ public final class Coordinator implements AutoCloseable {
                 if (m == null) {
                     throw new SocketException("connection closed");
                 }
+                lastHeard.put(rank, System.nanoTime());
                 switch (m.path("type").asText()) {
+                    case "ping" -> {
+                        // alive: nothing more to do
+                    }
                     case "barrier" -> {
                         try {
                             barrier.await(rank, m.path("name").asText());
@@ -264,8 +311,10 @@ public final class Coordinator implements AutoCloseable {
             }
         } catch (IOException e) {
             String node = hosts.get(rank);
-            barrier.abort("rank " + rank + (node == null ? "" : " on " + node) + " lost its connection to the coordinator ("
-                    + e.getMessage() + ")");
+            String why = "rank " + rank + (node == null ? "" : " on " + node) + " lost its connection to the coordinator ("
+                    + e.getMessage() + ")";
+            lost.putIfAbsent(rank, why);
+            barrier.abort(why);
             ranks.remove(rank, wire);
             wire.close();
         } catch (InterruptedException e) {
@@ -281,6 +330,11 @@ public final class Coordinator implements AutoCloseable {
     /** @return the result of a rank that reported nothing, on {@code host} ("?" when not known) */
     public static RankResult missing(int rank, String host, Failure.Kind kind, String message) {
         return new RankResult(rank, host, Status.FAIL, new Failure(kind, message, rank), 0, Map.of(), Map.of(), List.of());
+    }
+
+    /** @return why the coordinator gave up on {@code rank} in the last run (silence, a closed connection), if it did */
+    public java.util.Optional<String> lostReason(int rank) {
+        return java.util.Optional.ofNullable(lost.get(rank));
     }
 
     /** @return the host rank {@code rank} said it ran on when it connected, if it did */

@@ -40,6 +40,8 @@ public final class RankWorker {
     private volatile String stopReason;
     private volatile String lostReason;
     private volatile Channel wire;
+    /** When the coordinator was last heard from, in System.nanoTime() */
+    private volatile long lastHeardNanos;
     private final BlockingQueue<JsonNode> inbox = new LinkedBlockingQueue<>();
     private static final JsonNode LOST = Channel.message("lost");
 
@@ -90,7 +92,11 @@ public final class RankWorker {
             wire = channel;
             channel.send(Channel.message("hello").put("rank", rank).put("host", HostProbe.hostname())
                     .put("pid", ProcessHandle.current().pid()));
+            lastHeardNanos = System.nanoTime();
             startDaemon("prism-rank-" + rank + "-reader", () -> read(channel));
+            if (channel.heartbeats()) {
+                startDaemon("prism-rank-" + rank + "-heartbeat", () -> heartbeat(channel));
+            }
             parent.ifPresent(p -> startDaemon("prism-rank-" + rank + "-watchdog", () -> watch(p)));
             boolean heard = false;
             while (true) {
@@ -125,13 +131,43 @@ public final class RankWorker {
         }
     }
 
-    /** Takes every message as it arrives: "stop" at once, the rest in order for the serving thread. */
+    /**
+     * Pings the coordinator, and takes it as gone after {@link Heartbeat#SILENCE_MILLIS} without a word from it (its
+     * node died or the network went down): this rank then stops, as when the connection closes.
+     */
+    private void heartbeat(Channel channel) {
+        while (wire == channel) {
+            try {
+                channel.send(Heartbeat.ping());
+            } catch (IOException e) {
+                // the reader notices a closed connection
+            }
+            long silent = System.nanoTime() - lastHeardNanos;
+            if (silent > TimeUnit.MILLISECONDS.toNanos(Heartbeat.SILENCE_MILLIS)) {
+                lost("heard nothing from the coordinator at " + rendezvous + " for "
+                        + Durations.format(Duration.ofNanos(silent)) + ": its node or the network is down");
+                channel.close();
+                return;
+            }
+            try {
+                Thread.sleep(Heartbeat.INTERVAL_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Takes every message as it arrives: "stop" at once, pings as a sign of life, the rest in order for the serving thread. */
     private void read(Channel channel) {
         try {
             while (true) {
                 JsonNode m = channel.receive();
                 if (m == null) {
                     break;
+                }
+                lastHeardNanos = System.nanoTime();
+                if (Heartbeat.isPing(m)) {
+                    continue;
                 }
                 if ("stop".equals(m.path("type").asText())) {
                     if (stopReason == null) {

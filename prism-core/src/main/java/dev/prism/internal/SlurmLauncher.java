@@ -120,9 +120,10 @@ public final class SlurmLauncher implements Launcher {
                     if (result == null) {
                         // its node: what it said when it connected, else SLURM's layout of the step's tasks
                         String node = coordinator.hostOf(r).or(() -> SlurmLayout.nodeOf(r, System.getenv())).orElse("?");
-                        result = Coordinator.missing(r, node, Failure.Kind.EXCEPTION, "rank " + r
-                                + (node.equals("?") ? "" : " on " + node) + " did not report: its process died, hung past"
-                                + " the timeout of " + Durations.format(plan.timeout()) + ", lost its connection or its node");
+                        String why = coordinator.lostReason(r).orElse("rank " + r + (node.equals("?") ? "" : " on " + node)
+                                + " did not report: its process died, hung past the timeout of "
+                                + Durations.format(plan.timeout()) + ", lost its connection or its node");
+                        result = Coordinator.missing(r, node, Failure.Kind.EXCEPTION, why);
                     }
                     list.add(result);
                 }

@@ -33,6 +33,11 @@ final class TcpChannel implements Channel {
     }
 
     @Override
+    public boolean heartbeats() {
+        return true;
+    }
+
+    @Override
     public JsonNode receive() throws IOException {
         String line = in.readLine();
         return line == null ? null : MAPPER.readTree(line);

@@ -63,13 +63,13 @@ class CoordinatorScaleTest {
     private static void simulateRank(int port, int rank, AtomicLong firstBarrier, AtomicLong lastRelease) {
         try (TcpChannel wire = new TcpChannel(new Socket(InetAddress.getLoopbackAddress(), port))) {
             wire.send(Channel.message("hello").put("rank", rank));
-            JsonNode plan = wire.receive();
+            JsonNode plan = receive(wire);
             assertThat(plan.path("type").asText()).isEqualTo("plan");
             for (int b = 0; b < BARRIERS; b++) {
                 long sent = System.nanoTime();
                 firstBarrier.accumulateAndGet(sent, Math::min);
                 wire.send(Channel.message("barrier").put("rank", rank).put("name", "b" + b));
-                JsonNode reply = wire.receive();
+                JsonNode reply = receive(wire);
                 assertThat(reply.path("type").asText()).isEqualTo("released");
                 lastRelease.accumulateAndGet(System.nanoTime(), Math::max);
             }
@@ -78,5 +78,14 @@ class CoordinatorScaleTest {
         } catch (Exception e) {
             throw new AssertionError("rank " + rank + ": " + e, e);
         }
+    }
+
+    /** @return the next message that is not the coordinator's heartbeat */
+    private static JsonNode receive(TcpChannel wire) throws java.io.IOException {
+        JsonNode m = wire.receive();
+        while (m != null && Heartbeat.isPing(m)) {
+            m = wire.receive();
+        }
+        return m;
     }
 }
