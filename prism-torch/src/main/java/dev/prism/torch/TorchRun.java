@@ -287,12 +287,30 @@ public final class TorchRun {
             }
             tail.await(2_000);
         } catch (InterruptedException e) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+            List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
+            all.add(p.toHandle());
+            all.forEach(ProcessHandle::destroyForcibly);
+            awaitExit(all);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
         return new Outcome(finished ? p.exitValue() : -1, !finished, tail.text(), System.nanoTime() - start);
+    }
+
+    /** Waits up to 5 s for killed processes to be gone, so that none outlives the run; keeps the interrupt for later. */
+    private static void awaitExit(List<ProcessHandle> processes) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (ProcessHandle h : processes) {
+            while (h.isAlive() && System.nanoTime() < end) {
+                try {
+                    h.onExit().get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException again) {
+                    // the interrupt is restored by the caller; go on waiting
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException gone) {
+                    break;
+                }
+            }
+        }
     }
 
     private static String lastLine(String text) {

@@ -261,7 +261,9 @@ class TorchBenchmarksTest {
                 Scenario.builder().target(target).benchmark(TorchBenchmarks.fsdpSave().parameters(SMALL)).tasks(2)
                         .timeout(Duration.ofMinutes(5)).interruption(stop).build().execute().runs().get(0));
         long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (ProcessHandle.current().descendants().noneMatch(h -> h.info().commandLine().orElse("").contains("torch"))) {
+        // torchrun itself, not the version check that comes before it
+        while (ProcessHandle.current().descendants().noneMatch(h -> h.info().commandLine().orElse("")
+                .contains("torch.distributed.run"))) {
             assertThat(System.nanoTime()).as("torchrun started").isLessThan(end);
             Thread.sleep(20);
         }
