@@ -151,16 +151,18 @@ class PrismNodesIT {
         // n2 drops off the network: no connection is reset, the other side just hears nothing more
         new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "down").start().waitFor();
         try {
-            // rank 1, alone on n2, notices the coordinator's silence, stops and removes its own directory
-            assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(60, TimeUnit.SECONDS).join()))
-                    .as("rank 1 on n2 ended").isPresent();
-            double rank1Seconds = (System.nanoTime() - cut) / 1e9;
+            // rank 0 gives up on rank 1 after its silence and writes the result
             Path results = out.resolve("unreachable/01-create_files-t2.json");
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(results) && System.nanoTime() < end) {
                 Thread.sleep(100);
             }
             double rank0Seconds = (System.nanoTime() - cut) / 1e9;
+            // rank 1, alone on n2, notices the coordinator's silence, stops and removes its own directory (which may
+            // take a while: it holds every file it created)
+            assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(90, TimeUnit.SECONDS).join()))
+                    .as("rank 1 on n2 ended").isPresent();
+            double rank1Seconds = (System.nanoTime() - cut) / 1e9;
             assertThat(results).as(Files.readString(work.resolve("stderr.txt"))).exists();
             System.out.printf("link down on n2: rank 1 ended %.1f s after the cut, rank 0's result was written after %.1f s%n",
                     rank1Seconds, rank0Seconds);
@@ -171,7 +173,7 @@ class PrismNodesIT {
             assertThat(run.at("/measurements/create/count").asLong()).isPositive().isLessThan(3_000_000);
             // 15 s of silence, then the next look: well before the run's 150 s timeout
             assertThat(rank0Seconds).as("rank 0's result after the cut").isBetween(14.0, 40.0);
-            assertThat(rank1Seconds).as("rank 1's end after the cut").isBetween(14.0, 40.0);
+            assertThat(rank1Seconds).as("rank 1's end after the cut").isBetween(14.0, 90.0);
         } finally {
             new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
             srun.waitFor(2, TimeUnit.MINUTES);
