@@ -110,14 +110,7 @@ class PrismNodesIT {
             throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
-        List<String> command = new ArrayList<>(List.of("srun", "--time=5", "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2",
-                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "--target", target.toString(),
-                "--launcher", "slurm", "--timeout", "120s", "--out", out.toString(), "--run-id", "killed", "-q"));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
-                .redirectError(work.resolve("stderr.txt").toFile());
-        pb.environment().put("SLURM_CONF", CONF);
-        Process srun = pb.start();
-        Targets.awaitFiles(target);
+        Process srun = longRunAcrossBothNodes(work, target, "120s", "killed");
         long rank1 = javaIn("prism-n2");
         long killed = System.nanoTime();
         new ProcessBuilder("kill", "-9", String.valueOf(rank1)).start().waitFor();
@@ -138,14 +131,7 @@ class PrismNodesIT {
     void whenANodesNetworkGoesDown_bothSidesNoticeTheSilence_andTheRunFailsNamingTheNode(@TempDir Path work) throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
-        List<String> command = new ArrayList<>(List.of("srun", "--time=5", "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2",
-                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "--target", target.toString(),
-                "--launcher", "slurm", "--timeout", "150s", "--out", out.toString(), "--run-id", "unreachable", "-q"));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
-                .redirectError(work.resolve("stderr.txt").toFile());
-        pb.environment().put("SLURM_CONF", CONF);
-        Process srun = pb.start();
-        Targets.awaitFiles(target);
+        Process srun = longRunAcrossBothNodes(work, target, "150s", "unreachable");
         long rank1 = javaIn("prism-n2");
         long cut = System.nanoTime();
         // n2 drops off the network: no connection is reset, the other side just hears nothing more
@@ -181,6 +167,22 @@ class PrismNodesIT {
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }
+    }
+
+    /**
+     * Starts rank 0 on n1 and rank 1 on n2 creating up to 3,000,000 files each, and returns once they are in their
+     * timed phase (files appear in the target).
+     */
+    private static Process longRunAcrossBothNodes(Path work, Path target, String timeout, String runId) throws Exception {
+        List<String> command = new ArrayList<>(List.of("srun", "--time=5", "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2",
+                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "--target", target.toString(),
+                "--launcher", "slurm", "--timeout", timeout, "--out", work.resolve("out").toString(), "--run-id", runId, "-q"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
+                .redirectError(work.resolve("stderr.txt").toFile());
+        pb.environment().put("SLURM_CONF", CONF);
+        Process srun = pb.start();
+        Targets.awaitFiles(target);
+        return srun;
     }
 
     /** @return the PRISM JVM running inside network namespace {@code namespace} (a node's rank) */
