@@ -94,25 +94,7 @@ public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coord
 
     /** @return the first host of a SLURM host list: {@code gpu[007-010,012],cpu1} → {@code gpu007} */
     public static String firstHost(String hostList) {
-        String first = hostList.trim();
-        int depth = 0;
-        for (int i = 0; i < first.length(); i++) {
-            char c = first.charAt(i);
-            if (c == '[') {
-                depth++;
-            } else if (c == ']') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                first = first.substring(0, i);
-                break;
-            }
-        }
-        int open = first.indexOf('[');
-        if (open < 0) {
-            return first;
-        }
-        String range = first.substring(open + 1, first.indexOf(']', open));
-        String start = range.split("[,-]")[0];
-        return first.substring(0, open) + start + first.substring(first.indexOf(']', open) + 1);
+        java.util.List<String> hosts = dev.prism.internal.SlurmLayout.hosts(hostList);
+        return hosts.isEmpty() ? "" : hosts.get(0);
     }
 }
