@@ -717,11 +717,11 @@ def dataloader(args, rec, rank, world, device):
     seen = set()
     for epoch in range(args.epochs):
         sampler.set_epoch(epoch)
-        share = list(iter(sampler))
+        share = [paths[i] for i in sorted(set(sampler))]  # this epoch's files of this rank, each once
         if flag(args.drop_cache):
             with rec.time("drop_cache"):
-                rec.count("files_dropped", drop_from_page_cache([paths[i] for i in set(share)], sync=not kept))
-        resident, pages = residency.pages([paths[i] for i in set(share)])
+                rec.count("files_dropped", drop_from_page_cache(share, sync=not kept))
+        resident, pages = residency.pages(share)
         rec.count("resident_pages_before_read", resident)
         rec.count("pages_before_read", pages)
         dist.barrier()
