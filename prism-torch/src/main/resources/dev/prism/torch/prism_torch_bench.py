@@ -719,6 +719,9 @@ def dataloader(args, rec, rank, world, device):
         sampler.set_epoch(epoch)
         share = [paths[i] for i in sorted(set(sampler))]  # this epoch's files of this rank, each once
         if flag(args.drop_cache):
+            # every rank has finished the last epoch's reads first: with shuffling, another rank's last share overlaps
+            # this one, and its reads would bring back pages dropped here (144 of them once, under a CPU hog)
+            dist.barrier()
             with rec.time("drop_cache"):
                 rec.count("files_dropped", drop_from_page_cache(share, sync=not kept))
         resident, pages = residency.pages(share)
