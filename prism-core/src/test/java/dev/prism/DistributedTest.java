@@ -126,7 +126,9 @@ class DistributedTest {
         assertThat(published).doesNotExist();
         assertThatThrownBy(() -> dev.prism.internal.CoordinatorEndpoint.await(published, 1,
                 java.time.Instant.now().plusMillis(300), () -> false)).isInstanceOf(PrismException.class)
-                .hasMessageContaining("rank 0 published no address in " + published);
+                .hasMessageContaining("rank 0 published no address in " + published + " within ")
+                .hasMessageMatching("(?s).* within \\d{1,3}ms \\(.*") // the 300 ms it waited, rounded, never in ns
+                .hasMessageContaining("On a node-local target give MASTER_ADDR and MASTER_PORT");
     }
 
     private static Map<String, String> with(Map<String, String> base, String key, String value) {

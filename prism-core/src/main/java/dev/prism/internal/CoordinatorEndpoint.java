@@ -63,8 +63,9 @@ public final class CoordinatorEndpoint {
             }
             if (!Instant.now().isBefore(deadline)) {
                 throw new PrismException("rank " + rank + " found no coordinator: rank 0 published no address in " + file
-                        + " within " + Durations.format(Duration.between(start, deadline)) + " (did rank 0 start, and do"
-                        + " all nodes share the target?)");
+                        + " within " + Durations.approximately(Duration.between(start, deadline)) + " (did rank 0 start, and do"
+                        + " all nodes share the target? On a node-local target give MASTER_ADDR and MASTER_PORT, or"
+                        + " --coordinator file:DIR on a shared directory)");
             }
             Thread.sleep(POLL_MILLIS);
         }

@@ -20,4 +20,26 @@ public final class Durations {
         }
         return nanos + "ns";
     }
+
+    /**
+     * @return a measured or derived duration, rounded for a person: {@code 850us}, {@code 2.5ms}, {@code 420ms}, {@code 9.9s},
+     *         {@code 10m30s} (where {@link #format} would give {@code 9880283212ns})
+     */
+    public static String approximately(Duration d) {
+        long nanos = d.toNanos();
+        if (nanos < 1_000_000L) {
+            return Math.round(nanos / 1e3) + "us";
+        }
+        if (nanos < 9_950_000L) {
+            return String.format(java.util.Locale.ROOT, "%.1fms", nanos / 1e6);
+        }
+        if (nanos < 999_500_000L) {
+            return Math.round(nanos / 1e6) + "ms";
+        }
+        if (nanos < 59_950_000_000L) {
+            return String.format(java.util.Locale.ROOT, "%.1fs", nanos / 1e9);
+        }
+        long seconds = Math.round(nanos / 1e9);
+        return seconds / 60 + "m" + (seconds % 60 == 0 ? "" : seconds % 60 + "s");
+    }
 }

@@ -107,9 +107,10 @@ public final class TorchRunLauncher implements Launcher {
                 result = ingest(doc);
             } else {
                 Failure.Kind kind = timedOut ? Failure.Kind.TIMEOUT : Failure.Kind.EXCEPTION;
-                String why = failure != null ? failure : nodes > 1
-                        ? "torchrun ended without it (is " + out + " on a filesystem all " + nodes + " nodes share?)"
-                        : "torchrun ended without it";
+                String why = (failure != null ? failure : "torchrun ended without it") + (nodes > 1
+                        ? " (torch across nodes runs its script from " + work + " and writes the checkpoint and every rank's"
+                        + " document there: is the target on a filesystem all " + nodes + " nodes share? A node-local"
+                        + " target cannot serve them)" : "");
                 result = new RankResult(rank, "?", Status.FAIL, new Failure(kind, "rank " + rank + " wrote no result: " + why,
                         rank), 0, Map.of(), Map.of(), List.of());
             }
