@@ -6,7 +6,9 @@
 # configuration (/etc/slurm-prism-nodes/slurm.conf: use it with SLURM_CONF=…), ports 6917/6918 and
 # state, so the one-node SLURM of scripts/slurm-up.sh can run beside it. One munged serves both
 # (its socket is a file every namespace sees). Traffic stays on the bridge and inside the
-# namespaces this script creates. scripts/slurm-down.sh --nodes removes all of it.
+# namespaces this script creates. Each node also has a mount namespace of its own with a tmpfs at
+# /run/prism-slurm-nodes/local: a node-local target (as /tmp or a local NVMe on real nodes) that the
+# other nodes and the root namespace never see. scripts/slurm-down.sh --nodes removes all of it.
 set -euo pipefail
 nodes=${1:?usage: slurm-nodes-up.sh N}
 if ! [[ "$nodes" =~ ^[0-9]+$ ]] || [ "$nodes" -lt 2 ] || [ "$nodes" -gt 9 ]; then
@@ -23,7 +25,8 @@ bridge=prismbr0
 net=10.77.0
 
 "$here/slurm-nodes-down.sh" >/dev/null 2>&1 || true
-mkdir -p "$conf_dir" "$state/ctld" "$logs" "$run"
+local_dir=$run/local
+mkdir -p "$conf_dir" "$state/ctld" "$logs" "$run" "$local_dir"
 
 # the network: a bridge in the root namespace, one veth into each node's namespace
 ip link add "$bridge" type bridge
@@ -91,7 +94,9 @@ unshare --uts sh -c "hostname prismctl; exec slurmctld -c -f $conf"
 for k in $(seq 1 "$nodes"); do
   mkdir -p "$state/d-n$k"
   # nsenter, not ip netns exec: that remounts /sys and hides the cgroup mount slurmd reads
-  nsenter --net=/run/netns/prism-n$k unshare --uts sh -c "hostname n$k; exec slurmd -c -f $conf -N n$k"
+  # and its own mount namespace, where a tmpfs of its own covers $local_dir (gone with the namespace)
+  nsenter --net=/run/netns/prism-n$k unshare --uts --mount --propagation private sh -c \
+    "hostname n$k; mount -t tmpfs -o size=512m,mode=0755 prism-local-n$k $local_dir; exec slurmd -c -f $conf -N n$k"
 done
 for _ in $(seq 1 60); do
   if [ "$(timeout 5 sinfo -h -N -o '%t' 2>/dev/null | grep -cE '^(idle|mix|alloc)')" -eq "$nodes" ]; then

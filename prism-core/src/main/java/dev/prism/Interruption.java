@@ -1,5 +1,6 @@
 package dev.prism;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import java.util.Optional;
  */
 public final class Interruption {
     private volatile String reason;
+    private volatile Instant interruptedAt;
     private final List<Runnable> listeners = new ArrayList<>();
 
     private Interruption() {
@@ -36,6 +38,7 @@ public final class Interruption {
             if (this.reason != null) {
                 return;
             }
+            this.interruptedAt = Instant.now();
             this.reason = reason == null || reason.isBlank() ? "interrupted" : reason;
             toRun = new ArrayList<>(listeners);
         }
@@ -50,6 +53,14 @@ public final class Interruption {
     /** @return why it was interrupted, once it was */
     public Optional<String> reason() {
         return Optional.ofNullable(reason);
+    }
+
+    /**
+     * @return when it was interrupted, once it was: a SLURM job's KillWait, and so the clean-up's grace
+     *         after a signal, counts from then
+     */
+    public Optional<Instant> interruptedAt() {
+        return Optional.ofNullable(interruptedAt);
     }
 
     /**

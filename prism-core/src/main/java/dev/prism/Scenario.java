@@ -304,9 +304,11 @@ public final class Scenario {
         }
 
         /**
-         * @param cleanupGrace how long removing the run directory may take at the end, from 1ms to 1 hour
-         *                     (default 10s); on storage that hangs, the scenario returns after it and its
-         *                     result says what was left
+         * @param cleanupGrace how long removing the run directory may go without progress at the end, from 1ms
+         *                     to 1 hour (default 10s); after a timeout how long it may take in all, and after an
+         *                     {@link Interruption} how long from the interruption (a SLURM job's SIGKILL follows
+         *                     its SIGTERM by KillWait). On storage that hangs, the scenario returns after it
+         *                     and its result says what was left
          */
         public Builder cleanupGrace(Duration cleanupGrace) {
             this.cleanupGrace = checkDuration("cleanupGrace", cleanupGrace, Duration.ofMillis(1), Duration.ofHours(1));

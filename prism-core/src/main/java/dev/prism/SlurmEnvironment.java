@@ -97,4 +97,46 @@ public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coord
         java.util.List<String> hosts = dev.prism.internal.SlurmLayout.hosts(hostList);
         return hosts.isEmpty() ? "" : hosts.get(0);
     }
+
+    /** SLURM's KillWait when slurm.conf does not set it (slurm.conf(5)): 30 seconds */
+    public static final java.time.Duration DEFAULT_KILL_WAIT = java.time.Duration.ofSeconds(30);
+
+    /**
+     * @return SLURM's KillWait, the time between the SIGTERM that ends a step's tasks (scancel, a time limit, a
+     *         failed node) and their SIGKILL: read from the slurm.conf of {@code SLURM_CONF} in {@code env} (set in
+     *         tasks of a configless cluster too), else {@code /etc/slurm/slurm.conf} or
+     *         {@code /etc/slurm-llnl/slurm.conf}; {@link #DEFAULT_KILL_WAIT} when none of them says
+     */
+    public static java.time.Duration killWait(Map<String, String> env) {
+        java.util.List<java.nio.file.Path> places = new java.util.ArrayList<>();
+        if (env.get("SLURM_CONF") != null && !env.get("SLURM_CONF").isBlank()) {
+            places.add(java.nio.file.Path.of(env.get("SLURM_CONF")));
+        }
+        places.add(java.nio.file.Path.of("/etc/slurm/slurm.conf"));
+        places.add(java.nio.file.Path.of("/etc/slurm-llnl/slurm.conf"));
+        for (java.nio.file.Path place : places) {
+            try {
+                return killWaitIn(java.nio.file.Files.readAllLines(place)).orElse(DEFAULT_KILL_WAIT);
+            } catch (java.io.IOException | RuntimeException e) {
+                // not there or not readable here: the next place, or SLURM's default
+            }
+        }
+        return DEFAULT_KILL_WAIT;
+    }
+
+    /** @return the {@code KillWait=SECONDS} of slurm.conf lines (keys in any case, comments ignored), if one is set */
+    static Optional<java.time.Duration> killWaitIn(java.util.List<String> lines) {
+        Optional<java.time.Duration> found = Optional.empty();
+        for (String line : lines) {
+            String setting = line.replaceFirst("#.*", "").strip();
+            int equals = setting.indexOf('=');
+            if (equals > 0 && setting.substring(0, equals).strip().equalsIgnoreCase("KillWait")) {
+                String value = setting.substring(equals + 1).strip();
+                if (value.matches("\\d{1,6}")) {
+                    found = Optional.of(java.time.Duration.ofSeconds(Long.parseLong(value))); // the last one counts
+                }
+            }
+        }
+        return found;
+    }
 }

@@ -116,6 +116,40 @@ class FailSafeTest {
     }
 
     @Test
+    void afterAnInterruption_cleanUpEndsByTheInterruptionPlusItsGrace_asSlurmsKillWaitCountsFromTheSignal() throws Exception {
+        try (FaultFs fs = FaultFs.mount(dir.resolve("fs"))) {
+            fs.rule("open", "/prism-*/rank-1/slow.dat", Duration.ofSeconds(6), null);
+            fs.rule("unlink", "/prism-*/rank-0/*", Duration.ofSeconds(6), null);
+            Interruption stop = Interruption.create();
+            CompletableFuture<ScenarioResult> running = CompletableFuture.supplyAsync(() -> Scenario.builder()
+                    .target(fs.mountPoint()).benchmark(sleep(Map.of("slow_rank", "1", "open_slow_file", "true"))).tasks(2)
+                    .timeout(Duration.ofSeconds(60)).cleanupGrace(Duration.ofSeconds(4)).interruption(stop).build().execute());
+            // rank 1 hangs in its open (6 s, past the launcher's 2 s grace after the stop); rank 0's unlinks hang past the 4 s
+            while (!hasSlowFile(fs.source())) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(300);
+            long interrupted = System.nanoTime();
+            stop.interrupt("SIGTERM");
+            ScenarioResult result = running.get(60, TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - interrupted) / 1e9;
+
+            // 4 s from the signal, not 4 s from the start of a clean-up that waited for the hung rank first (2 s more)
+            assertThat(seconds).isBetween(3.9, 5.5);
+            assertThat(result.cleanup()).contains("did not finish within 4s of the interruption");
+            assertThat(result.runs().get(0).failure().kind()).isEqualTo(Failure.Kind.INTERRUPTED);
+        }
+    }
+
+    private static boolean hasSlowFile(Path source) throws IOException {
+        try (Stream<Path> walk = Files.walk(source)) {
+            return walk.anyMatch(p -> p.getFileName().toString().equals("slow.dat"));
+        } catch (java.io.UncheckedIOException e) {
+            return false; // the tree changed while walked
+        }
+    }
+
+    @Test
     void anInterruption_stopsEveryRankAtOnce_keepsWhatWasMeasured_andCleansUp() throws Exception {
         for (Launcher launcher : List.of(Launcher.threads(), Launcher.processes())) {
             Interruption stop = Interruption.create();

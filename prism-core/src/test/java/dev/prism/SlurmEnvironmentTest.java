@@ -1,6 +1,7 @@
 package dev.prism;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.util.Map;
 
@@ -65,5 +66,20 @@ class SlurmEnvironmentTest {
                 .hasMessageContaining("SLURM_PROCID must be an integer, was 'x'");
         assertThatThrownBy(() -> SlurmEnvironment.from(Map.of("SLURM_PROCID", "5", "SLURM_NTASKS", "2", "MASTER_ADDR", "h")))
                 .hasMessageContaining("SLURM_PROCID must be in 0..1, was 5");
+    }
+
+    @Test
+    void killWait_isReadFromTheSlurmConfOfSlurmConf_inAnyCase_ignoringComments_elseSlurmsDefault(@TempDir java.nio.file.Path dir)
+            throws Exception {
+        assertThat(SlurmEnvironment.killWaitIn(java.util.List.of("ClusterName=x", "#KillWait=3", "killwait = 12 # short"))
+                .orElseThrow()).isEqualTo(java.time.Duration.ofSeconds(12));
+        assertThat(SlurmEnvironment.killWaitIn(java.util.List.of("KillWait=5", "KillWait=7"))).contains(java.time.Duration.ofSeconds(7));
+        assertThat(SlurmEnvironment.killWaitIn(java.util.List.of("# KillWait=5", "KillWaitX=2", "KillWait=soon"))).isEmpty();
+
+        java.nio.file.Path conf = java.nio.file.Files.writeString(dir.resolve("slurm.conf"), "SlurmdTimeout=30\nKillWait=5\n");
+        assertThat(SlurmEnvironment.killWait(Map.of("SLURM_CONF", conf.toString()))).isEqualTo(java.time.Duration.ofSeconds(5));
+        java.nio.file.Path silent = java.nio.file.Files.writeString(dir.resolve("silent.conf"), "ClusterName=x\n");
+        assertThat(SlurmEnvironment.killWait(Map.of("SLURM_CONF", silent.toString()))).isEqualTo(SlurmEnvironment.DEFAULT_KILL_WAIT)
+                .isEqualTo(java.time.Duration.ofSeconds(30));
     }
 }

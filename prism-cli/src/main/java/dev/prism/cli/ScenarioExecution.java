@@ -35,7 +35,7 @@ final class ScenarioExecution {
      * (scancel) stops this rank's work and tells rank 0, which stops the others.
      */
     private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting, Path target,
-                                     Duration timeout) {
+                                     Duration timeout, Duration cleanupGrace) {
         Duration window = timeout.plus(WORKER_GRACE);
         java.util.concurrent.atomic.AtomicReference<RankWorker> serving = new java.util.concurrent.atomic.AtomicReference<>();
         Signals signals = Signals.install(signal -> {
@@ -55,12 +55,16 @@ final class ScenarioExecution {
             } else {
                 rendezvous = Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort());
             }
-            RankWorker worker = new RankWorker(rendezvous, slurm.rank());
+            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace);
             serving.set(worker);
             if (signals.received() != null) {
                 worker.stop("rank " + slurm.rank() + " received " + signals.received());
             }
-            worker.serve(window);
+            try {
+                worker.serve(window);
+            } finally {
+                worker.leftBehind().ifPresent(left -> cli.getErr().println("prism: rank " + slurm.rank() + ": " + left));
+            }
             code = PrismCommand.EXIT_PASSED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -70,6 +74,14 @@ final class ScenarioExecution {
             code = PrismCommand.EXIT_FAILED;
         }
         return signals.received() != null ? signals.exitCode() : code;
+    }
+
+    /**
+     * @return how long clean-up may take after a signal under SLURM: within KillWait, which ends in SIGKILL (a second
+     *         to spare for the exit), and never more than the default 10 s; at least 1 s
+     */
+    static Duration cleanupGraceWithin(Duration killWait) {
+        return Duration.ofSeconds(Math.max(1, Math.min(10, killWait.toSeconds() - 1))); // KillWait is whole seconds
     }
 
     private static boolean refused(RunResult run) {
@@ -105,9 +117,12 @@ final class ScenarioExecution {
             case SLURM -> {
                 SlurmEnvironment slurm = SlurmEnvironment.current().orElseThrow(() -> new IllegalArgumentException(
                         "--launcher slurm runs under srun (srun -n N prism run … --launcher slurm): SLURM_PROCID is not set"));
+                Duration grace = cleanupGraceWithin(SlurmEnvironment.killWait(System.getenv()));
                 if (slurm.rank() != 0) {
-                    return serveAsWorker(cli, slurm, meeting, builder.tasks(slurm.worldSize()).build().target(), options.timeout);
+                    return serveAsWorker(cli, slurm, meeting, builder.tasks(slurm.worldSize()).build().target(), options.timeout,
+                            grace);
                 }
+                builder.cleanupGrace(grace);
                 if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {
                     throw new IllegalArgumentException("--tasks must be the step's task count (" + slurm.worldSize()
                             + ") under --launcher slurm; sweep task counts with one srun per count (see prism sbatch)");

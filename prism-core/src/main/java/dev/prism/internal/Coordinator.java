@@ -223,7 +223,8 @@ public final class Coordinator implements AutoCloseable {
             handlers.add(handler);
             handler.start();
         }
-        RankThreads.await(handlers, barrier::stopReason, until.toEpochMilli(), STOP_GRACE_MILLIS, () -> {
+        RankThreads.await(handlers, barrier::stopReason, until.toEpochMilli(),
+                () -> plan.interruption().isInterrupted() ? SIGNALLED_STOP_GRACE_MILLIS : STOP_GRACE_MILLIS, () -> {
             for (int r : remote) {
                 if (!results.containsKey(r) && died.test(r)) {
                     barrier.abort("rank " + r + "'s process died");
@@ -233,8 +234,8 @@ public final class Coordinator implements AutoCloseable {
                 if (!results.containsKey(r) && wire != null && wire.heartbeats()
                         && silent > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Heartbeat.SILENCE_MILLIS)) {
                     String node = hosts.get(r);
-                    String why = "rank " + r + (node == null ? "" : " on " + node) + " has not been heard from for "
-                            + Durations.format(java.time.Duration.ofNanos(silent)) + ": its node or its network is down";
+                    String why = rankOn(r, node) + " has not been heard from for "
+                            + Durations.approximately(java.time.Duration.ofNanos(silent)) + ": its node or its network is down";
                     lost.putIfAbsent(r, why);
                     barrier.abort(why);
                     ranks.remove(r, wire);
@@ -257,6 +258,11 @@ public final class Coordinator implements AutoCloseable {
 
     /** How long ranks told to stop get to send what they measured. */
     private static final long STOP_GRACE_MILLIS = 3_000;
+    /**
+     * As {@link #STOP_GRACE_MILLIS} after a signal: under SLURM the clean-up must also fit in KillWait (by default
+     * 30 s, often 5–10 s) from the signal, and a rank whose node is gone would otherwise take the whole grace.
+     */
+    private static final long SIGNALLED_STOP_GRACE_MILLIS = 1_000;
 
     /** Sends every remote rank the reason to stop, off the caller's thread (which may hold the barrier). */
     private void tellToStop(Collection<Integer> remote, String reason) {
@@ -311,7 +317,7 @@ public final class Coordinator implements AutoCloseable {
             }
         } catch (IOException e) {
             String node = hosts.get(rank);
-            String why = "rank " + rank + (node == null ? "" : " on " + node) + " lost its connection to the coordinator ("
+            String why = rankOn(rank, node) + " lost its connection to the coordinator ("
                     + e.getMessage() + ")";
             lost.putIfAbsent(rank, why);
             barrier.abort(why);
@@ -325,6 +331,11 @@ public final class Coordinator implements AutoCloseable {
     /** @return a FAIL result for a rank that never reported */
     public static RankResult missing(int rank, Failure.Kind kind, String message) {
         return missing(rank, "?", kind, message);
+    }
+
+    /** @return {@code rank 1 on n2} for messages, or {@code rank 1} when its node is not known (null or "?") */
+    static String rankOn(int rank, String node) {
+        return "rank " + rank + (node == null || node.equals("?") ? "" : " on " + node);
     }
 
     /** @return the result of a rank that reported nothing, on {@code host} ("?" when not known) */

@@ -1,6 +1,7 @@
 package dev.prism.internal;
 
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -20,13 +21,19 @@ final class RankThreads {
      */
     static boolean await(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis, long graceMillis,
                          Runnable eachPoll) {
+        return await(threads, stopReason, deadlineMillis, () -> graceMillis, eachPoll);
+    }
+
+    /** As {@link #await(List, Supplier, long, long, Runnable)}, with the grace chosen when the stop is seen. */
+    static boolean await(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis, LongSupplier graceMillis,
+                         Runnable eachPoll) {
         long stopBy = Long.MAX_VALUE;
         for (Thread thread : threads) {
             while (thread.isAlive()) {
                 eachPoll.run();
                 long now = System.currentTimeMillis();
                 if (stopBy == Long.MAX_VALUE && stopReason.get() != null) {
-                    stopBy = now + graceMillis;
+                    stopBy = now + graceMillis.getAsLong();
                 }
                 if (now >= deadlineMillis) {
                     return false;

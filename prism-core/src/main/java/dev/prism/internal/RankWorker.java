@@ -37,6 +37,14 @@ public final class RankWorker {
 
     private final Rendezvous rendezvous;
     private final int rank;
+    private final Duration cleanupGrace;
+    /** When {@link #stop} was first called (a signal), in epoch milliseconds; 0 before */
+    private volatile long signalledAtMillis;
+    private volatile String leftBehind;
+    /** The last plan whose run directory this rank made itself on a node-local target; null on a shared one */
+    private RunPlan nodeLocal;
+    /** The last plan this rank ran and reported */
+    private RunPlan lastPlan;
     private volatile String stopReason;
     private volatile String lostReason;
     private volatile Channel wire;
@@ -50,8 +58,17 @@ public final class RankWorker {
      * @param rank       this rank
      */
     public RankWorker(Rendezvous rendezvous, int rank) {
+        this(rendezvous, rank, Duration.ofSeconds(10));
+    }
+
+    /**
+     * @param cleanupGrace after a {@link #stop signal}, how long from it this rank may take to remove its own
+     *                     directory once it has reported (under SLURM: less than KillWait, which ends in SIGKILL)
+     */
+    public RankWorker(Rendezvous rendezvous, int rank, Duration cleanupGrace) {
         this.rendezvous = rendezvous;
         this.rank = rank;
+        this.cleanupGrace = cleanupGrace;
     }
 
     /** A worker for the coordinator at {@code host:port}. */
@@ -64,6 +81,9 @@ public final class RankWorker {
      * ranks stop too, and what was measured so far is still reported.
      */
     public void stop(String reason) {
+        if (signalledAtMillis == 0) {
+            signalledAtMillis = System.currentTimeMillis();
+        }
         if (stopReason == null) {
             stopReason = reason;
         }
@@ -117,18 +137,68 @@ public final class RankWorker {
                 }
                 if ("plan".equals(m.path("type").asText())) {
                     RunPlan plan = PlanCodec.decode(m, forwardingStalls(channel));
-                    RankResult result = runPlan(plan);
+                    boolean local = nodeLocal != null && nodeLocal.runDirectory().equals(plan.runDirectory())
+                            || NodeLocalRun.isNodeLocal(plan, rank);
+                    String unprepared = null;
+                    if (local) {
+                        nodeLocal = plan;
+                        try {
+                            NodeLocalRun.prepare(plan, rank);
+                        } catch (PrismException e) {
+                            unprepared = e.getMessage();
+                        }
+                    }
+                    // a run directory this node cannot make fails this rank, and so the run, naming path and errno
+                    RankResult result = unprepared == null ? runPlan(plan)
+                            : Coordinator.missing(rank, HostProbe.hostname(), dev.prism.Failure.Kind.EXCEPTION, unprepared);
+                    if (local) {
+                        result = withNote(result, "target", "node-local: rank 0's run directory is not on "
+                                + HostProbe.hostname() + ", so this rank made its own there and removes it at the end");
+                    }
                     if (lostReason != null) {
+                        String left = removeOwnDirectory(plan, Long.MAX_VALUE);
                         throw new PrismException("rank " + rank + " stopped: " + lostReason + "; "
-                                + removeOwnDirectory(plan));
+                                + (left == null ? "removed its directory " + plan.rankDirectory(rank) : left));
                     }
                     channel.send(Channel.message("result").put("document",
                             ResultJson.rankToJson("", "", 0, 0, result)));
+                    lastPlan = plan;
                 }
             }
         } finally {
             wire = null;
+            // the connection is closed by now, so rank 0 goes on with its own clean-up while this rank does its part
+            if (nodeLocal != null) {
+                removeNodeLocal(nodeLocal);
+            } else if (signalledAtMillis != 0 && lastPlan != null) {
+                // a signalled rank (scancel, SLURM cancelling the step) removes its own files, every rank side by side,
+                // before SLURM's SIGKILL; only once the run is over, so it never races rank 0 preparing the next one
+                leftBehind = removeOwnDirectory(lastPlan, cleanupEndMillis());
+            }
         }
+    }
+
+    /** @return when this rank's clean-up must end: the grace after a signal, else never ({@code Long.MAX_VALUE}) */
+    private long cleanupEndMillis() {
+        return signalledAtMillis != 0 ? signalledAtMillis + cleanupGrace.toMillis() : Long.MAX_VALUE;
+    }
+
+    /** On a node-local target: removes this rank's directory, and with the node's last rank the run directory. */
+    private void removeNodeLocal(RunPlan plan) throws InterruptedException {
+        String left = removeOwnDirectory(plan, cleanupEndMillis());
+        if (left == null) {
+            left = NodeLocalRun.removeIfLast(plan);
+        }
+        if (left != null && leftBehind == null) {
+            leftBehind = left;
+        }
+    }
+
+    private static RankResult withNote(RankResult r, String key, String note) {
+        java.util.Map<String, String> notes = new java.util.LinkedHashMap<>(r.notes());
+        notes.put(key, note);
+        return new RankResult(r.rank(), r.hostname(), r.status(), r.failure(), r.phaseNanos(), r.measurements(),
+                r.counters(), r.stalls(), notes, r.intervals());
     }
 
     /**
@@ -145,7 +215,7 @@ public final class RankWorker {
             long silent = System.nanoTime() - lastHeardNanos;
             if (silent > TimeUnit.MILLISECONDS.toNanos(Heartbeat.SILENCE_MILLIS)) {
                 lost("heard nothing from the coordinator at " + rendezvous + " for "
-                        + Durations.format(Duration.ofNanos(silent)) + ": its node or the network is down");
+                        + Durations.approximately(Duration.ofNanos(silent)) + ": its node or the network is down");
                 channel.close();
                 return;
             }
@@ -211,10 +281,35 @@ public final class RankWorker {
         inbox.add(LOST);
     }
 
-    private String removeOwnDirectory(RunPlan plan) {
+    /**
+     * Removes this rank's directory and, when it was the last one in it, the run directory; after a signal it gives
+     * up at {@code endMillis} (hung storage, or more files than the time allows), otherwise ({@code Long.MAX_VALUE})
+     * it takes as long as it needs, as rank 0's own clean-up does.
+     *
+     * @return null when it was all removed, else what was left
+     */
+    private String removeOwnDirectory(RunPlan plan, long endMillis) throws InterruptedException {
         Path own = plan.rankDirectory(rank);
-        RunDirectory.Removal removal = RunDirectory.remove(own);
-        return removal.complete() ? "removed its directory " + own : removal.summary();
+        RunDirectory.Removal removal = RunDirectory.removalOf(own);
+        if (endMillis == Long.MAX_VALUE) {
+            RunDirectory.remove(own, removal);
+        } else {
+            Thread remover = new Thread(() -> RunDirectory.remove(own, removal), "prism-rank-" + rank + "-cleanup");
+            remover.setDaemon(true);
+            remover.start();
+            remover.join(Math.max(1, endMillis - System.currentTimeMillis()));
+            if (remover.isAlive()) {
+                return "removing " + own + " did not finish within " + Durations.format(cleanupGrace) + " of the signal; "
+                        + removal.removed() + " entries were removed, the rest is still there";
+            }
+        }
+        RunDirectory.removeIfEmpty(plan.runDirectory()); // the last rank out takes the run directory with it
+        return removal.complete() ? null : removal.summary();
+    }
+
+    /** @return what this rank's removal of its own directory after a signal left behind, if anything */
+    public Optional<String> leftBehind() {
+        return Optional.ofNullable(leftBehind);
     }
 
     private static void startDaemon(String name, Runnable body) {
@@ -354,7 +449,11 @@ public final class RankWorker {
         Signals signals = Signals.install(signal -> worker.stop("rank " + rank + " received " + signal));
         int code;
         try {
-            worker.serve(connect);
+            try {
+                worker.serve(connect);
+            } finally {
+                worker.leftBehind().ifPresent(left -> System.err.println("prism: rank " + rank + ": " + left));
+            }
             code = 0;
         } catch (PrismException e) {
             System.err.println("prism: " + e.getMessage());

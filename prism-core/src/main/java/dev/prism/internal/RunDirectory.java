@@ -110,6 +110,19 @@ public final class RunDirectory {
         return removal;
     }
 
+    /**
+     * Removes {@code directory} when it is empty (rmdir: a symbolic link there is removed itself, never followed);
+     * does nothing when it still holds something or is gone. A rank that removed its own directory after losing
+     * rank 0 uses it, so the last one out leaves no empty run directory behind.
+     */
+    public static void removeIfEmpty(Path directory) {
+        try {
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            // not empty (another rank, or rank 0, still works in it) or not ours to remove: left as it is
+        }
+    }
+
     /** @return a removal of {@code root} not yet started: {@link #remove(Path, Removal)} runs it, another thread may watch it */
     public static Removal removalOf(Path root) {
         return new Removal(root);

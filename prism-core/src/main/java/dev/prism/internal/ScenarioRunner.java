@@ -112,27 +112,34 @@ public final class ScenarioRunner {
 
     /**
      * Removes the run directory in a thread of its own, so a removal stuck on hung storage cannot
-     * hold the results back. After an interruption or a timeout it gets the scenario's clean-up
-     * grace in all (a SLURM job has KillWait before SIGKILL); otherwise it may take as long as it
-     * needs while it makes progress (millions of files take minutes), and is abandoned once no entry
-     * was removed for a whole grace.
+     * hold the results back. After a timeout it gets the scenario's clean-up grace in all; after an
+     * interruption it must end by the interruption plus that grace (a SLURM job's KillWait, before its
+     * SIGKILL, counts from the signal), and removes rank 0's own directory first, while every other
+     * rank removes its own. Otherwise it may take as long as it needs while it makes progress
+     * (millions of files take minutes), and is abandoned once no entry was removed for a whole grace.
      *
      * @return null when everything was removed, else what was left
      */
     private String cleanUp(Path runDirectory, boolean bounded) {
         RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
-        Thread remover = new Thread(() -> RunDirectory.remove(runDirectory, removal), "prism-cleanup");
+        boolean interrupted = scenario.interruption().isInterrupted();
+        Thread remover = new Thread(() -> {
+            if (interrupted) {
+                RunDirectory.remove(runDirectory.resolve("rank-0"), removal);
+            }
+            RunDirectory.remove(runDirectory, removal);
+        }, "prism-cleanup");
         remover.setDaemon(true);
         remover.start();
         long grace = scenario.cleanupGrace().toMillis();
-        long end = System.currentTimeMillis() + grace;
+        long end = bounded ? graceEnd(grace) : System.currentTimeMillis() + grace;
         long lastCount = -1;
         try {
             while (remover.isAlive()) {
                 long now = System.currentTimeMillis();
                 if (!bounded && scenario.interruption().isInterrupted()) {
-                    bounded = true; // a signal during a long clean-up: it gets the grace from now on
-                    end = now + grace;
+                    bounded = true; // a signal during a long clean-up: it gets the grace from the signal on
+                    end = graceEnd(grace);
                 }
                 long count = removal.removed();
                 if (!bounded && count != lastCount) {
@@ -142,19 +149,26 @@ public final class ScenarioRunner {
                 if (now >= end) {
                     break;
                 }
-                remover.join(Math.min(100, end - now));
+                remover.join(Math.max(1, Math.min(100, end - now)));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (remover.isAlive()) {
-            return "removing " + runDirectory + (bounded ? " did not finish within " : " made no progress for ")
-                    + Durations.format(scenario.cleanupGrace()) + " (the storage may hang); "
+            String within = Durations.format(scenario.cleanupGrace());
+            return "removing " + runDirectory + (!bounded ? " made no progress for " + within + " (the storage may hang)"
+                    : scenario.interruption().isInterrupted() ? " did not finish within " + within + " of the interruption"
+                    : " did not finish within " + within + " (the storage may hang)") + "; "
                     + removal.removed() + " entries were removed, the rest is still there"
                     + (removal.complete() ? "" : "; " + removal.failures() + " could not be removed, the first: "
                     + removal.firstProblem());
         }
         return removal.complete() ? null : removal.summary();
+    }
+
+    /** @return when a bounded clean-up must end: the grace from the interruption, if there was one, else from now */
+    private long graceEnd(long grace) {
+        return scenario.interruption().interruptedAt().map(Instant::toEpochMilli).orElse(System.currentTimeMillis()) + grace;
     }
 
     private RunResult runBenchmark(Benchmark benchmark, int tasks, Path runDirectory, TargetInfo target,

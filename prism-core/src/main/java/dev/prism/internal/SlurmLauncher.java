@@ -88,8 +88,9 @@ public final class SlurmLauncher implements Launcher {
                 List<Integer> missing = coordinator.awaitRanks(remote, connectBy, r -> plan.interruption().isInterrupted());
                 if (!missing.isEmpty()) {
                     throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at " + where
-                            + " within " + Durations.format(window) + (published != null
-                            ? " (it published its address in " + published + ")" : ""));
+                            + " within " + Durations.approximately(window) + (published != null
+                            ? " (it published its address in " + published + ": on a node-local target, which the"
+                            + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : ""));
                 }
             }
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
@@ -120,7 +121,7 @@ public final class SlurmLauncher implements Launcher {
                     if (result == null) {
                         // its node: what it said when it connected, else SLURM's layout of the step's tasks
                         String node = coordinator.hostOf(r).or(() -> SlurmLayout.nodeOf(r, System.getenv())).orElse("?");
-                        String why = coordinator.lostReason(r).orElse("rank " + r + (node.equals("?") ? "" : " on " + node)
+                        String why = coordinator.lostReason(r).orElse(Coordinator.rankOn(r, node)
                                 + " did not report: its process died, hung past the timeout of "
                                 + Durations.format(plan.timeout()) + ", lost its connection or its node");
                         result = Coordinator.missing(r, node, Failure.Kind.EXCEPTION, why);
