@@ -58,27 +58,34 @@ class PrismNodesIT {
         return said;
     }
 
-    /** An srun of the simulated cluster; what it printed on stdout, stderr and its exit code, and its wall time. */
-    private record Srun(int exitCode, String stdout, String stderr, double seconds) {
+    /** A command of the simulated cluster (srun, salloc) that ended: what it printed on stdout and stderr, its exit code and wall time. */
+    private record Finished(int exitCode, String stdout, String stderr, double seconds) {
     }
 
-    private static Srun srun(Path work, String... arguments) throws IOException, InterruptedException {
+    private static Finished srun(Path work, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("srun", "--time=5"));
         command.addAll(List.of(arguments));
+        return slurmCommand(work, command, java.util.Map.of());
+    }
+
+    /** Runs a command of the simulated cluster (its stderr to work/stderr.txt) to its end, with {@code env} added. */
+    private static Finished slurmCommand(Path work, List<String> command, java.util.Map<String, String> env)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(work.resolve("stderr.txt").toFile());
         pb.environment().put("SLURM_CONF", CONF);
+        pb.environment().putAll(env);
         long start = System.nanoTime();
         Process p = pb.start();
         String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(4, TimeUnit.MINUTES)).as("srun finished").isTrue();
-        return new Srun(p.exitValue(), stdout, Files.readString(work.resolve("stderr.txt")), (System.nanoTime() - start) / 1e9);
+        assertThat(p.waitFor(4, TimeUnit.MINUTES)).as(command.get(0) + " finished").isTrue();
+        return new Finished(p.exitValue(), stdout, Files.readString(work.resolve("stderr.txt")), (System.nanoTime() - start) / 1e9);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"n1,n2", "n2,n1"})
     void rankZeroIsFoundOnWhicheverNodeSlurmPlacedIt(String nodes, @TempDir Path work) throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
-        Srun s = srun(work, "-N2", "-n2", "-m", "arbitrary", "-w", nodes, SCRIPT.toString(), "run", "create_files",
+        Finished s = srun(work, "-N2", "-n2", "-m", "arbitrary", "-w", nodes, SCRIPT.toString(), "run", "create_files",
                 "-p", "files=50", "--target", target.toString(), "--launcher", "slurm", "--timeout", "60s",
                 "--out", work.resolve("out").toString(), "--json", "-q");
         assertThat(s.exitCode()).as(s.stderr()).isZero();
@@ -93,13 +100,90 @@ class PrismNodesIT {
         }
     }
 
+    /** A tmpfs of each node's own (its mount namespace), as /tmp or a local NVMe is on real nodes. */
+    private static final String NODE_LOCAL = "/run/prism-slurm-nodes/local";
+
+    @Test
+    void onANodeLocalTarget_eachNodeMakesAndRemovesItsOwnRunDirectory_andResultsTravelThroughTheCoordinator(@TempDir Path work)
+            throws Exception {
+        // rank 0's address is given: a node-local target cannot carry the published one to the other node
+        Finished s = srun(work, "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2", "--export=ALL,MASTER_ADDR=n1,MASTER_PORT=29533",
+                SCRIPT.toString(), "run", "create_files", "-p", "files=300", "--reps", "2", "--target", NODE_LOCAL,
+                "--launcher", "slurm", "--timeout", "60s", "--out", work.resolve("out").toString(), "--json", "-q");
+        assertThat(s.exitCode()).as(s.stderr()).isZero();
+        JsonNode run = new ObjectMapper().readTree(s.stdout()).get(0);
+        assertThat(run.at("/measurements/create/count").asLong()).isEqualTo(2 * 2 * 300);
+        for (int rep = 0; rep < 2; rep++) {
+            assertThat(run.at("/repetitions/" + rep + "/ranks/1/hostname").asText()).isEqualTo("n2");
+            assertThat(run.at("/repetitions/" + rep + "/ranks/1/notes/target").asText()).startsWith("node-local");
+            assertThat(run.at("/repetitions/" + rep + "/ranks/0/notes/target").isMissingNode()).isTrue();
+        }
+        // each node's own tmpfs, looked at from inside its mount namespace: nothing left on either
+        for (String node : List.of("n1", "n2")) {
+            assertThat(onNode(node, "ls", "-A", NODE_LOCAL)).as(node).isEmpty();
+        }
+    }
+
+    /** Python with torch for the torch benchmarks (scripts/python-venv.sh makes it) */
+    private static final Path PYTHON = SCRIPT.getParent().resolve(".venv/bin/python");
+
+    /** {@code salloc -N2} of the simulated cluster running {@code ./prism arguments…} on this host, as a login node would. */
+    private static Finished salloc(Path work, String... arguments) throws IOException, InterruptedException {
+        dev.prism.testing.Required.require(Files.isExecutable(PYTHON), "PRISM_REQUIRE_TORCH",
+                "no Python with torch at " + PYTHON + " (scripts/python-venv.sh)");
+        List<String> command = new ArrayList<>(List.of("salloc", "-N2", "--time=5", SCRIPT.toString()));
+        command.addAll(List.of(arguments));
+        return slurmCommand(work, command, java.util.Map.of("PRISM_PYTHON", PYTHON.toString()));
+    }
+
+    @Test
+    void fsdpAcrossBothNodes_savesAndLoadsOneShardedCheckpoint_withATorchAgentOnEachNode(@TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Finished s = salloc(work, "run", "fsdp_save", "fsdp_load", "--torch-nodes", "2", "--tasks", "2", "-p", "params=2000000",
+                "--target", target.toString(), "--timeout", "200s", "--out", work.resolve("out").toString(), "--json", "-q");
+        assertThat(s.exitCode()).as(s.stderr()).isZero();
+        JsonNode runs = new ObjectMapper().readTree(s.stdout());
+        assertThat(runs).hasSize(2);
+        for (JsonNode run : runs) {
+            assertThat(run.at("/launcher").asText()).isEqualTo("torchrun+srun");
+            // one torch agent on each node, met through c10d rendezvous on n1
+            assertThat(run.at("/nodes/n1/0").asInt()).isZero();
+            assertThat(run.at("/nodes/n2/0").asInt()).isEqualTo(1);
+        }
+        assertThat(runs.get(1).at("/measurements/load/count").asLong()).isEqualTo(2);
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void torchOnANodeLocalTarget_failsAtOnce_sayingTheNodesMustShareIt(@TempDir Path work) throws Exception {
+        // the driver runs here, in the root namespace: its NODE_LOCAL is neither n1's nor n2's
+        Finished s = salloc(work, "run", "fsdp_save", "--torch-nodes", "2", "--tasks", "2", "-p", "params=2000000",
+                "--target", NODE_LOCAL, "--timeout", "100s", "--out", work.resolve("out").toString(), "-q");
+        assertThat(s.exitCode()).isEqualTo(1);
+        assertThat(s.stdout() + s.stderr()).contains("is the target on a filesystem all 2 nodes share?");
+        assertThat(s.seconds()).as("salloc's wall time").isLessThan(60);
+    }
+
+    /** @return what {@code command} printed, run in {@code node}'s mount namespace (where its slurmd runs) */
+    private static String onNode(String node, String... command) throws Exception {
+        String slurmd = Files.readString(Path.of("/run/prism-slurm-nodes/slurmd-" + node + ".pid")).strip();
+        List<String> line = new ArrayList<>(List.of("nsenter", "-t", slurmd, "-m"));
+        line.addAll(List.of(command));
+        Process p = new ProcessBuilder(line).redirectErrorStream(true).start();
+        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return said;
+    }
+
     @Test
     void aRankThatCannotReachRankZero_failsTheRunWithinItsTimeout_notAfterFiveMinutes(@TempDir Path work) throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
         // a fixed coordinator address no node has (10.77.0.99 is on the cluster's bridge, unassigned)
-        Srun s = srun(work, "-N2", "-n2", "--kill-on-bad-exit=1", "--export=ALL,MASTER_ADDR=10.77.0.99,MASTER_PORT=29411",
+        Finished s = srun(work, "-N2", "-n2", "--kill-on-bad-exit=1", "--export=ALL,MASTER_ADDR=10.77.0.99,MASTER_PORT=29411",
                 SCRIPT.toString(), "run", "create_files", "-p", "files=50", "--target", target.toString(),
-                "--launcher", "slurm", "--timeout", "15s", "--out", work.resolve("out").toString(), "-q");
+                "--launcher", "slurm", "--timeout", "8s", "--out", work.resolve("out").toString(), "-q");
         assertThat(s.exitCode()).isNotZero();
         assertThat(s.stderr()).contains("SLURM rank(s) [1] never reached the coordinator at 10.77.0.99:29411 within ");
         assertThat(s.seconds()).as("srun's wall time").isLessThan(60);
@@ -131,7 +215,8 @@ class PrismNodesIT {
     void whenANodesNetworkGoesDown_bothSidesNoticeTheSilence_andTheRunFailsNamingTheNode(@TempDir Path work) throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
-        Process srun = longRunAcrossBothNodes(work, target, "150s", "unreachable");
+        // files synced one by one: both ranks write on for 15 s, and what they leave is soon removed
+        Process srun = longRunAcrossBothNodes(work, target, "150s", "unreachable", true, 200);
         long rank1 = javaIn("prism-n2");
         long cut = System.nanoTime();
         // n2 drops off the network: no connection is reset, the other side just hears nothing more
@@ -144,8 +229,11 @@ class PrismNodesIT {
                 Thread.sleep(100);
             }
             double rank0Seconds = (System.nanoTime() - cut) / 1e9;
-            // rank 1, alone on n2, notices the coordinator's silence, stops and removes its own directory (which may
-            // take a while: it holds every file it created)
+            // back on the network before SLURM's SlurmdTimeout (30 s) takes n2 for dead and cancels the step, which
+            // would SIGTERM rank 0 during its clean-up: that case, SLURM noticing first, is the test below
+            new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
+            // rank 1 notices the coordinator's silence (or, back on the network, its closed connection), stops and
+            // removes its own directory (which may take a while: it holds every file it created)
             assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(90, TimeUnit.SECONDS).join()))
                     .as("rank 1 on n2 ended").isPresent();
             double rank1Seconds = (System.nanoTime() - cut) / 1e9;
@@ -169,19 +257,104 @@ class PrismNodesIT {
         }
     }
 
+    @Test
+    void whenSlurmNoticesTheNodeFirst_theSurvivorKeepsWhatItMeasured_andRemovesItsOwnDirectoryWithinKillWait(@TempDir Path work)
+            throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        // 20,000 files, about half of them rank 0's: more than the old 3 s wait for the unreachable rank and a clean-up
+        // of the whole run directory (rank 1's files included, which rank 1 still adds to) fit in KillWait
+        Process srun = longRunAcrossBothNodes(work, target, "150s", "cancelled", false, 20_000);
+        long rank0 = javaIn("prism-n1");
+        long rank1 = javaIn("prism-n2");
+        // n2 drops off the network and SLURM is told at once, as its SlurmdTimeout would tell it later: it cancels the
+        // step, so rank 0 on n1 gets SIGTERM, and SIGKILL KillWait (5 s here) after it
+        new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "down").start().waitFor();
+        long signalled = System.nanoTime();
+        scontrol("update", "nodename=n2", "state=down", "reason=prism-test-node-failure");
+        try {
+            assertThat(ProcessHandle.of(rank0).map(h -> h.onExit().orTimeout(60, TimeUnit.SECONDS).join()))
+                    .as("rank 0 on n1 ended").isPresent();
+            double seconds = (System.nanoTime() - signalled) / 1e9;
+            assertThat(srun.waitFor(60, TimeUnit.SECONDS)).as("srun ended").isTrue();
+            String said = Files.readString(work.resolve("stderr.txt"));
+            System.out.printf("SLURM cancelled the step for n2: rank 0 on n1 ended %.1f s after%n", seconds);
+            // it ended on its own after the SIGTERM (143), not by the SIGKILL that follows KillWait
+            assertThat(said).contains("task 0: Exited with exit code 143").doesNotContain("task 0: Killed");
+            JsonNode run = new ObjectMapper().readTree(out.resolve("cancelled/01-create_files-t2.json").toFile());
+            assertThat(run.at("/failure/kind").asText()).as(run.toString()).isEqualTo("INTERRUPTED");
+            assertThat(run.at("/failure/message").asText()).contains("SIGTERM").contains("what it measured until then is kept");
+            assertThat(run.at("/repetitions/0/ranks/0/hostname").asText()).isEqualTo("n1");
+            assertThat(run.at("/repetitions/0/ranks/0/measurements/create/count").asLong()).isPositive();
+            assertThat(target.resolve("prism-cancelled").resolve("rank-0")).as("rank 0's own directory").doesNotExist();
+        } finally {
+            new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
+            scontrol("update", "nodename=n2", "state=resume");
+            srun.waitFor(60, TimeUnit.SECONDS);
+        }
+        // rank 1, cut off from rank 0, stops once back (the closed connection, or its own node's SIGTERM) and removes
+        // its own directory, within KillWait when signalled: anything left can only be in rank 1's directory
+        assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(90, TimeUnit.SECONDS).join()))
+                .as("rank 1 on n2 ended").isPresent();
+        try (Stream<Path> left = Files.walk(target)) {
+            Path rank1Directory = target.resolve("prism-cancelled").resolve("rank-1");
+            assertThat(left.filter(p -> !p.equals(target) && !p.equals(rank1Directory.getParent()) && !p.startsWith(rank1Directory)))
+                    .isEmpty();
+        }
+        awaitIdle("n2");
+    }
+
+    /** Runs scontrol of the simulated cluster, its output to this test's. */
+    private static void scontrol(String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("scontrol"));
+        command.addAll(List.of(arguments));
+        ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+        pb.environment().put("SLURM_CONF", CONF);
+        pb.start().waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Waits until SLURM has {@code node} back in service, so the next test can use it. */
+    private static void awaitIdle(String node) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String state = "";
+        while (System.nanoTime() < end) {
+            ProcessBuilder sinfo = new ProcessBuilder("sinfo", "-h", "-n", node, "-o", "%t");
+            sinfo.environment().put("SLURM_CONF", CONF);
+            Process p = sinfo.start();
+            state = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor();
+            if (state.equals("idle")) {
+                return;
+            }
+            scontrol("update", "nodename=" + node, "state=resume");
+            Thread.sleep(500);
+        }
+        throw new AssertionError(node + " is not back in service: " + state);
+    }
+
     /**
      * Starts rank 0 on n1 and rank 1 on n2 creating up to 3,000,000 files each, and returns once they are in their
      * timed phase (files appear in the target).
      */
     private static Process longRunAcrossBothNodes(Path work, Path target, String timeout, String runId) throws Exception {
+        return longRunAcrossBothNodes(work, target, timeout, runId, false, 200);
+    }
+
+    /**
+     * As {@link #longRunAcrossBothNodes(Path, Path, String, String)}: with {@code fsync} every file is synced (about a
+     * thousand files a second, not ten thousand: fewer to remove when the run ends), and it returns once the ranks
+     * have written {@code files} files.
+     */
+    private static Process longRunAcrossBothNodes(Path work, Path target, String timeout, String runId, boolean fsync,
+                                                  int files) throws Exception {
         List<String> command = new ArrayList<>(List.of("srun", "--time=5", "-N2", "-n2", "-m", "arbitrary", "-w", "n1,n2",
-                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "--target", target.toString(),
+                SCRIPT.toString(), "run", "create_files", "-p", "files=3000000", "-p", "fsync=" + fsync, "--target", target.toString(),
                 "--launcher", "slurm", "--timeout", timeout, "--out", work.resolve("out").toString(), "--run-id", runId, "-q"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
                 .redirectError(work.resolve("stderr.txt").toFile());
         pb.environment().put("SLURM_CONF", CONF);
         Process srun = pb.start();
-        Targets.awaitFiles(target);
+        Targets.awaitFiles(target, files);
         return srun;
     }
 

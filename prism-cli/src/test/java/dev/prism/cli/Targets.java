@@ -14,11 +14,16 @@ final class Targets {
 
     /** Waits until ranks have written 200 files under {@code target}: the run is in its timed phase. */
     static void awaitFiles(Path target) throws InterruptedException {
+        awaitFiles(target, 200);
+    }
+
+    /** Waits until ranks have written {@code files} files under {@code target}. */
+    static void awaitFiles(Path target, int files) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < end) {
             try (Stream<Path> walk = Files.walk(target)) {
                 if (walk.filter(p -> p.getFileName().toString().startsWith("file-") && p.toString().contains("/rank-"))
-                        .limit(200).count() >= 200) {
+                        .limit(files).count() >= files) {
                     return;
                 }
             } catch (IOException | UncheckedIOException e) {
