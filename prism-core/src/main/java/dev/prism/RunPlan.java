@@ -65,7 +65,7 @@ public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long se
 
     /** @return the directory of {@code rank} */
     public Path rankDirectory(int rank) {
-        return runDirectory.resolve("rank-" + rank);
+        return dev.prism.internal.RunDirectory.rankDirectory(runDirectory, rank);
     }
 
     /** @return the directory all ranks share */

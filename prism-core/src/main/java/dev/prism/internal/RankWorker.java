@@ -294,13 +294,10 @@ public final class RankWorker {
         if (endMillis == Long.MAX_VALUE) {
             RunDirectory.remove(own, removal);
         } else {
-            Thread remover = new Thread(() -> RunDirectory.remove(own, removal), "prism-rank-" + rank + "-cleanup");
-            remover.setDaemon(true);
-            remover.start();
+            Thread remover = RunDirectory.startRemoval(removal, "prism-rank-" + rank + "-cleanup", own);
             remover.join(Math.max(1, endMillis - System.currentTimeMillis()));
             if (remover.isAlive()) {
-                return "removing " + own + " did not finish within " + Durations.format(cleanupGrace) + " of the signal; "
-                        + removal.removed() + " entries were removed, the rest is still there";
+                return removal.givenUp("did not finish within " + Durations.format(cleanupGrace) + " of the signal");
             }
         }
         RunDirectory.removeIfEmpty(plan.runDirectory()); // the last rank out takes the run directory with it

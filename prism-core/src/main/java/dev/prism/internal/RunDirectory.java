@@ -68,8 +68,13 @@ public final class RunDirectory {
         deleteContents(runDirectory);
         Files.createDirectory(runDirectory.resolve("shared"));
         for (int rank = 0; rank < tasks; rank++) {
-            Files.createDirectory(runDirectory.resolve("rank-" + rank));
+            Files.createDirectory(rankDirectory(runDirectory, rank));
         }
+    }
+
+    /** @return the directory of {@code rank} in {@code runDirectory}: {@code rank-<r>} */
+    public static Path rankDirectory(Path runDirectory, int rank) {
+        return runDirectory.resolve("rank-" + rank);
     }
 
     /**
@@ -128,6 +133,22 @@ public final class RunDirectory {
         return new Removal(root);
     }
 
+    /**
+     * Starts {@code removal} in a daemon thread of its own, so a removal stuck on hung storage holds nobody back: it
+     * removes each of {@code roots} in turn (see {@link #remove(Path)}), all counted in {@code removal}. The caller
+     * joins the thread for as long as it may wait and, if it gives up, says so with {@link Removal#givenUp}.
+     */
+    public static Thread startRemoval(Removal removal, String threadName, Path... roots) {
+        Thread remover = new Thread(() -> {
+            for (Path root : roots) {
+                remove(root, removal);
+            }
+        }, threadName);
+        remover.setDaemon(true);
+        remover.start();
+        return remover;
+    }
+
     /** Runs {@code removal} of {@code root} (see {@link #remove(Path)}). */
     public static void remove(Path root, Removal removal) {
         Path absolute = root.toAbsolutePath().normalize();
@@ -184,6 +205,15 @@ public final class RunDirectory {
         public String summary() {
             return complete() ? "removed " + root : failures + " entr" + (failures == 1 ? "y" : "ies") + " could not be removed from "
                     + root + "; the first: " + firstProblem;
+        }
+
+        /**
+         * @return one line for a person when the removal was given up while still running:
+         *         {@code removing ROOT WHY; N entries were removed, the rest is still there}, and what failed, if anything
+         */
+        public String givenUp(String why) {
+            return "removing " + root + " " + why + "; " + removed + " entries were removed, the rest is still there"
+                    + (complete() ? "" : "; " + failures + " could not be removed, the first: " + firstProblem);
         }
 
         void throwIfIncomplete() throws IOException {

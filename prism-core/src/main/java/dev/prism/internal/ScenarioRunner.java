@@ -122,15 +122,9 @@ public final class ScenarioRunner {
      */
     private String cleanUp(Path runDirectory, boolean bounded) {
         RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
-        boolean interrupted = scenario.interruption().isInterrupted();
-        Thread remover = new Thread(() -> {
-            if (interrupted) {
-                RunDirectory.remove(runDirectory.resolve("rank-0"), removal);
-            }
-            RunDirectory.remove(runDirectory, removal);
-        }, "prism-cleanup");
-        remover.setDaemon(true);
-        remover.start();
+        Thread remover = scenario.interruption().isInterrupted()
+                ? RunDirectory.startRemoval(removal, "prism-cleanup", RunDirectory.rankDirectory(runDirectory, 0), runDirectory)
+                : RunDirectory.startRemoval(removal, "prism-cleanup", runDirectory);
         long grace = scenario.cleanupGrace().toMillis();
         long end = bounded ? graceEnd(grace) : System.currentTimeMillis() + grace;
         long lastCount = -1;
@@ -156,12 +150,9 @@ public final class ScenarioRunner {
         }
         if (remover.isAlive()) {
             String within = Durations.format(scenario.cleanupGrace());
-            return "removing " + runDirectory + (!bounded ? " made no progress for " + within + " (the storage may hang)"
-                    : scenario.interruption().isInterrupted() ? " did not finish within " + within + " of the interruption"
-                    : " did not finish within " + within + " (the storage may hang)") + "; "
-                    + removal.removed() + " entries were removed, the rest is still there"
-                    + (removal.complete() ? "" : "; " + removal.failures() + " could not be removed, the first: "
-                    + removal.firstProblem());
+            return removal.givenUp(!bounded ? "made no progress for " + within + " (the storage may hang)"
+                    : scenario.interruption().isInterrupted() ? "did not finish within " + within + " of the interruption"
+                    : "did not finish within " + within + " (the storage may hang)");
         }
         return removal.complete() ? null : removal.summary();
     }
