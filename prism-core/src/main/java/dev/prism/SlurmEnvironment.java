@@ -109,8 +109,9 @@ public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coord
      */
     public static java.time.Duration killWait(Map<String, String> env) {
         java.util.List<java.nio.file.Path> places = new java.util.ArrayList<>();
-        if (env.get("SLURM_CONF") != null && !env.get("SLURM_CONF").isBlank()) {
-            places.add(java.nio.file.Path.of(env.get("SLURM_CONF")));
+        String conf = env.get("SLURM_CONF");
+        if (conf != null && !conf.isBlank()) {
+            places.add(java.nio.file.Path.of(conf));
         }
         places.add(java.nio.file.Path.of("/etc/slurm/slurm.conf"));
         places.add(java.nio.file.Path.of("/etc/slurm-llnl/slurm.conf"));
