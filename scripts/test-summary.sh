@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Prints, per module, how many tests ran, failed (failures and errors) and were skipped, from the
+# surefire and failsafe reports of the last build, then the failed tests by name. Exits 1 when any
+# test failed or a module that has tests left no report (its tests never ran), else 0.
+#   scripts/test-summary.sh            the modules of this checkout
+set -euo pipefail
+root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+cd "$root"
+
+status=0
+total_run=0 total_failed=0 total_skipped=0
+failed_names=()
+printf '%-16s %6s %7s %8s\n' module tests failed skipped
+for module in $(sed -n 's|^ *<module>\(.*\)</module>.*|\1|p' pom.xml); do
+  run=0 failed=0 skipped=0
+  reports=$(find "$module/target/surefire-reports" "$module/target/failsafe-reports" -name 'TEST-*.xml' 2>/dev/null || true)
+  for report in $reports; do
+    # the first line of a report that holds <testsuite …>: its counts as attributes
+    head=$(grep -m1 -o '<testsuite [^>]*>' "$report" || true)
+    attr() { printf '%s' "$head" | grep -o " $1=\"[0-9]*\"" | grep -o '[0-9]*' || echo 0; }
+    run=$((run + $(attr tests)))
+    failed=$((failed + $(attr failures) + $(attr errors)))
+    skipped=$((skipped + $(attr skipped)))
+    # a failed or erroneous test case: <testcase name="…" classname="…"> followed by <failure or <error
+    while IFS= read -r name; do
+      [ -n "$name" ] && failed_names+=("$module: $name")
+    done < <(awk '/<testcase /{match($0, /name="[^"]*"/); n=substr($0, RSTART+6, RLENGTH-7);
+                               match($0, /classname="[^"]*"/); c=substr($0, RSTART+11, RLENGTH-12)}
+                 /<(failure|error)[ >]/{print c "#" n}' "$report")
+  done
+  has_tests=$(find "$module/src/test" -name '*.java' 2>/dev/null | head -1)
+  note=""
+  if [ -z "$reports" ] && [ -n "$has_tests" ]; then
+    note="  (no test report: its tests did not run)"
+    status=1
+  fi
+  printf '%-16s %6d %7d %8d%s\n' "$module" "$run" "$failed" "$skipped" "$note"
+  total_run=$((total_run + run)) total_failed=$((total_failed + failed)) total_skipped=$((total_skipped + skipped))
+done
+printf '%-16s %6d %7d %8d\n' all "$total_run" "$total_failed" "$total_skipped"
+if [ "$total_failed" -gt 0 ]; then
+  status=1
+  echo "failed:"
+  printf '  %s\n' "${failed_names[@]}"
+fi
+exit "$status"
