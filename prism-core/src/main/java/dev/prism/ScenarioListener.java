@@ -3,7 +3,7 @@ package dev.prism;
 /**
  * Hears what a running {@link Scenario} does, to show progress. Every method has an empty default;
  * implementations must return quickly and be thread-safe ({@link #stallDetected} comes from a
- * monitoring thread).
+ * monitoring thread, {@link #rankEntered} from the ranks' threads).
  *
  * <pre>{@code
  * dev.prism.ScenarioListener printer = new dev.prism.ScenarioListener() {
@@ -35,5 +35,16 @@ public interface ScenarioListener {
 
     /** An operation has been running longer than the stall threshold (and may still be running). */
     default void stallDetected(Stall stall) {
+    }
+
+    /**
+     * Rank {@code rank} of the current repetition entered {@code phase}. Comes from the rank's own thread, or, for a
+     * rank in another process, from the coordinator's thread serving it, as soon as the rank says so.
+     */
+    default void rankEntered(int rank, RankPhase phase) {
+    }
+
+    /** Every run is over and the run directory is being removed (on a tree of millions of files, for minutes). */
+    default void cleanupStarted(java.nio.file.Path runDirectory) {
     }
 }

@@ -43,6 +43,8 @@ public final class Coordinator implements AutoCloseable {
     private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
     /** Why a rank was given up on during the current run: its connection closed, or it fell silent */
     private final Map<Integer, String> lost = new ConcurrentHashMap<>();
+    /** The phase each rank said it entered last in the current run */
+    private final Map<Integer, dev.prism.RankPhase> phases = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private Coordinator(ServerSocket server, Path directory, int worldSize) {
@@ -214,6 +216,7 @@ public final class Coordinator implements AutoCloseable {
         // between runs nobody reads the ranks' pings: each rank's silence is counted from this run's start
         remote.forEach(r -> lastHeard.put(r, System.nanoTime()));
         remote.forEach(lost::remove);
+        remote.forEach(phases::remove);
         // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
         barrier.onAbort(reason -> tellToStop(remote, reason));
         for (int rank : remote) {
@@ -305,6 +308,11 @@ public final class Coordinator implements AutoCloseable {
                         }
                     }
                     case "abort" -> barrier.abort(m.path("reason").asText());
+                    case "phase" -> {
+                        dev.prism.RankPhase phase = dev.prism.RankPhase.valueOf(m.path("phase").asText());
+                        phases.put(rank, phase);
+                        listener.rankEntered(rank, phase);
+                    }
                     case "stall" -> listener.stallDetected(new Stall(rank, m.path("operation").asText(),
                             m.path("path").isNull() ? null : m.path("path").asText(), Instant.now(),
                             m.path("durationNanos").asLong(), false));
@@ -346,6 +354,19 @@ public final class Coordinator implements AutoCloseable {
     /** @return why the coordinator gave up on {@code rank} in the last run (silence, a closed connection), if it did */
     public java.util.Optional<String> lostReason(int rank) {
         return java.util.Optional.ofNullable(lost.get(rank));
+    }
+
+    /**
+     * @return where {@code rank} was when it was last heard of in the current run, for a rank that died: {@code in setup},
+     *         {@code in the timed phase}; empty before its first phase
+     */
+    public java.util.Optional<String> whereIs(int rank) {
+        dev.prism.RankPhase phase = phases.get(rank);
+        if (phase == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(phase == dev.prism.RankPhase.FINISHED ? "after it finished, before its result arrived"
+                : "in " + phase.description());
     }
 
     /** @return the host rank {@code rank} said it ran on when it connected, if it did */

@@ -7,13 +7,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * A worker rank's run directory on a node-local target ({@code /tmp} or a local NVMe on each node): rank 0
  * made the run directory on its own node, so on this node it is not there. The ranks of each node then
  * make it themselves — each its own {@code rank-<r>} and the node's {@code shared} — and remove it at the
- * end, the node's last rank out taking the run directory along; results still travel to rank 0 through
+ * end, the node's last rank out taking the run directory along ({@link RunDirectory#removeIfLastRank}); results still travel to rank 0 through
  * the coordinator. Nothing is followed through a symbolic link.
  */
 final class NodeLocalRun {
@@ -55,25 +54,5 @@ final class NodeLocalRun {
             throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + " cannot prepare its run directory "
                     + plan.rankDirectory(rank) + " on the node-local target: " + RunDirectory.describe(e), e);
         }
-    }
-
-    /**
-     * After {@code rank} removed its own directory: when no rank's directory is left in this node's run
-     * directory, removes the node's {@code shared} directory and the run directory.
-     *
-     * @return null when nothing is left, else what was
-     */
-    static String removeIfLast(RunPlan plan) {
-        Path run = plan.runDirectory();
-        try (Stream<Path> entries = Files.list(run)) {
-            if (entries.anyMatch(p -> p.getFileName().toString().startsWith("rank-"))) {
-                return null; // another rank of this node is still at work: the last one takes the rest
-            }
-        } catch (IOException e) {
-            return null; // gone already, or taken by another rank
-        }
-        RunDirectory.Removal shared = RunDirectory.remove(plan.sharedDirectory());
-        RunDirectory.removeIfEmpty(run);
-        return shared.complete() ? null : shared.summary();
     }
 }

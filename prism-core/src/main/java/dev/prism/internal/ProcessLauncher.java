@@ -46,6 +46,7 @@ public final class ProcessLauncher implements Launcher {
         PlanCodec.requireRecreatable(plan.benchmark());
         List<Process> children = new ArrayList<>();
         List<OutputTail> tails = new ArrayList<>();
+        List<Integer> unconnected = new ArrayList<>();
         Path meeting = coordinationDirectory == null ? null
                 : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
         try (Coordinator coordinator = meeting == null
@@ -55,6 +56,7 @@ public final class ProcessLauncher implements Launcher {
                 Process child = start(meeting == null ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting,
                         coordinator.port(), rank, plan);
                 children.add(child);
+                plan.listener().rankEntered(rank, dev.prism.RankPhase.STARTING);
                 tails.add(new OutputTail(child.getInputStream(), TAIL_BYTES, "prism-rank-" + rank + "-stdout"));
                 tails.add(new OutputTail(child.getErrorStream(), TAIL_BYTES, "prism-rank-" + rank + "-stderr"));
             }
@@ -65,6 +67,7 @@ public final class ProcessLauncher implements Launcher {
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
             List<Integer> missing = coordinator.awaitRanks(all, plan.deadline(),
                     r -> !children.get(r).isAlive() || plan.interruption().isInterrupted());
+            unconnected.addAll(missing);
             Map<Integer, RankResult> results = Map.of();
             if (missing.isEmpty()) {
                 try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
@@ -82,14 +85,14 @@ public final class ProcessLauncher implements Launcher {
             for (int rank = 0; rank < plan.tasks(); rank++) {
                 RankResult result = results.get(rank);
                 list.add(result != null ? result : explainMissing(rank, children.get(rank), tails.get(2 * rank + 1),
-                        missing.isEmpty() ? null : missing, diedAtStart, plan));
+                        missing.isEmpty() ? null : missing, diedAtStart, plan, coordinator.whereIs(rank).orElse(null)));
             }
             return list;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PrismException("interrupted while running ranks as processes", e);
         } finally {
-            stop(children);
+            stop(children, unconnected);
             if (meeting != null) {
                 try {
                     RunDirectory.deleteTree(meeting);
@@ -111,7 +114,7 @@ public final class ProcessLauncher implements Launcher {
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
                 where, String.valueOf(port), String.valueOf(rank),
-                String.valueOf(connectSeconds)));
+                String.valueOf(connectSeconds), plan.runDirectory().toString(), String.valueOf(ProcessHandle.current().pid())));
         try {
             return new ProcessBuilder(command).start();
         } catch (IOException e) {
@@ -119,17 +122,22 @@ public final class ProcessLauncher implements Launcher {
         }
     }
 
+    /**
+     * @param where the phase the rank was last heard of in ({@code in setup}), or null when it never said
+     * @return the result of a rank that sent none: how its process died, and where, or why it was stopped
+     */
     private static RankResult explainMissing(int rank, Process child, OutputTail stderr, List<Integer> neverConnected,
-                                             List<Integer> diedAtStart, RunPlan plan) {
+                                             List<Integer> diedAtStart, RunPlan plan, String where) {
         boolean exited = waitQuietly(child, 500);
         String tail = stderr.text().strip();
         String output = tail.isEmpty() ? "" : "; its stderr ends: " + tail;
         if (exited) {
             int code = child.exitValue();
             boolean atStart = neverConnected != null && neverConnected.contains(rank);
-            return Coordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died"
-                    + (atStart ? " at start-up, before it reached the coordinator," : "") + " with exit code "
-                    + code + (code > 128 ? " (signal " + (code - 128) + ")" : "") + output);
+            // the same words whenever it died, then where: a kill at start-up reads like one in the timed phase
+            return Coordinator.missing(rank, Failure.Kind.EXCEPTION, "rank " + rank + "'s process died with exit code "
+                    + code + (code > 128 ? " (signal " + (code - 128) + ")" : "")
+                    + (atStart ? " at start-up, before it reached the coordinator" : where == null ? "" : " " + where) + output);
         }
         if (plan.interruption().isInterrupted()) {
             return Coordinator.missing(rank, Failure.Kind.ABORTED, "rank " + rank + " was stopped: interrupted by "
@@ -159,10 +167,13 @@ public final class ProcessLauncher implements Launcher {
     /**
      * No rank process outlives its repetition: every one gets 2 s in all to exit after its last
      * message, then SIGTERM and 2 s more, then SIGKILL. The waits are shared, not per process, so
-     * many ranks stuck on hung storage cost the same 4 s as one. A process stuck in a request to a
-     * FUSE daemon cannot die until the daemon answers: it is left to the kernel, not waited for.
+     * many ranks stuck on hung storage cost the same 4 s as one. A rank that never connected (still
+     * starting when the run was given up) has no last message to wait for: it gets SIGTERM at once. A
+     * process stuck in a request to a FUSE daemon cannot die until the daemon answers: it is left to
+     * the kernel, not waited for.
      */
-    private static void stop(List<Process> children) {
+    private static void stop(List<Process> children, List<Integer> unconnected) {
+        unconnected.stream().map(children::get).filter(Process::isAlive).forEach(Process::destroy);
         if (!awaitAll(children, 2_000)) {
             children.stream().filter(Process::isAlive).forEach(Process::destroy);
             if (!awaitAll(children, 2_000)) {

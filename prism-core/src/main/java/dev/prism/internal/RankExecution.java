@@ -3,6 +3,7 @@ package dev.prism.internal;
 import dev.prism.Benchmark;
 import dev.prism.Failure;
 import dev.prism.PrismException;
+import dev.prism.RankPhase;
 import dev.prism.RankResult;
 import dev.prism.RunPlan;
 import dev.prism.Status;
@@ -27,6 +28,8 @@ public final class RankExecution {
     private volatile long phaseEndNanos;
     private volatile boolean started;
     private volatile boolean timedOut;
+    /** The phase this rank is in, for a rank that never finishes: what it was stuck in */
+    private volatile RankPhase phase = RankPhase.STARTING;
 
     /**
      * @param plan    what to run
@@ -51,18 +54,22 @@ public final class RankExecution {
         Failure failure = null;
         Workload workload = null;
         try {
+            enter(RankPhase.SETUP);
             workload = plan.benchmark().newWorkload();
             workload.setup(context);
             // one-time costs and the JIT's compilation of the hot path happen here, before the clock
+            enter(RankPhase.REHEARSAL);
             context.rehearse(workload);
             JitQuiet.await(plan.deadline());
             context.await("before-run");
+            enter(RankPhase.RUN);
             phaseStartNanos = System.nanoTime();
             context.phaseStarts(phaseStartNanos);
             started = true;
             workload.run(context);
             phaseEndNanos = System.nanoTime();
             context.await("after-run");
+            enter(RankPhase.VALIDATE);
             workload.validate(context);
             // the paper's third barrier: every rank's I/O is done and checked before anyone tears down
             context.await("after-validate");
@@ -74,6 +81,7 @@ public final class RankExecution {
         }
         if (workload != null) {
             try {
+                enter(RankPhase.TEARDOWN);
                 workload.teardown(context);
             } catch (Throwable t) {
                 if (failure == null) {
@@ -94,7 +102,18 @@ public final class RankExecution {
                 Thread.currentThread().interrupt();
             }
         }
+        enter(RankPhase.FINISHED);
         return result;
+    }
+
+    private void enter(RankPhase next) {
+        phase = next;
+        plan.listener().rankEntered(rank, next);
+    }
+
+    /** @return the phase this rank is in now (the one it was stuck in, for a rank that never finished) */
+    public RankPhase phase() {
+        return phase;
     }
 
     /** The launcher stopped this rank because the run passed its deadline: whatever it throws now is a timeout. */
@@ -105,7 +124,8 @@ public final class RankExecution {
     /** @return what this rank measured so far, for a rank that did not finish by the deadline */
     public RankResult unfinished() {
         return result(new Failure(Failure.Kind.TIMEOUT, "did not finish within the timeout of "
-                + Durations.format(plan.timeout()) + "; the rank is stuck (still running when the run ended)", rank));
+                + Durations.format(plan.timeout()) + "; the rank is stuck in " + phase.description()
+                + " (still running when the run ended)", rank));
     }
 
     /**
@@ -116,7 +136,8 @@ public final class RankExecution {
         if (timedOut || !Instant.now().isBefore(plan.deadline())) {
             return unfinished();
         }
-        return result(new Failure(Failure.Kind.ABORTED, "still in an operation when told to stop (" + reason + ")", rank));
+        return result(new Failure(Failure.Kind.ABORTED, "still in " + phase.description() + " when told to stop ("
+                + reason + ")", rank));
     }
 
     private RankResult result(Failure failure) {

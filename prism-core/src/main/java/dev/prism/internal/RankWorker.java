@@ -31,8 +31,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * connection: the rank stops, removes its own directory and exits, instead of writing on for minutes.
  */
 public final class RankWorker {
-    /** How long a rank still in an operation gets after its deadline (or its stop) before it reports without it. */
+    /** How long a rank still in an operation gets after its deadline before it reports without it. */
     private static final long GRACE_MILLIS = 1_000;
+    /**
+     * How long a rank told to stop (another rank failed, a signal) gets to finish its operation and teardown before it
+     * reports what it measured without them: well inside the coordinator's wait for results after a signal (1 s).
+     */
+    private static final long STOP_GRACE_MILLIS = 500;
     private static final long WATCH_MILLIS = 200;
 
     private final Rendezvous rendezvous;
@@ -50,6 +55,12 @@ public final class RankWorker {
     private volatile Channel wire;
     /** When the coordinator was last heard from, in System.nanoTime() */
     private volatile long lastHeardNanos;
+    /** The run directory this rank's parent made before starting it, or null: a rank orphaned before its plan removes its part */
+    private volatile Path startingRunDirectory;
+    /** The pid of the process that started this rank, when it said so; else the parent this rank finds at start */
+    private volatile long parentPid = -1;
+    /** Whether {@link #serve} is still running: the watchdog watches until it ends */
+    private volatile boolean serving;
     private final BlockingQueue<JsonNode> inbox = new LinkedBlockingQueue<>();
     private static final JsonNode LOST = Channel.message("lost");
 
@@ -74,6 +85,27 @@ public final class RankWorker {
     /** A worker for the coordinator at {@code host:port}. */
     public RankWorker(String host, int port, int rank) {
         this(Rendezvous.tcp(host, port), rank);
+    }
+
+    /**
+     * @param runDirectory the run directory the parent made, with this rank's directory in it, before it started this
+     *                     rank: a rank whose parent dies before the plan comes removes its own directory, and the
+     *                     last such rank the run directory
+     * @return this worker
+     */
+    public RankWorker startingIn(Path runDirectory) {
+        this.startingRunDirectory = runDirectory;
+        return this;
+    }
+
+    /**
+     * @param pid the process that started this rank: when this rank's parent is any other (it was re-parented, even
+     *            before it began to watch: a parent killed while this JVM still started), the parent is gone
+     * @return this worker
+     */
+    public RankWorker startedBy(long pid) {
+        this.parentPid = pid;
+        return this;
     }
 
     /**
@@ -106,7 +138,12 @@ public final class RankWorker {
      *                        saying that the parent process or the coordinator went away
      */
     public void serve(Duration connectTimeout) throws IOException, InterruptedException {
-        Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+        serving = true;
+        // the parent is watched from the start: one that dies while this rank still connects ends it too
+        long parent = parentPid >= 0 ? parentPid : ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        if (parent > 0) {
+            startDaemon("prism-rank-" + rank + "-watchdog", () -> watch(parent));
+        }
         try (Channel channel = rendezvous.isDirectory() ? DirectoryChannel.forRank(rendezvous.directory(), rank)
                 : connect(connectTimeout)) {
             wire = channel;
@@ -117,7 +154,6 @@ public final class RankWorker {
             if (channel.heartbeats()) {
                 startDaemon("prism-rank-" + rank + "-heartbeat", () -> heartbeat(channel));
             }
-            parent.ifPresent(p -> startDaemon("prism-rank-" + rank + "-watchdog", () -> watch(p)));
             boolean heard = false;
             while (true) {
                 JsonNode m = inbox.poll(connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -128,7 +164,9 @@ public final class RankWorker {
                 heard = true;
                 if (m == LOST) {
                     if (lostReason != null) {
-                        throw new PrismException("rank " + rank + " stopped: " + lostReason);
+                        String left = lastPlan == null || nodeLocal != null ? null : removeOwnDirectory(lastPlan, Long.MAX_VALUE);
+                        throw new PrismException("rank " + rank + " stopped: " + lostReason
+                                + (left == null ? "" : "; " + left));
                     }
                     return;
                 }
@@ -136,7 +174,7 @@ public final class RankWorker {
                     return;
                 }
                 if ("plan".equals(m.path("type").asText())) {
-                    RunPlan plan = PlanCodec.decode(m, forwardingStalls(channel));
+                    RunPlan plan = PlanCodec.decode(m, forwarding(channel));
                     boolean local = nodeLocal != null && nodeLocal.runDirectory().equals(plan.runDirectory())
                             || NodeLocalRun.isNodeLocal(plan, rank);
                     String unprepared = null;
@@ -167,8 +205,12 @@ public final class RankWorker {
             }
         } finally {
             wire = null;
+            serving = false;
             // the connection is closed by now, so rank 0 goes on with its own clean-up while this rank does its part
-            if (nodeLocal != null) {
+            if (lastPlan == null && startingRunDirectory != null && lostReason != null && nodeLocal == null) {
+                // the parent died before any plan came: nobody else removes the directory it made for this rank
+                leftBehind = removeOwnDirectory(startingRunDirectory, Long.MAX_VALUE);
+            } else if (nodeLocal != null) {
                 removeNodeLocal(nodeLocal);
             } else if (signalledAtMillis != 0 && lastPlan != null) {
                 // a signalled rank (scancel, SLURM cancelling the step) removes its own files, every rank side by side,
@@ -186,9 +228,6 @@ public final class RankWorker {
     /** On a node-local target: removes this rank's directory, and with the node's last rank the run directory. */
     private void removeNodeLocal(RunPlan plan) throws InterruptedException {
         String left = removeOwnDirectory(plan, cleanupEndMillis());
-        if (left == null) {
-            left = NodeLocalRun.removeIfLast(plan);
-        }
         if (left != null && leftBehind == null) {
             leftBehind = left;
         }
@@ -256,11 +295,15 @@ public final class RankWorker {
         }
     }
 
-    /** Notices when the process that started this rank died (this rank was re-parented). */
-    private void watch(ProcessHandle parent) {
-        while (wire != null) {
-            if (!parent.isAlive()) {
-                lost("its parent process " + parent.pid() + " died");
+    /**
+     * Notices when the process that started this rank died: this rank was re-parented (to init or a subreaper) the
+     * moment it died, before anyone reaped it; a parent that is a zombie still counts as alive to
+     * {@link ProcessHandle#isAlive()}, a changed parent pid does not lie.
+     */
+    private void watch(long parent) {
+        while (serving) {
+            if (ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L) != parent) {
+                lost("its parent process " + parent + " died");
                 return;
             }
             try {
@@ -282,26 +325,35 @@ public final class RankWorker {
     }
 
     /**
-     * Removes this rank's directory and, when it was the last one in it, the run directory; after a signal it gives
-     * up at {@code endMillis} (hung storage, or more files than the time allows), otherwise ({@code Long.MAX_VALUE})
-     * it takes as long as it needs, as rank 0's own clean-up does.
+     * Removes this rank's directories (its own and its rehearsal's scratch) and, when no other rank's directory is left,
+     * the run directory's {@code shared} and the run directory itself; after a signal it gives up at {@code endMillis}
+     * (hung storage, or more files than the time allows), otherwise ({@code Long.MAX_VALUE}) it takes as long as it
+     * needs, as rank 0's own clean-up does.
      *
      * @return null when it was all removed, else what was left
      */
     private String removeOwnDirectory(RunPlan plan, long endMillis) throws InterruptedException {
-        Path own = plan.rankDirectory(rank);
+        return removeOwnDirectory(plan.runDirectory(), endMillis);
+    }
+
+    private String removeOwnDirectory(Path runDirectory, long endMillis) throws InterruptedException {
+        Path own = RunDirectory.rankDirectory(runDirectory, rank);
         RunDirectory.Removal removal = RunDirectory.removalOf(own);
+        Path scratch = RunDirectory.rehearsalDirectory(runDirectory, rank);
         if (endMillis == Long.MAX_VALUE) {
             RunDirectory.remove(own, removal);
+            RunDirectory.remove(scratch, removal);
         } else {
-            Thread remover = RunDirectory.startRemoval(removal, "prism-rank-" + rank + "-cleanup", own);
+            Thread remover = RunDirectory.startRemoval(removal, "prism-rank-" + rank + "-cleanup", own, scratch);
             remover.join(Math.max(1, endMillis - System.currentTimeMillis()));
             if (remover.isAlive()) {
                 return removal.givenUp("did not finish within " + Durations.format(cleanupGrace) + " of the signal");
             }
         }
-        RunDirectory.removeIfEmpty(plan.runDirectory()); // the last rank out takes the run directory with it
-        return removal.complete() ? null : removal.summary();
+        if (!removal.complete()) {
+            return removal.summary();
+        }
+        return RunDirectory.removeIfLastRank(runDirectory); // the last rank out takes the run directory with it
     }
 
     /** @return what this rank's removal of its own directory after a signal left behind, if anything */
@@ -320,7 +372,18 @@ public final class RankWorker {
         int port = rendezvous.port();
         Instant deadline = Instant.now().plus(timeout);
         String last = "";
+        if (String.valueOf(rank).equals(System.getProperty("prism.fault.holdConnect"))) {
+            // a fault for tests: a rank slow to start (a loaded node) holds here, before the coordinator, until it
+            // is stopped, killed or orphaned
+            while (lostReason == null && signalledAtMillis == 0) {
+                Thread.sleep(WATCH_MILLIS);
+            }
+        }
         while (Instant.now().isBefore(deadline)) {
+            if (lostReason != null || signalledAtMillis != 0) {
+                throw new PrismException("rank " + rank + " stopped before it reached the coordinator at " + host + ":"
+                        + port + ": " + stopReason);
+            }
             Socket socket = new Socket();
             try {
                 socket.connect(new InetSocketAddress(host, port), 2_000);
@@ -339,14 +402,23 @@ public final class RankWorker {
                 + " within " + Durations.format(timeout) + " (" + last + ")");
     }
 
-    /** @return a listener that sends each stall to the coordinator as it happens */
-    private static ScenarioListener forwardingStalls(Channel channel) {
+    /** @return a listener that sends each stall and each phase this rank enters to the coordinator as it happens */
+    private static ScenarioListener forwarding(Channel channel) {
         return new ScenarioListener() {
             @Override
             public void stallDetected(Stall stall) {
+                send(Channel.message("stall").put("operation", stall.operation()).put("path", stall.path())
+                        .put("durationNanos", stall.durationNanos()));
+            }
+
+            @Override
+            public void rankEntered(int rank, dev.prism.RankPhase phase) {
+                send(Channel.message("phase").put("phase", phase.name()));
+            }
+
+            private void send(com.fasterxml.jackson.databind.node.ObjectNode message) {
                 try {
-                    channel.send(Channel.message("stall").put("operation", stall.operation()).put("path", stall.path())
-                            .put("durationNanos", stall.durationNanos()));
+                    channel.send(message);
                 } catch (IOException e) {
                     // the coordinator is gone; the reader notices
                 }
@@ -364,13 +436,13 @@ public final class RankWorker {
             thread.setDaemon(true);
             thread.start();
             boolean inTime = RankThreads.await(List.of(thread), () -> stopReason,
-                    plan.deadline().toEpochMilli() + GRACE_MILLIS, GRACE_MILLIS, () -> { });
+                    plan.deadline().toEpochMilli() + GRACE_MILLIS, STOP_GRACE_MILLIS, () -> { });
             if (thread.isAlive()) {
                 if (!inTime) {
                     execution.markTimedOut();
                 }
                 thread.interrupt();
-                thread.join(GRACE_MILLIS / 2);
+                thread.join(STOP_GRACE_MILLIS / 2);
             }
             return result.get() != null ? result.get() : execution.unfinished(String.valueOf(stopReason));
         }
@@ -427,8 +499,10 @@ public final class RankWorker {
     }
 
     /**
-     * Entry point of a rank process: {@code RankWorker HOST PORT RANK [CONNECT_TIMEOUT_SECONDS]}, or
-     * {@code RankWorker dir:DIRECTORY 0 RANK [CONNECT_TIMEOUT_SECONDS]} to meet through files.
+     * Entry point of a rank process: {@code RankWorker HOST PORT RANK [CONNECT_TIMEOUT_SECONDS [RUN_DIRECTORY
+     * [PARENT_PID]]]}, or {@code RankWorker dir:DIRECTORY 0 RANK …} to meet through files; RUN_DIRECTORY is where the
+     * parent made this rank's directory, removed by the rank itself when the parent dies before sending a plan, and
+     * PARENT_PID the parent's pid, so that a parent which died while this JVM still started is noticed too.
      * Exit codes: 0 done, 3 could not reach the coordinator or lost it, 1 anything else, 128 + the
      * signal's number after SIGINT or SIGTERM.
      */
@@ -443,6 +517,12 @@ public final class RankWorker {
         Rendezvous rendezvous = args[0].startsWith("dir:") ? Rendezvous.directory(java.nio.file.Path.of(args[0].substring(4)))
                 : Rendezvous.tcp(args[0], Integer.parseInt(args[1]));
         RankWorker worker = new RankWorker(rendezvous, rank);
+        if (args.length > 4) {
+            worker.startingIn(java.nio.file.Path.of(args[4]));
+        }
+        if (args.length > 5) {
+            worker.startedBy(Long.parseLong(args[5]));
+        }
         Signals signals = Signals.install(signal -> worker.stop("rank " + rank + " received " + signal));
         int code;
         try {

@@ -72,6 +72,33 @@ public final class RunDirectory {
         }
     }
 
+    /** @return where {@code rank} rehearses in {@code runDirectory}: {@code rehearsal-<r>}, beside its own directory */
+    public static Path rehearsalDirectory(Path runDirectory, int rank) {
+        return runDirectory.resolve("rehearsal-" + rank);
+    }
+
+    /**
+     * After a rank removed its own directories with nobody else to clean up (its parent or rank 0 died, a node-local
+     * target): when no rank's directory is left in {@code runDirectory}, removes its {@code shared} directory and
+     * the run directory itself. Each rank removes its own first and looks after, so the last one out always sees
+     * the others gone; two that both see it remove {@code shared} side by side, harmlessly.
+     *
+     * @return null when nothing is left or another rank is still at work (it takes the rest), else what was left
+     */
+    public static String removeIfLastRank(Path runDirectory) {
+        try (java.util.stream.Stream<Path> entries = Files.list(runDirectory)) {
+            if (entries.anyMatch(p -> p.getFileName().toString().startsWith("rank-")
+                    || p.getFileName().toString().startsWith("rehearsal-"))) {
+                return null;
+            }
+        } catch (IOException e) {
+            return null; // gone already, or taken by another rank
+        }
+        Removal shared = remove(runDirectory.resolve("shared"));
+        removeIfEmpty(runDirectory);
+        return shared.complete() ? null : shared.summary();
+    }
+
     /** @return the directory of {@code rank} in {@code runDirectory}: {@code rank-<r>} */
     public static Path rankDirectory(Path runDirectory, int rank) {
         return runDirectory.resolve("rank-" + rank);

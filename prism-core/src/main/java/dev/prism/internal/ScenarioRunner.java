@@ -45,12 +45,16 @@ public final class ScenarioRunner {
     public ScenarioResult execute() {
         Instant startedAt = Instant.now();
         requireOutputDirectory(scenario.output());
-        Path runDirectory = RunDirectory.create(scenario.target(), scenario.runId());
-        TargetInfo target = TargetInfo.of(scenario.target());
+        // the driver's own calls on the target are bounded by the timeout too: storage that never answers ends the
+        // scenario with a message naming the call, not a driver that waits for ever
+        Path runDirectory = onTarget("creating the run directory in " + scenario.target(),
+                () -> RunDirectory.create(scenario.target(), scenario.runId()), RunDirectory::removeIfEmpty);
         HostInfo host = HostInfo.current();
         List<RunResult> runs = new ArrayList<>();
         String writeProblem = null;
         try {
+            TargetInfo target = onTarget("looking up the target's filesystem (statfs " + scenario.target() + ")",
+                    () -> TargetInfo.of(scenario.target()), null);
             for (Benchmark benchmark : scenario.benchmarks()) {
                 for (int tasks : scenario.tasks()) {
                     if (scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut)) {
@@ -83,6 +87,17 @@ public final class ScenarioRunner {
         }
         return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
                 scenario.interruption().reason().orElse(null), cleanup);
+    }
+
+    /** @return what {@code call} on the target returned, within the scenario's timeout (see {@link StorageCall}) */
+    private <T> T onTarget(String what, java.util.concurrent.Callable<T> call, java.util.function.Consumer<T> undo) {
+        try {
+            return StorageCall.within(what, scenario.timeout(), call, undo);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new PrismException(what + ": " + RankExecution.describe(e), e);
+        }
     }
 
     private void closeLaunchers() {
@@ -121,6 +136,7 @@ public final class ScenarioRunner {
      * @return null when everything was removed, else what was left
      */
     private String cleanUp(Path runDirectory, boolean bounded) {
+        scenario.listener().cleanupStarted(runDirectory);
         RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
         Thread remover = scenario.interruption().isInterrupted()
                 ? RunDirectory.startRemoval(removal, "prism-cleanup", RunDirectory.rankDirectory(runDirectory, 0), runDirectory)
@@ -204,11 +220,17 @@ public final class ScenarioRunner {
 
     private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
         try {
-            RunDirectory.prepare(runDirectory, tasks);
-        } catch (IOException e) {
+            StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(), () -> {
+                RunDirectory.prepare(runDirectory, tasks);
+                return runDirectory;
+            }, null);
+        } catch (StorageCall.Hung e) {
+            Failure failure = new Failure(Failure.Kind.TIMEOUT, e.getMessage(), -1);
+            return new RepetitionResult(index, Status.FAIL, failure, Map.of(), List.of(), RankSpread.of(List.of(), index));
+        } catch (Exception e) {
             // the storage failed before the ranks started: a failure of this repetition, results so far kept
             Failure failure = new Failure(Failure.Kind.EXCEPTION, "could not prepare the run directory " + runDirectory
-                    + ": " + RunDirectory.describe(e), -1);
+                    + ": " + (e instanceof IOException io ? RunDirectory.describe(io) : RankExecution.describe(e)), -1);
             return new RepetitionResult(index, Status.FAIL, failure, Map.of(), List.of(), RankSpread.of(List.of(), index));
         }
         Instant deadline = Instant.now().plus(scenario.timeout());

@@ -35,7 +35,10 @@ public final class ThreadLauncher implements Launcher {
                 threads.add(thread);
             }
             try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
-                threads.forEach(Thread::start);
+                for (int rank = 0; rank < plan.tasks(); rank++) {
+                    plan.listener().rankEntered(rank, dev.prism.RankPhase.STARTING);
+                    threads.get(rank).start();
+                }
                 boolean timedOut = !RankThreads.await(threads, barrier::stopReason, plan.deadline().toEpochMilli(), GRACE_MILLIS, () -> { });
                 if (threads.stream().anyMatch(Thread::isAlive)) {
                     for (int rank = 0; rank < plan.tasks(); rank++) {
