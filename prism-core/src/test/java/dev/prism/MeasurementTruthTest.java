@@ -73,7 +73,7 @@ class MeasurementTruthTest {
             public void rehearse(WorkloadContext ctx) throws Exception {
                 rehearsals.incrementAndGet();
                 for (int i = 0; i < 100; i++) {
-                    ctx.measure("op", () -> Thread.sleep(0));
+                    ctx.measure("op", () -> Thread.sleep(0)); // an operation that takes (almost) no time
                     ctx.addBytes("op", 10);
                 }
                 ctx.measure("op", () -> Thread.sleep(60)); // over the stall threshold, but not a stall
@@ -84,7 +84,7 @@ class MeasurementTruthTest {
 
             @Override
             public void run(WorkloadContext ctx) throws Exception {
-                ctx.measure("op", () -> Thread.sleep(1));
+                ctx.measure("op", () -> Thread.sleep(1)); // the injected 1 ms the minimum is checked against
                 ctx.addBytes("op", 1);
                 ctx.addCounter("files", 1);
             }
@@ -106,7 +106,7 @@ class MeasurementTruthTest {
     void rankSpread_countsOnlyRanksThatTimedWork_andNamesTheRepetition() {
         Benchmark b = Benchmark.builder("one_writer").run(ctx -> {
             if (ctx.rank() == 0) {
-                ctx.measure("save", () -> Thread.sleep(20));
+                ctx.measure("save", () -> Thread.sleep(20)); // the injected 20 ms
             }
         }).build();
         RunResult run = scenario(b).tasks(3).repetitions(2).build().execute().runs().get(0);
@@ -124,7 +124,7 @@ class MeasurementTruthTest {
     @Test
     void theStragglerLine_namesEachRepetitionsSlowestRank_againstAnInjectedDelay() {
         Benchmark b = Benchmark.builder("straggler").run(ctx -> {
-            ctx.measure("work", () -> Thread.sleep(ctx.rank() == 1 ? 90 : 30));
+            ctx.measure("work", () -> Thread.sleep(ctx.rank() == 1 ? 90 : 30)); // the injected delays
         }).build();
         RunResult run = scenario(b).tasks(2).repetitions(2).build().execute().runs().get(0);
         String table = run.table();
@@ -144,7 +144,7 @@ class MeasurementTruthTest {
                 ctx.record("read", 1_000);
             }
             ctx.elapsed("read", Duration.ofMillis(100).toNanos()); // as fio says it ran
-            Thread.sleep(300);
+            Thread.sleep(300); // on purpose: the phase lasts longer than the 100 ms, and the rate must follow fio's
         }).build();
         RunResult run = scenario(b).build().execute().runs().get(0);
         assertThat(run.measurement("read").opsPerSecond()).isCloseTo(10_000, org.assertj.core.data.Offset.offset(1e-6));

@@ -26,7 +26,7 @@ class PacingTest {
                 boolean stall = !stalled && System.nanoTime() - start > 1_600_000_000L;   // ramp 0.5 s + 1.1 s
                 stalled |= stall;
                 try (var t = ctx.time("op")) {
-                    Thread.sleep(stall ? 300 : 10);
+                    Thread.sleep(stall ? 300 : 10); // the observer: 10 ms operations, one 300 ms stall
                 }
             }
         }).build();

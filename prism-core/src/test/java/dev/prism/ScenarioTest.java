@@ -146,7 +146,7 @@ class ScenarioTest {
             ctx.measure("quick", () -> { });
             if (ctx.rank() == 1) {
                 try (var t = ctx.time("sleep", ctx.workDirectory().resolve("never"))) {
-                    Thread.sleep(60_000);
+                    Thread.sleep(60_000); // on purpose: an operation that outlives the timeout
                 }
             }
         }).build();
@@ -170,7 +170,7 @@ class ScenarioTest {
     void rankThatNeverReachesTheBarrier_failsTheOthersWithinTheTimeoutNamingIt() {
         Benchmark late = Benchmark.builder("late").run(ctx -> {
             if (ctx.rank() == 2) {
-                Thread.sleep(60_000);
+                Thread.sleep(60_000); // on purpose: a rank that never reaches the barrier in time
             }
             ctx.barrier();
         }).build();

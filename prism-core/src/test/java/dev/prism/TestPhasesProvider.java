@@ -97,7 +97,7 @@ public final class TestPhasesProvider implements BenchmarkProvider {
         long end = System.nanoTime() + p.get(HOLD_MS) * 1_000_000L;
         while (System.nanoTime() < end) {
             if (phase == Hold.RUN) {
-                ctx.measure("tick", () -> Thread.sleep(10));
+                ctx.measure("tick", () -> Thread.sleep(10)); // the held rank's timed work: 10 ms ticks
             } else {
                 busy(10);
             }

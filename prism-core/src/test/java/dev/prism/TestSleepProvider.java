@@ -62,12 +62,12 @@ public final class TestSleepProvider implements BenchmarkProvider {
                 ctx.measure("open", slow, () -> java.nio.file.Files.newInputStream(slow).close());
             } else if (ctx.rank() == ctx.parameters().get(SLOW_RANK)) {
                 try (var t = ctx.time("sleep", ctx.workDirectory())) {
-                    Thread.sleep(ctx.parameters().get(SLEEP_MS));
+                    Thread.sleep(ctx.parameters().get(SLEEP_MS)); // the slow rank's timed sleep: its work
                 }
             }
             long loopEnd = System.nanoTime() + ctx.parameters().get(LOOP_MS) * 1_000_000L;
             while (System.nanoTime() < loopEnd) {
-                ctx.measure("tick", () -> Thread.sleep(10));
+                ctx.measure("tick", () -> Thread.sleep(10)); // the timed work: 10 ms ticks
             }
         }).build();
     }

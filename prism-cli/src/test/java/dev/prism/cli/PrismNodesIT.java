@@ -2,6 +2,7 @@ package dev.prism.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.prism.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -224,10 +226,7 @@ class PrismNodesIT {
         try {
             // rank 0 gives up on rank 1 after its silence and writes the result
             Path results = out.resolve("unreachable/01-create_files-t2.json");
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(results) && System.nanoTime() < end) {
-                Thread.sleep(100);
-            }
+            Await.until("rank 0 writes its result " + results, Duration.ofSeconds(60), () -> Files.exists(results));
             double rank0Seconds = (System.nanoTime() - cut) / 1e9;
             // back on the network before SLURM's SlurmdTimeout (30 s) takes n2 for dead and cancels the step, which
             // would SIGTERM rank 0 during its clean-up: that case, SLURM noticing first, is the test below
@@ -314,22 +313,18 @@ class PrismNodesIT {
     }
 
     /** Waits until SLURM has {@code node} back in service, so the next test can use it. */
-    private static void awaitIdle(String node) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String state = "";
-        while (System.nanoTime() < end) {
+    private static void awaitIdle(String node) {
+        Await.until(node + " is back in service (idle in sinfo)", () -> {
             ProcessBuilder sinfo = new ProcessBuilder("sinfo", "-h", "-n", node, "-o", "%t");
             sinfo.environment().put("SLURM_CONF", CONF);
             Process p = sinfo.start();
-            state = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            String state = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             p.waitFor();
-            if (state.equals("idle")) {
-                return;
+            if (!state.equals("idle")) {
+                scontrol("update", "nodename=" + node, "state=resume");
             }
-            scontrol("update", "nodename=" + node, "state=resume");
-            Thread.sleep(500);
-        }
-        throw new AssertionError(node + " is not back in service: " + state);
+            return state.equals("idle");
+        });
     }
 
     /**
@@ -359,20 +354,18 @@ class PrismNodesIT {
     }
 
     /** @return the PRISM JVM running inside network namespace {@code namespace} (a node's rank) */
-    private static long javaIn(String namespace) throws IOException, InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < end) {
+    private static long javaIn(String namespace) {
+        return Await.value("a PRISM rank runs in " + namespace, () -> {
             Process pids = new ProcessBuilder("ip", "netns", "pids", namespace).start();
             String text = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             pids.waitFor();
             for (String pid : text.split("\\s+")) {
                 if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).flatMap(h -> h.info().commandLine())
                         .orElse("").contains("-Dprism.script=")) {
-                    return Long.parseLong(pid);
+                    return java.util.Optional.of(Long.parseLong(pid));
                 }
             }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no PRISM rank runs in " + namespace);
+            return java.util.Optional.empty();
+        });
     }
 }

@@ -99,9 +99,8 @@ class PrismSlurmIT {
         // the daemons die as in a crash, the job's state stays on disk
         new ProcessBuilder("pkill", "-9", "-x", "slurmctld").start().waitFor();
         new ProcessBuilder("pkill", "-9", "-x", "slurmd").start().waitFor();
-        while (ProcessHandle.allProcesses().anyMatch(h -> h.info().command().orElse("").matches(".*/slurm(ctld|d)"))) {
-            Thread.sleep(50);
-        }
+        dev.prism.testing.Await.until("the killed slurmctld and slurmd are gone", () -> ProcessHandle.allProcesses()
+                .noneMatch(h -> h.info().command().orElse("").matches(".*/slurm(ctld|d)")));
         // to a file: the daemons it starts must not hold a pipe of this test open
         Path log = Files.createTempFile("slurm-up", ".log");
         Process up = new ProcessBuilder(root.resolve("scripts/slurm-up.sh").toString()).redirectErrorStream(true)

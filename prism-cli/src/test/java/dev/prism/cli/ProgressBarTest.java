@@ -27,7 +27,7 @@ class ProgressBarTest {
         StringWriter err = new StringWriter();
         try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, true)) {
             bar.executionStarted(NOOP, 2, 1, false, 2, 4);
-            Thread.sleep(1_500);
+            dev.prism.testing.Await.until("the bar is drawn", () -> err.toString().contains("2/4"));
         }
         assertThat(err.toString()).contains("[############............] 2/4").contains("noop tasks=2 rep 2");
     }
@@ -38,7 +38,7 @@ class ProgressBarTest {
         try (ProgressBar bar = new ProgressBar(new PrintWriter(err), false, true)) {
             bar.executionStarted(NOOP, 1, 0, true, 0, 1);
             bar.stallDetected(new Stall(0, "open", "/x", Instant.now(), 2_000_000_000L, false));
-            Thread.sleep(1_300);
+            Thread.sleep(1_300); // time passes on purpose: past the second after which a bar would be drawn
         }
         assertThat(err.toString()).isEmpty();
     }
@@ -48,7 +48,7 @@ class ProgressBarTest {
         StringWriter err = new StringWriter();
         try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, false)) {
             bar.executionStarted(NOOP, 1, 0, false, 0, 1);
-            Thread.sleep(1_300);
+            Thread.sleep(1_300); // time passes on purpose: past the second after which a bar would be drawn
             bar.stallDetected(new Stall(1, "open", "/x", Instant.now(), 2_000_000_000L, false));
         }
         assertThat(err.toString()).doesNotContain("\r").isEqualTo("stall: rank 1 open /x 2.000s (still running)\n");

@@ -45,7 +45,6 @@ class SignalsIT {
         Process prism = start("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
                 "--launcher", "processes", "--tasks", "2", "--out", work.resolve("results").toString());
         Targets.awaitFiles(target);
-        Thread.sleep(1_000);
         long signalled = System.nanoTime();
         new ProcessBuilder("kill", "-TERM", String.valueOf(prism.pid())).start().waitFor();
         assertThat(prism.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -53,14 +53,10 @@ public final class FaultFs implements AutoCloseable {
         Path log = directory.resolve("ops.log");
         Process process = new ProcessBuilder(exe.toString(), source.toString(), mountPoint.toString(), rules.toString(),
                 log.toString()).redirectErrorStream(true).redirectOutput(directory.resolve("faultfs.out").toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!mounted(mountPoint)) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                process.destroyForcibly();
-                throw new IOException("faultfs did not mount at " + mountPoint + ": "
-                        + Files.readString(directory.resolve("faultfs.out")));
-            }
-            Thread.sleep(20);
+        Await.until("faultfs mounts at " + mountPoint + " (or exits)", () -> mounted(mountPoint) || !process.isAlive());
+        if (!mounted(mountPoint)) {
+            process.destroyForcibly();
+            throw new IOException("faultfs did not mount at " + mountPoint + ": " + Files.readString(directory.resolve("faultfs.out")));
         }
         return new FaultFs(mountPoint, source, rules, log, process);
     }

@@ -260,13 +260,9 @@ class TorchBenchmarksTest {
         java.util.concurrent.CompletableFuture<RunResult> running = java.util.concurrent.CompletableFuture.supplyAsync(() ->
                 Scenario.builder().target(target).benchmark(TorchBenchmarks.fsdpSave().parameters(SMALL)).tasks(2)
                         .timeout(Duration.ofMinutes(5)).interruption(stop).build().execute().runs().get(0));
-        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
         // torchrun itself, not the version check that comes before it
-        while (ProcessHandle.current().descendants().noneMatch(h -> h.info().commandLine().orElse("")
-                .contains("torch.distributed.run"))) {
-            assertThat(System.nanoTime()).as("torchrun started").isLessThan(end);
-            Thread.sleep(20);
-        }
+        dev.prism.testing.Await.until("torchrun started", () -> ProcessHandle.current().descendants()
+                .anyMatch(h -> h.info().commandLine().orElse("").contains("torch.distributed.run")));
         long interrupted = System.nanoTime();
         stop.interrupt("SIGTERM");
         RunResult r = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
