@@ -53,15 +53,27 @@ public final class PrismCommand implements Runnable {
 
     private static volatile boolean ownsProcess;
 
-    /** Runs the command line and exits with its code. */
+    /**
+     * Runs the command line and exits with its code. {@code run} and {@code suite} run in a child JVM that this one
+     * supervises ({@link Supervisor}): this process makes no call on the target, so storage that hangs cannot keep it
+     * from exiting.
+     */
     public static void main(String[] args) {
         ownsProcess = true;
+        if (Supervisor.wanted(args)) {
+            System.exit(Supervisor.run(args));
+        }
         System.exit(execute(args));
     }
 
     /** @return true when this JVM is the {@code prism} command (main), so it may handle SIGINT and SIGTERM */
     static boolean ownsProcess() {
         return ownsProcess;
+    }
+
+    /** @return true when this JVM is the child of a supervising {@code prism} process: its stdin is the control channel */
+    static boolean supervised() {
+        return ownsProcess && "1".equals(System.getenv(Supervisor.SUPERVISED));
     }
 
     /** @return the exit code of running {@code prism args…} in this JVM */

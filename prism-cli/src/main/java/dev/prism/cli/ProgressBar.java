@@ -43,6 +43,10 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
 
     /** @return whether this process's stderr is a terminal (its descriptor links to a tty or pseudo-terminal) */
     static boolean stderrIsTerminal() {
+        String supervisor = System.getenv(Supervisor.STDERR_TERMINAL);
+        if (supervisor != null) {
+            return supervisor.equals("1"); // a supervised run writes through the supervisor's stderr
+        }
         try {
             String device = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
             return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");

@@ -84,6 +84,29 @@ final class ScenarioExecution {
         return Duration.ofSeconds(Math.max(1, Math.min(10, killWait.toSeconds() - 1))); // KillWait is whole seconds
     }
 
+    /**
+     * A supervised run's stdin is its supervisor's control channel: a line {@code SIGTERM} is a signal it received; the
+     * end of input is its death (killed with SIGKILL, say), after which this run stops, keeps what was measured and
+     * cleans up as after a signal, since nobody waits for it any more.
+     */
+    private static void listenToSupervisor(Signals signals, Interruption interruption) {
+        Thread listener = new Thread(() -> {
+            try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                    java.nio.charset.StandardCharsets.US_ASCII))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    if (line.equals("SIGINT") || line.equals("SIGTERM")) {
+                        signals.forwarded(line);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                // as the end of input
+            }
+            interruption.interrupt("the death of its supervising prism process");
+        }, "prism-supervisor-control");
+        listener.setDaemon(true);
+        listener.start();
+    }
+
     private static boolean refused(RunResult run) {
         return run.failure() != null && run.failure().kind() == dev.prism.Failure.Kind.REFUSED;
     }
@@ -108,6 +131,9 @@ final class ScenarioExecution {
                    int[] tasksAsked) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed)
                 .continueOnError(options.continueOnError).pacing(options.pacing());
+        if (options.cleanupGrace != null) {
+            builder.cleanupGrace(options.cleanupGrace);
+        }
         java.nio.file.Path meeting = options.coordinationDirectory();
         if (meeting != null && options.launcher == ScenarioOptions.LauncherKind.THREADS) {
             throw new IllegalArgumentException("--coordinator applies to --launcher processes or slurm; threads meet in this JVM");
@@ -117,7 +143,8 @@ final class ScenarioExecution {
             case SLURM -> {
                 SlurmEnvironment slurm = SlurmEnvironment.current().orElseThrow(() -> new IllegalArgumentException(
                         "--launcher slurm runs under srun (srun -n N prism run … --launcher slurm): SLURM_PROCID is not set"));
-                Duration grace = cleanupGraceWithin(SlurmEnvironment.killWait(System.getenv()));
+                Duration grace = options.cleanupGrace != null ? options.cleanupGrace
+                        : cleanupGraceWithin(SlurmEnvironment.killWait(System.getenv()));
                 if (slurm.rank() != 0) {
                     return serveAsWorker(cli, slurm, meeting, builder.tasks(slurm.worldSize()).build().target(), options.timeout,
                             grace);
@@ -158,6 +185,9 @@ final class ScenarioExecution {
                     + " (send it again to exit at once)");
             stderr.flush();
         });
+        if (PrismCommand.supervised()) {
+            listenToSupervisor(signals, interruption);
+        }
         try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal())) {
             result = builder.runId(probe.runId()).output(out).listener(progress).interruption(interruption).build().execute();
         }

@@ -27,6 +27,12 @@ final class ScenarioOptions {
             description = "operations slower than this are reported as stalls (default: ${DEFAULT-VALUE})")
     Duration stallThreshold;
 
+    @Option(names = "--cleanup-grace", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "how long removing the run directory may go without progress, and after a timeout or a signal"
+                    + " how long it may take in all, before it is given up naming what was left (default: 10s; under"
+                    + " --launcher slurm, KillWait less a second)")
+    Duration cleanupGrace;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
             description = "seed of every rank's random source (default: ${DEFAULT-VALUE})")
     long seed;

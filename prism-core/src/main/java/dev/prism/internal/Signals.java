@@ -10,6 +10,8 @@ import java.util.function.Consumer;
 public final class Signals {
     private volatile String received;
     private volatile int number;
+    private int real;
+    private Consumer<String> onFirst = name -> { };
 
     private Signals() {
     }
@@ -21,9 +23,10 @@ public final class Signals {
      */
     public static Signals install(Consumer<String> onFirst) {
         Signals signals = new Signals();
+        signals.onFirst = onFirst;
         for (String name : new String[]{"INT", "TERM"}) {
             try {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> signals.handle(signal, onFirst));
+                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> signals.handle(signal.getName(), signal.getNumber()));
             } catch (IllegalArgumentException e) {
                 // the JVM reserves it (-Xrs): the default action stays
             }
@@ -31,13 +34,38 @@ public final class Signals {
         return signals;
     }
 
-    private void handle(sun.misc.Signal signal, Consumer<String> onFirst) {
+    private void handle(String name, int signalNumber) {
+        synchronized (this) {
+            if (real++ > 0) {
+                Runtime.getRuntime().halt(128 + signalNumber);
+            }
+            if (received != null) {
+                return; // it came forwarded first (see forwarded): this is the same request, not a second one
+            }
+            received = "SIG" + name;
+            number = signalNumber;
+        }
+        onFirst.accept(received);
+    }
+
+    /**
+     * A signal the supervising {@code prism} process received and passed on ({@code SIGTERM}): a request to stop
+     * like the first real one, but never the "second signal" that exits at once — the same signal often reaches this
+     * process directly too (a terminal's Ctrl-C goes to the whole process group, {@code scancel} to every process of
+     * the step), and the two must count once.
+     */
+    public void forwarded(String name) {
+        int signalNumber = switch (name) {
+            case "SIGINT" -> 2;
+            case "SIGTERM" -> 15;
+            default -> throw new IllegalArgumentException("signal must be SIGINT or SIGTERM, was " + name);
+        };
         synchronized (this) {
             if (received != null) {
-                Runtime.getRuntime().halt(128 + signal.getNumber());
+                return;
             }
-            received = "SIG" + signal.getName();
-            number = signal.getNumber();
+            received = name;
+            number = signalNumber;
         }
         onFirst.accept(received);
     }

@@ -1,0 +1,222 @@
+package dev.prism.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@code prism} process of {@code run} and {@code suite}: it makes no call on the target itself. It starts the
+ * run in a child JVM (the same command line), relays the child's stdout and stderr, passes SIGINT and SIGTERM on
+ * through the child's stdin, and exits with the child's code. A thread waiting in a request the storage never answers
+ * (a FUSE daemon that has the request and hangs) cannot be killed: it keeps its process from exiting however the
+ * process ends. When the child has ended its work — its main thread has exited — but such a thread holds it, the
+ * supervisor says which threads are stuck in which calls, leaves the child to the kernel, and exits with the child's
+ * code: {@code --timeout} bounds the {@code prism} process on every filesystem, and a pipe or a CI job waiting on
+ * it is released.
+ *
+ * <p>The child knows it is supervised from {@code PRISM_SUPERVISED=1}: its stdin is then the control channel (a
+ * line {@code SIGINT} or {@code SIGTERM} is a signal the supervisor received; end of input, the supervisor's death,
+ * interrupts the run too, so a killed {@code prism} still has its child stop, keep what was measured and clean up).
+ */
+final class Supervisor {
+    /** The child's environment variable that says it is supervised. */
+    static final String SUPERVISED = "PRISM_SUPERVISED";
+    /** Tells a supervised child whether the terminal the supervisor writes to is one (for the progress bar). */
+    static final String STDERR_TERMINAL = "PRISM_STDERR_TERMINAL";
+    /** How long the child may take from its main thread's exit to its end before it counts as held by a stuck thread. */
+    private static final long EXIT_GRACE_MILLIS = 1_000;
+    /** How long the relays get, once the child is abandoned, to pass on what it wrote before it ended its work. */
+    private static final long DRAIN_MILLIS = 2_000;
+
+    private final Process child;
+    private final Thread stdoutRelay;
+    private final Thread stderrRelay;
+    private final AtomicLong lastRelayed = new AtomicLong(System.nanoTime());
+    private volatile int signals;
+
+    private Supervisor(Process child) {
+        this.child = child;
+        this.stdoutRelay = relay(child.getInputStream(), new java.io.FileOutputStream(java.io.FileDescriptor.out), "stdout");
+        this.stderrRelay = relay(child.getErrorStream(), new java.io.FileOutputStream(java.io.FileDescriptor.err), "stderr");
+    }
+
+    /** @return whether this JVM, the {@code prism} command, should supervise a child for {@code args}, or run them itself */
+    static boolean wanted(String[] args) {
+        if (System.getenv(SUPERVISED) != null) {
+            return false; // this is the child
+        }
+        try {
+            picocli.CommandLine.ParseResult parsed = PrismCommand.commandLine().parseArgs(args);
+            picocli.CommandLine.ParseResult sub = parsed.subcommand();
+            if (parsed.isUsageHelpRequested() || parsed.isVersionHelpRequested() || sub == null
+                    || sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {
+                return false;
+            }
+            String name = sub.commandSpec().name();
+            if (!name.equals("run") && !name.equals("suite")) {
+                return false; // no call on a target to bound
+            }
+            if (sub.hasMatchedOption("--plan")) {
+                return false;
+            }
+            // under srun the step's processes are SLURM's to end (it waits for every one): a supervisor would not help
+            return sub.matchedOptionValue("--launcher", ScenarioOptions.LauncherKind.THREADS) != ScenarioOptions.LauncherKind.SLURM;
+        } catch (picocli.CommandLine.ParameterException e) {
+            return false; // the command itself reports the usage error
+        }
+    }
+
+    /** Runs {@code args} in a supervised child and returns the exit code the {@code prism} command exits with. */
+    static int run(String[] args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PrismCommand.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put(SUPERVISED, "1");
+        builder.environment().put(STDERR_TERMINAL, ProgressBar.stderrIsTerminal() ? "1" : "0");
+        Process child;
+        try {
+            child = builder.start();
+        } catch (IOException e) {
+            System.err.println("prism: cannot start the run's process (" + command.get(0) + "): " + e.getMessage());
+            return PrismCommand.EXIT_FAILED;
+        }
+        return new Supervisor(child).supervise();
+    }
+
+    private int supervise() {
+        installSignalForwarding();
+        long leaderGoneSince = 0;
+        while (true) {
+            try {
+                if (child.waitFor(50, TimeUnit.MILLISECONDS)) {
+                    join(stdoutRelay);
+                    join(stderrRelay);
+                    return child.exitValue();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return PrismCommand.EXIT_FAILED;
+            }
+            ChildState state = ChildState.of(child.pid());
+            if (state.mainThreadExited()) {
+                if (leaderGoneSince == 0) {
+                    leaderGoneSince = System.nanoTime();
+                } else if (System.nanoTime() - leaderGoneSince > TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MILLIS)) {
+                    return abandon(state);
+                }
+            }
+        }
+    }
+
+    /** The child ended its work but a thread stuck on the storage holds it: say so, leave it, exit with its code. */
+    private int abandon(ChildState state) {
+        drain();
+        PrintStream err = System.err;
+        List<String> stuck = StuckThreads.of(child.pid());
+        err.println("prism: the run's process " + child.pid() + " has ended its work but cannot exit: "
+                + (stuck.isEmpty() ? "a thread is stuck in a call the storage has not answered"
+                : stuck.size() == 1 ? "a thread is stuck in a call the storage has not answered: " + stuck.get(0)
+                : stuck.size() + " threads are stuck in calls the storage has not answered: " + String.join("; ", stuck))
+                + ". prism exits now and leaves that process to the kernel, which ends it when the storage answers"
+                + " (or the mount is aborted)");
+        err.flush();
+        child.destroyForcibly(); // ends whatever else still runs in it; the stuck thread waits for the storage
+        return state.exitCode();
+    }
+
+    /** Lets the relays pass on what the child wrote, until they have been quiet a moment (bounded). */
+    private void drain() {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+        while (System.nanoTime() < end && System.nanoTime() - lastRelayed.get() < TimeUnit.MILLISECONDS.toNanos(200)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * SIGINT and SIGTERM go to the child as a line on its stdin (it handles them as the run's own signals); a second
+     * one ends the child at once, as a second signal ends an unsupervised prism, and this process with it.
+     */
+    private void installSignalForwarding() {
+        OutputStream control = child.getOutputStream();
+        for (String name : new String[]{"INT", "TERM"}) {
+            try {
+                sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
+                    synchronized (this) {
+                        if (signals++ > 0) {
+                            child.destroyForcibly();
+                            Runtime.getRuntime().halt(128 + signal.getNumber());
+                        }
+                    }
+                    try {
+                        control.write(("SIG" + signal.getName() + "\n").getBytes(StandardCharsets.US_ASCII));
+                        control.flush();
+                    } catch (IOException e) {
+                        // the child has gone: its exit ends this process too
+                    }
+                });
+            } catch (IllegalArgumentException e) {
+                // the JVM reserves it (-Xrs): the default action stays
+            }
+        }
+    }
+
+    private Thread relay(InputStream from, OutputStream to, String name) {
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[8192];
+            try {
+                for (int n; (n = from.read(buffer)) >= 0; ) {
+                    to.write(buffer, 0, n);
+                    to.flush();
+                    lastRelayed.set(System.nanoTime());
+                }
+            } catch (IOException e) {
+                // the child's end closed, or ours: nothing more to pass on
+            }
+        }, "prism-relay-" + name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void join(Thread relay) {
+        try {
+            relay.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What /proc says of the child's main thread (the thread group's leader). */
+    private record ChildState(boolean mainThreadExited, int exitCode) {
+        static ChildState of(long pid) {
+            try {
+                String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).strip().split(" ");
+                // field 3 is the state; field 52, exit_code, the status as waitpid reports it (Linux 3.5 and later)
+                boolean exited = fields[0].equals("Z") || fields[0].equals("X");
+                int status = fields.length > 49 ? Integer.parseInt(fields[49]) : 0;
+                int code = (status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
+                return new ChildState(exited, code);
+            } catch (IOException | RuntimeException e) {
+                return new ChildState(false, 0); // gone while we looked: waitFor says so next
+            }
+        }
+    }
+}

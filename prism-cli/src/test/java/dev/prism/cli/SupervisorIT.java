@@ -1,0 +1,102 @@
+package dev.prism.cli;
+
+import dev.prism.testing.Await;
+import dev.prism.testing.FaultFs;
+import dev.prism.testing.RankProcesses;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The real {@code ./prism}, whose process makes no call on the target ({@link Supervisor}): storage whose calls never
+ * return cannot keep it from exiting at its deadline, and killing it still has its run stop and clean up.
+ */
+class SupervisorIT {
+    private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
+    /**
+     * README: after the timeout, stuck ranks take at most 5.5 s to be given up (threads: 2 s + 2 s; processes: 1.25 s +
+     * 4.2 s), clean-up its grace, and prism 1 s to see that its run's process cannot exit.
+     */
+    private static final double HANG_ALLOWANCE_SECONDS = 5.5 + 1;
+    /** Two JVMs start before the first repetition's clock, and one more per rank process: not a promise, a slow machine's time. */
+    private static final double START_ALLOWANCE_SECONDS = 15;
+
+    @TempDir
+    Path work;
+
+    private Process start(List<String> args) throws java.io.IOException {
+        List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+        command.addAll(args);
+        return new ProcessBuilder(command).directory(work.toFile()).redirectOutput(work.resolve("out.txt").toFile())
+                .redirectError(work.resolve("err.txt").toFile()).start();
+    }
+
+    @ParameterizedTest(name = "--launcher {0}")
+    @ValueSource(strings = {"threads", "processes"})
+    void aFileWhoseReadNeverReturns_cannotKeepPrismFromExitingByItsDeadline_andTheStuckCallIsNamed(String launcher)
+            throws Exception {
+        try (FaultFs fs = FaultFs.mount(work.resolve("fs"))) {
+            // a read that outlasts the test: clean-up's unlink of the same file waits behind it in the FUSE daemon
+            fs.rule("read", "/prism-*/shared/dataset/*/file-000003.bin", Duration.ofSeconds(600), null);
+            Duration timeout = Duration.ofSeconds(5);
+            Duration grace = Duration.ofSeconds(1);
+            long started = System.nanoTime();
+            Process prism = start(List.of("run", "md5_check", "-p", "size_classes=64KiB", "-p", "files_per_class=8",
+                    "--target", fs.mountPoint().toString(), "--launcher", launcher, "--timeout", "5s", "--cleanup-grace", "1s",
+                    "--reps", "1", "--warmups", "0", "--out", work.resolve("results").toString()));
+            assertThat(prism.waitFor(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("prism exited").isTrue();
+            double seconds = (System.nanoTime() - started) / 1e9;
+
+            String out = Files.readString(work.resolve("out.txt"));
+            String err = Files.readString(work.resolve("err.txt"));
+            assertThat(prism.exitValue()).as(err).isEqualTo(1);
+            assertThat(seconds).as(err).isLessThan(timeout.toSeconds() + HANG_ALLOWANCE_SECONDS + grace.toSeconds()
+                    + START_ALLOWANCE_SECONDS);
+            assertThat(out).contains("FAIL TIMEOUT on rank 0").contains("file-000003.bin");
+            assertThat(err).contains("has ended its work but cannot exit")
+                    .containsPattern("in unlinkat\\(\"" + java.util.regex.Pattern.quote(fs.mountPoint().toString())
+                            + "/prism-[^\"]*/file-000003\\.bin\"\\) \\(waiting on its FUSE daemon\\)")
+                    .doesNotContain("Exception");
+            try (Stream<Path> docs = Files.walk(work.resolve("results"))) {
+                assertThat(docs.filter(p -> p.getFileName().toString().equals("01-md5_check-t1.json"))).hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void killingPrism_hasItsRunStop_keepTheResults_andCleanUpTheTarget() throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Process prism = start(List.of("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
+                "--launcher", "processes", "--tasks", "2", "--out", work.resolve("results").toString()));
+        Targets.awaitFiles(target);
+        List<ProcessHandle> below = prism.descendants().toList();
+        assertThat(below).as("the run's process and its ranks").hasSizeGreaterThanOrEqualTo(3);
+        prism.toHandle().destroyForcibly();
+        long killed = System.nanoTime();
+        Await.until("the run and its ranks have ended", () -> below.stream().allMatch(RankProcesses::ended));
+
+        // README: the run stops as after a signal and cleans up within its grace (10 s) of the supervisor's death
+        assertThat((System.nanoTime() - killed) / 1e9).isLessThan(10 + 1);
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+        Path result = Await.value("the run's result document", () -> {
+            try (Stream<Path> docs = Files.walk(work.resolve("results"))) {
+                return docs.filter(p -> p.getFileName().toString().equals("01-create_files-t2.json")).findFirst();
+            }
+        });
+        assertThat(Files.readString(result)).contains("INTERRUPTED")
+                .contains("interrupted by the death of its supervising prism process during repetition 1");
+    }
+}
