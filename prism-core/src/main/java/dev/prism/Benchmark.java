@@ -41,6 +41,26 @@ public interface Benchmark {
     }
 
     /**
+     * @return the operations this benchmark may measure, as names or patterns with {@code *} ({@code file_*}), when
+     *         they are known before it runs; empty (the default) when they are not — a benchmark whose operations come
+     *         from a program (fio, torch) or from its parameters. A {@link Gate} is checked against them before any
+     *         work, so a typo in a gate file ({@code crate}) is a usage error, not a verdict after the run
+     */
+    default java.util.Set<String> operations() {
+        return java.util.Set.of();
+    }
+
+    /**
+     * @return what this benchmark passes over when the scenario continues on errors ({@link
+     *         Scenario.Builder#continueOnError}), e.g. {@code a file it cannot read}, each failure counted per errno;
+     *         empty (the default) for one that stops at its first error whatever the scenario says — a program it
+     *         runs (git, tar, torch) either works or fails as a whole
+     */
+    default java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @return the parameter values a result records: all of them, except those that do not apply to this
      *         configuration (md5_check reading a kept dataset records where it read, not the generator's defaults)
      */

@@ -1,5 +1,6 @@
 package dev.prism;
 
+import dev.prism.internal.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,6 +114,43 @@ public final class Gate {
         return expectations;
     }
 
+    /**
+     * Checks, before any work, that every expectation can be met by what {@code benchmarks} at {@code tasks} will
+     * produce: a benchmark that will run, a task count that will run, an operation the benchmark measures (where it
+     * says which, {@link Benchmark#operations()}).
+     *
+     * @throws IllegalArgumentException naming the first expectation that cannot, and the names that would do
+     */
+    public void requireMatches(List<Benchmark> benchmarks, List<Integer> tasks) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        benchmarks.forEach(b -> names.add(b.name()));
+        for (int i = 0; i < expectations.size(); i++) {
+            Expectation e = expectations.get(i);
+            String which = "gate expectation " + i + " (" + e + ")";
+            if (!names.contains(e.subject.benchmark)) {
+                throw new IllegalArgumentException(which + " names benchmark '" + e.subject.benchmark
+                        + "', which this run does not include; it runs " + String.join(", ", names));
+            }
+            if (e.subject.tasks != 0 && !tasks.contains(e.subject.tasks)) {
+                throw new IllegalArgumentException(which + " names " + e.subject.tasks + " task(s); this run uses "
+                        + tasks.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
+            }
+            java.util.Set<String> known = new java.util.TreeSet<>();
+            benchmarks.stream().filter(b -> b.name().equals(e.subject.benchmark)).forEach(b -> known.addAll(b.operations()));
+            boolean declared = benchmarks.stream().filter(b -> b.name().equals(e.subject.benchmark))
+                    .allMatch(b -> !b.operations().isEmpty());
+            if (declared && known.stream().noneMatch(pattern -> matches(pattern, e.operation))) {
+                throw new IllegalArgumentException(which + " names operation '" + e.operation + "', which "
+                        + e.subject.benchmark + " does not measure; it measures " + String.join(", ", known));
+            }
+        }
+    }
+
+    private static boolean matches(String pattern, String operation) {
+        return pattern.contains("*") ? operation.matches(java.util.regex.Pattern.quote(pattern).replace("*", "\\E.*\\Q"))
+                : pattern.equals(operation);
+    }
+
     /** @return the verdict on {@code runs} (no baseline: relative expectations fail, saying so) */
     public Verdict evaluate(List<RunResult> runs) {
         return evaluate(runs, null);
@@ -222,7 +260,7 @@ public final class Gate {
         /** @return: the statistic must be below {@code limit} (positive) */
         public Expectation below(Duration limit) {
             if (limit == null || limit.isNegative() || limit.isZero()) {
-                throw new IllegalArgumentException("below must be a positive duration, was " + limit);
+                throw new IllegalArgumentException("below must be a positive duration, was " + (limit == null ? "null" : Durations.format(limit)));
             }
             return new Expectation(operation, stat, Kind.BELOW, limit.toNanos(), 0);
         }

@@ -29,16 +29,16 @@ public record Pacing(Duration duration, Duration ramp, Duration interval) {
         Objects.requireNonNull(ramp, "ramp");
         Objects.requireNonNull(interval, "interval");
         if (duration.isNegative() || duration.compareTo(Duration.ofDays(7)) > 0) {
-            throw new IllegalArgumentException("duration must be in 0s..7d, was " + duration);
+            throw new IllegalArgumentException("duration must be in 0s..7d, was " + Durations.text(duration));
         }
         if (ramp.isNegative() || ramp.compareTo(Duration.ofDays(1)) > 0) {
-            throw new IllegalArgumentException("ramp must be in 0s..1d, was " + ramp);
+            throw new IllegalArgumentException("ramp must be in 0s..1d, was " + Durations.text(ramp));
         }
         if (!ramp.isZero() && duration.isZero()) {
-            throw new IllegalArgumentException("ramp " + ramp + " needs a duration: a ramp leads into a time-based run");
+            throw new IllegalArgumentException("ramp " + Durations.text(ramp) + " needs a duration: a ramp leads into a time-based run");
         }
         if (!interval.isZero() && (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofDays(1)) > 0)) {
-            throw new IllegalArgumentException("interval must be in 10ms..1d, was " + interval);
+            throw new IllegalArgumentException("interval must be in 10ms..1d, was " + Durations.text(interval));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.prism;
 
+import dev.prism.internal.Durations;
 import dev.prism.internal.ScenarioRunner;
 
 import java.nio.file.Path;
@@ -353,13 +354,13 @@ public final class Scenario {
             if (pacing.timeBased()) {
                 List<String> byWork = benchmarks.stream().filter(b -> !b.runsByTime()).map(Benchmark::name).distinct().toList();
                 if (!byWork.isEmpty()) {
-                    throw new IllegalArgumentException("a duration of " + pacing.duration() + " needs benchmarks whose work is a"
+                    throw new IllegalArgumentException("a duration of " + Durations.format(pacing.duration()) + " needs benchmarks whose work is a"
                             + " loop; " + String.join(", ", byWork) + " run" + (byWork.size() == 1 ? "s" : "")
                             + " a fixed amount of work (time-based: create_files, list_files, move_files, open_contention, md5_check, create_synthetic_workload)");
                 }
                 if (pacing.duration().plus(pacing.ramp()).compareTo(timeout) >= 0) {
-                    throw new IllegalArgumentException("timeout " + timeout + " must leave room for the ramp and duration ("
-                            + pacing.ramp().plus(pacing.duration()) + ") and the set-up");
+                    throw new IllegalArgumentException("timeout " + Durations.format(timeout) + " must leave room for the ramp and duration ("
+                            + Durations.format(pacing.ramp().plus(pacing.duration())) + ") and the set-up");
                 }
             }
             return new Scenario(this);
@@ -368,7 +369,7 @@ public final class Scenario {
         private static Duration checkDuration(String name, Duration value, Duration min, Duration max) {
             Objects.requireNonNull(value, name);
             if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-                throw new IllegalArgumentException(name + " must be in " + min + ".." + max + ", was " + value);
+                throw new IllegalArgumentException(name + " must be in " + Durations.format(min) + ".." + Durations.format(max) + ", was " + Durations.format(value));
             }
             return value;
         }

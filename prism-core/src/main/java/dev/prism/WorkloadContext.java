@@ -119,6 +119,19 @@ public interface WorkloadContext {
     void note(String key, String value);
 
     /**
+     * Says that untimed work done around the measurement for the measurement's sake — removing a rehearsal's scratch
+     * files, dropping a file from the page cache, probing how much of it is cached — failed. It is never a failure
+     * of the measurement: it is counted and the first one named beside the results (note {@code untimed_problems}),
+     * as clean-up's problems are. The timed work still meets whatever the storage does to it.
+     *
+     * @param step    what was being done, e.g. {@code removing the rehearsal's scratch directory}
+     * @param problem what went wrong
+     */
+    default void untimedProblem(String step, Exception problem) {
+        note("untimed_problems", step + ": " + problem.getMessage());
+    }
+
+    /**
      * Waits until every rank has reached this barrier, or fails when a rank failed or the run's
      * deadline passed.
      */

@@ -31,6 +31,10 @@ final class DescribeCommand implements Runnable {
             out.printf("  %-" + name + "s  default %-" + value + "s  accepts %-" + range + "s  %s%s%n", p.name(),
                     formatDefault(p), p.range(), p.description(), p.unit() == null ? "" : " [" + p.unit() + "]");
         }
+        out.println();
+        out.println("--continue-on-error: " + provider.create(java.util.Map.of()).passesOverOnError()
+                .map(item -> "passes over " + item + ", counting each failure per errno (errors:<op>:<ERRNO>)")
+                .orElse("not honoured: the run stops at its first error"));
         out.flush();
     }
 

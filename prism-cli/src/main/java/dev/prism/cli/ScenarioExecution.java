@@ -172,6 +172,10 @@ final class ScenarioExecution {
                     + e.getMessage(), e);
         }
         Scenario probe = builder.build();
+        if (gate != null) {
+            // a gate naming what this run will not produce (a typo: crate, create_file) is bad input, said before any work
+            gate.requireMatches(probe.benchmarks(), probe.tasks());
+        }
         options.requireLaunchable(probe.tasks());
         Path out = options.outputDirectory(probe.runId());
         PrintWriter stdout = cli.getOut();

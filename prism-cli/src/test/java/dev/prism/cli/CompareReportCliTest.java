@@ -185,6 +185,33 @@ class CompareReportCliTest {
     }
 
     @Test
+    void aGateNamingWhatTheRunWillNotProduce_isAUsageError_beforeAnyWork() throws IOException {
+        Path target = Files.createDirectories(work.resolve("gated"));
+        Path out = work.resolve("gated-out");
+        Path benchmark = Files.writeString(work.resolve("typo1.json"),
+                "{\"expectations\":[{\"benchmark\":\"create_file\",\"op\":\"create\",\"stat\":\"p99\",\"below\":\"10s\"}]}");
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "--out", out.toString(), "--gate",
+                benchmark.toString());
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err().strip()).contains("names benchmark 'create_file', which this run does not include; it runs create_files")
+                .hasLineCount(1);
+        Path operation = Files.writeString(work.resolve("typo2.json"),
+                "{\"expectations\":[{\"benchmark\":\"create_files\",\"op\":\"crate\",\"stat\":\"p99\",\"below\":\"10s\"}]}");
+        Cli.Outcome op = prism("run", "create_files", "--target", target.toString(), "--out", out.toString(), "--gate",
+                operation.toString());
+        assertThat(op.exit()).isEqualTo(2);
+        assertThat(op.err()).contains("names operation 'crate', which create_files does not measure; it measures close, create,"
+                + " drop_cache, fsync, open, write");
+        Path tasks = Files.writeString(work.resolve("typo3.json"), "{\"expectations\":[{\"benchmark\":\"create_files\","
+                + "\"tasks\":4,\"op\":\"create\",\"stat\":\"p99\",\"below\":\"10s\"}]}");
+        assertThat(prism("run", "create_files", "--target", target.toString(), "--out", out.toString(), "--gate",
+                tasks.toString()).err()).contains("names 4 task(s); this run uses 1");
+        // nothing ran: no run directory was made, no result written
+        assertThat(target).isEmptyDirectory();
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
     void report_writesHtmlCsvAndHistogramLog() throws IOException {
         Path a = run("one");
         Path b = run("two");

@@ -286,6 +286,71 @@ class PrismCommandTest {
     }
 
     @Test
+    void continueOnError_coversAKeptDatasetsMissingFile_andTheUntimedProbeBeforeItNeverFailsTheRun() throws Exception {
+        Path dataset = target.resolve("kept");
+        Cli.Outcome made = prism("dataset", "create", dataset.toString(), "-p", "size_classes=8KiB", "-p", "files_per_class=6");
+        assertThat(made.exit()).as(made.err()).isZero();
+        Path gone;
+        try (Stream<Path> files = Files.walk(dataset)) {
+            gone = files.filter(p -> p.getFileName().toString().equals("file-000003.bin")).findFirst().orElseThrow();
+        }
+        Files.delete(gone);
+
+        Cli.Outcome strict = prism("run", "md5_check", "-p", "dataset=" + dataset, "--target", target.toString(),
+                "--reps", "1", "--warmups", "0", "--out", out.toString(), "-q");
+        assertThat(strict.exit()).as(strict.err()).isEqualTo(1);
+        // the timed read meets the missing file; the untimed probe before it is said apart, never the failure
+        assertThat(strict.err()).contains("FAIL md5_check").contains("openat(AT_FDCWD, \"" + gone + "\"").contains("ENOENT")
+                .doesNotContain("\tat ");
+        assertThat(strict.out()).contains("untimed_problems=\"1 untimed step failed (the measurement is kept); the first:"
+                + " probing the page cache for " + gone + " before the timed pass");
+
+        Cli.Outcome continuing = prism("run", "md5_check", "-p", "dataset=" + dataset, "--target", target.toString(),
+                "--reps", "1", "--warmups", "0", "--continue-on-error", "--out", out.toString(), "-q");
+        assertThat(continuing.exit()).as(continuing.err()).isZero();
+        assertThat(continuing.out()).containsPattern("errors:(open|file):ENOENT=1").contains("files_read=5");
+    }
+
+    @Test
+    void verbose_addsJavasStackTraceToARunFailure() throws Exception {
+        Path dataset = Files.createDirectories(target.resolve("unreadable"));
+        Files.writeString(dataset.resolve("a.bin"), "x");
+        Files.writeString(dataset.resolve("manifest.json"), "not a manifest");
+        String[] args = {"run", "md5_check", "-p", "dataset=" + dataset, "--target", target.toString(), "--reps", "1",
+                "--warmups", "0", "--out", out.toString(), "-q"};
+        Cli.Outcome plain = prism(args);
+        assertThat(plain.exit()).isEqualTo(1);
+        assertThat(plain.out() + plain.err()).doesNotContain("\tat ");
+        String[] verbose = java.util.Arrays.copyOf(args, args.length + 1);
+        verbose[args.length] = "--verbose";
+        Cli.Outcome o = prism(verbose);
+        assertThat(o.exit()).isEqualTo(1);
+        assertThat(o.out() + o.err()).contains("\tat dev.prism.");
+    }
+
+    @Test
+    void untimedCleanUpThatFails_neverHidesTheMeasurement_andIsSaidBesideIt() throws Exception {
+        try (dev.prism.testing.FaultFs fs = dev.prism.testing.FaultFs.mount(target)) {
+            fs.rule("rmdir", "*", java.time.Duration.ZERO, "EIO"); // every directory's removal fails
+            Cli.Outcome o = prism("run", "create_files", "--target", fs.mountPoint().toString(), "-p", "files=50",
+                    "--run-id", "rmdir", "--out", out.toString(), "-q");
+            assertThat(o.exit()).as(o.err()).isEqualTo(3); // passed, but clean-up left files
+            assertThat(o.out()).containsPattern("create +50 ").doesNotContain("FAIL")
+                    .contains("untimed_problems=\"").contains("removing the rehearsal's scratch directory")
+                    .contains("Input/output error (EIO)");
+            assertThat(o.err()).contains("prism: clean-up left files in the target:");
+            assertThat(dev.prism.Results.load(out.resolve("rmdir")).get(0).passed()).isTrue();
+        }
+    }
+
+    @Test
+    void aDurationInAMessage_readsAsTheUserWroteIt() {
+        Cli.Outcome o = prism("run", "delete_files", "--target", target.toString(), "--duration", "5s", "-q");
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("a duration of 5s needs benchmarks whose work is a loop").doesNotContain("PT5S");
+    }
+
+    @Test
     void aLinkPlantedAtTheRunsOutputDirectory_isRefusedBeforeAnyWork(@TempDir Path elsewhere) throws IOException {
         Files.createSymbolicLink(out.resolve("planted"), elsewhere);
         Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "--run-id", "planted",

@@ -13,6 +13,9 @@ public final class Durations {
     /** @return the duration in the largest unit that keeps it whole: {@code 1500ms}, {@code 2s} */
     public static String format(Duration d) {
         long nanos = d.toNanos();
+        if (nanos == 0) {
+            return "0s";
+        }
         for (int i = 0; i < NAMES.length; i++) {
             if (nanos != 0 && nanos % SIZES[i] == 0) {
                 return nanos / SIZES[i] + NAMES[i];

@@ -305,11 +305,30 @@ final class RankContext implements WorkloadContext {
         }
     }
 
-    /** @return this rank's notes */
-    Map<String, String> notes() {
-        synchronized (notes) {
-            return new LinkedHashMap<>(notes);
+    /** How many untimed steps failed (see {@link #untimedProblem}), and the first: kept across the rehearsal's swap */
+    private long untimedProblems;
+    private String firstUntimedProblem;
+
+    @Override
+    public synchronized void untimedProblem(String step, Exception problem) {
+        if (untimedProblems++ == 0) {
+            firstUntimedProblem = step + ": " + RankExecution.describe(problem);
         }
+    }
+
+    /** @return this rank's notes, with what untimed steps failed */
+    Map<String, String> notes() {
+        Map<String, String> copy;
+        synchronized (notes) {
+            copy = new LinkedHashMap<>(notes);
+        }
+        synchronized (this) {
+            if (untimedProblems > 0) {
+                copy.put("untimed_problems", untimedProblems + " untimed step" + (untimedProblems == 1 ? "" : "s")
+                        + " failed (the measurement is kept); the first: " + firstUntimedProblem);
+            }
+        }
+        return copy;
     }
 
     /** @return this rank's counters, in the order first added */

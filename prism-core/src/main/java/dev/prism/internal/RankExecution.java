@@ -172,16 +172,18 @@ public final class RankExecution {
 
     /**
      * @return PRISM's own message as it is; for an I/O failure the path, the reason and errno's name;
-     *         for anything else its message. Java class names and the frame it was thrown at only
-     *         with {@code --verbose} (system property {@code prism.verbose=true}).
+     *         for anything else its message. With {@code --verbose} (system property {@code prism.verbose=true})
+     *         Java's view follows on the next lines: the exception's class, its stack trace and its causes.
      */
     static String describe(Throwable t) {
+        String plain = plainly(t);
+        return Verbose.enabled() ? plain + "\n" + Verbose.stackTrace(t) : plain;
+    }
+
+    private static String plainly(Throwable t) {
         if (t instanceof PrismException) {
             // PRISM's own exceptions are written to be read as they are: the call, the path, errno
             return t.getMessage();
-        }
-        if (Verbose.enabled()) {
-            return Verbose.describe(t);
         }
         if (t instanceof java.nio.file.FileSystemException f && f.getFile() != null) {
             return f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + Errno.describe(f);

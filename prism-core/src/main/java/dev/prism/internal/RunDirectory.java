@@ -63,12 +63,34 @@ public final class RunDirectory {
         return runDirectory;
     }
 
-    /** Empties {@code runDirectory} and creates {@code rank-0 … rank-(tasks-1)} and {@code shared} in it. */
-    public static void prepare(Path runDirectory, int tasks) throws IOException {
-        deleteContents(runDirectory);
-        Files.createDirectory(runDirectory.resolve("shared"));
+    /**
+     * Empties {@code runDirectory} and makes {@code rank-0 … rank-(tasks-1)} and {@code shared} in it. Emptying is
+     * PRISM's own work between repetitions: what it cannot remove (an {@code rmdir} the storage refuses) is said, not
+     * thrown, and a directory left behind is used as it is; only a link or a file where a directory must go, or a
+     * directory that cannot be made, stops the repetition.
+     *
+     * @return null when the directory was emptied, else what could not be removed
+     * @throws IOException when a directory the ranks need cannot be made
+     */
+    public static String prepare(Path runDirectory, int tasks) throws IOException {
+        requireRealDirectory(runDirectory);
+        Removal removal = new Removal(runDirectory);
+        removal.contentsOf(runDirectory);
+        makeDirectory(runDirectory.resolve("shared"));
         for (int rank = 0; rank < tasks; rank++) {
-            Files.createDirectory(rankDirectory(runDirectory, rank));
+            makeDirectory(rankDirectory(runDirectory, rank));
+        }
+        return removal.complete() ? null : removal.summary();
+    }
+
+    /** Makes {@code directory}, or keeps the real directory already there; refuses anything else in its place. */
+    private static void makeDirectory(Path directory) throws IOException {
+        try {
+            Files.createDirectory(directory);
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+                throw e;
+            }
         }
     }
 

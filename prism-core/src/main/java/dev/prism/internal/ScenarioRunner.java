@@ -30,6 +30,8 @@ public final class ScenarioRunner {
     private final Scenario scenario;
     private final int totalExecutions;
     private int doneExecutions;
+    /** What emptying the run directory between repetitions could not remove (the first time), said beside the results */
+    private String betweenRepetitions;
 
     /** @param scenario what to run */
     public ScenarioRunner(Scenario scenario) {
@@ -82,6 +84,9 @@ public final class ScenarioRunner {
         closeLaunchers();
         boolean bounded = scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut);
         String cleanup = cleanUp(runDirectory, bounded);
+        if (betweenRepetitions != null) {
+            cleanup = cleanup == null ? betweenRepetitions : cleanup + "; before that, " + betweenRepetitions;
+        }
         if (writeProblem != null) {
             throw new PrismException(writeProblem + (cleanup == null ? "" : "; " + cleanup));
         }
@@ -220,10 +225,11 @@ public final class ScenarioRunner {
 
     private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
         try {
-            StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(), () -> {
-                RunDirectory.prepare(runDirectory, tasks);
-                return runDirectory;
-            }, null);
+            String left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(),
+                    () -> java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks)), null).orElse(null);
+            if (left != null && betweenRepetitions == null) {
+                betweenRepetitions = "emptying it between repetitions: " + left;
+            }
         } catch (StorageCall.Hung e) {
             Failure failure = new Failure(Failure.Kind.TIMEOUT, e.getMessage(), -1);
             return new RepetitionResult(index, Status.FAIL, failure, Map.of(), List.of(), RankSpread.of(List.of(), index));

@@ -2,7 +2,7 @@ package dev.prism.internal;
 
 /**
  * Whether a person asked for Java's view of failures ({@code prism --verbose}, system property
- * {@code prism.verbose=true}): exception class names, the frame they were thrown at, causes. Without
+ * {@code prism.verbose=true}): exception class names, their stack traces, causes. Without
  * it, users read the call, the path and errno only.
  */
 public final class Verbose {
@@ -17,20 +17,10 @@ public final class Verbose {
         return Boolean.getBoolean(PROPERTY);
     }
 
-    /** @return the class, message, the frame it was thrown at and the cause */
-    public static String describe(Throwable t) {
-        StringBuilder s = new StringBuilder(t.getClass().getName());
-        if (t.getMessage() != null) {
-            s.append(": ").append(t.getMessage());
-        }
-        StackTraceElement[] trace = t.getStackTrace();
-        if (trace.length > 0) {
-            s.append(" (at ").append(trace[0]).append(')');
-        }
-        if (t.getCause() != null && t.getCause() != t) {
-            s.append("; caused by ").append(t.getCause().getClass().getName()).append(": ")
-                    .append(t.getCause().getMessage());
-        }
-        return s.toString();
+    /** @return {@code t}'s stack trace as Java prints it, causes included, for a person who asked for Java's view */
+    public static String stackTrace(Throwable t) {
+        java.io.StringWriter trace = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(trace));
+        return trace.toString().stripTrailing();
     }
 }

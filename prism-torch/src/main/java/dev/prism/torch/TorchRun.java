@@ -1,5 +1,6 @@
 package dev.prism.torch;
 
+import dev.prism.internal.Durations;
 import dev.prism.SlurmEnvironment;
 import dev.prism.internal.OutputTail;
 
@@ -372,7 +373,7 @@ public final class TorchRun {
         /** @param timeout how long a run may take, 1s..7 days */
         public Builder timeout(Duration timeout) {
             if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofDays(7)) > 0) {
-                throw new IllegalArgumentException("timeout must be in 1s..7 days, was " + timeout);
+                throw new IllegalArgumentException("timeout must be in 1s..7 days, was " + (timeout == null ? "null" : Durations.format(timeout)));
             }
             this.timeout = timeout;
             return this;

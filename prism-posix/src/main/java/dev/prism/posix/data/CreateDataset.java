@@ -122,6 +122,16 @@ public final class CreateDataset extends PosixBenchmark<CreateDataset> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("file_*", "open", "generate", "write", "close");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot write");
+    }
+
+    @Override
     public Workload newWorkload() {
         return new CreateDatasetWorkload(parameters().get(ACCESS), spec(), parameters().get(PATTERN) == ContentPattern.ZEROS);
     }

@@ -155,6 +155,16 @@ public final class CreateSyntheticWorkload extends PosixBenchmark<CreateSyntheti
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("service", "response");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot write");
+    }
+
+    @Override
     public Workload newWorkload() {
         checked();
         Parameters p = parameters();

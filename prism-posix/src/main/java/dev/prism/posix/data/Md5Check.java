@@ -156,6 +156,16 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("file", "open", "read", "close");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot open or read, or whose size it could not find before the timed pass");
+    }
+
+    @Override
     public Workload newWorkload() {
         checked();
         Parameters p = parameters();

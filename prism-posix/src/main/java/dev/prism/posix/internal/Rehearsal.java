@@ -30,15 +30,25 @@ public final class Rehearsal {
     }
 
     /**
-     * Runs {@code body} with a fresh, empty scratch directory of this rank's, and removes that
+     * Runs {@code body} with a scratch directory of this rank's, emptied before, and removes that
      * directory afterwards (whether or not the body threw) the way the run directory is cleaned.
      * Where the scenario continues on errors, an I/O error ends the rehearsal early instead of the
      * rank: a rehearsal only warms the code, and flaky storage fails some of its operations too.
+     * Removing the scratch files is PRISM's own untimed work: when it fails (an {@code rmdir} the
+     * storage refuses), that is said beside the results ({@link WorkloadContext#untimedProblem}),
+     * never a failure of the measurement.
      */
     public static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
         Path dir = ctx.workDirectory().resolveSibling("rehearsal-" + ctx.rank());
-        RunDirectory.deleteTree(dir);
-        Files.createDirectory(dir);
+        remove(ctx, dir, "removing what an earlier rehearsal left in " + dir);
+        try {
+            Files.createDirectory(dir);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw e; // a link or a file where the scratch directory goes: never written through
+            }
+            // a directory whose removal failed: the rehearsal works in it as it is
+        }
         try {
             if (ctx.continueOnError()) {
                 ctx.attempt("rehearsal", null, () -> body.run(dir));
@@ -46,7 +56,14 @@ public final class Rehearsal {
                 body.run(dir);
             }
         } finally {
-            RunDirectory.deleteTree(dir);
+            remove(ctx, dir, "removing the rehearsal's scratch directory " + dir);
+        }
+    }
+
+    private static void remove(WorkloadContext ctx, Path dir, String step) {
+        RunDirectory.Removal removal = RunDirectory.remove(dir);
+        if (!removal.complete()) {
+            ctx.untimedProblem(step, new IOException(removal.summary()));
         }
     }
 

@@ -72,6 +72,16 @@ public final class CreateFiles extends FileSetBenchmark<CreateFiles> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("create", "open", "write", "fsync", "close", "drop_cache");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot create, write or close");
+    }
+
+    @Override
     public Workload newWorkload() {
         Parameters p = parameters();
         return new CreateFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(),

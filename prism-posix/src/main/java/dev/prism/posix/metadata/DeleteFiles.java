@@ -35,6 +35,16 @@ public final class DeleteFiles extends FileSetBenchmark<DeleteFiles> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("unlink");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot unlink");
+    }
+
+    @Override
     public Workload newWorkload() {
         Parameters p = parameters();
         return new DeleteFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(), p.get(DIRECTORY) == DirectoryLayout.SHARED);

@@ -41,6 +41,16 @@ public final class ListFiles extends FileSetBenchmark<ListFiles> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("readdir", "stat");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot stat");
+    }
+
+    @Override
     public Workload newWorkload() {
         Parameters p = parameters();
         return new ListFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(), p.get(DIRECTORY) == DirectoryLayout.SHARED);

@@ -41,6 +41,16 @@ public final class MoveFiles extends FileSetBenchmark<MoveFiles> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("rename");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("a file it cannot rename");
+    }
+
+    @Override
     public Workload newWorkload() {
         Parameters p = parameters();
         return new MoveFilesWorkload(p.get(ACCESS), p.get(FILES), p.get(FILE_SIZE).bytes(), p.get(DIRECTORY) == DirectoryLayout.SHARED);

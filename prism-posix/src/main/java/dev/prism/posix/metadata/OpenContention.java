@@ -68,6 +68,16 @@ public final class OpenContention extends PosixBenchmark<OpenContention> {
     }
 
     @Override
+    public java.util.Set<String> operations() {
+        return java.util.Set.of("open", "read", "close");
+    }
+
+    @Override
+    public java.util.Optional<String> passesOverOnError() {
+        return java.util.Optional.of("an open (or read) that fails");
+    }
+
+    @Override
     public Workload newWorkload() {
         Parameters p = parameters();
         return new OpenContentionWorkload(p.get(ACCESS), p.get(OPENS), p.get(FILE_SIZE).bytes(), p.get(READ));

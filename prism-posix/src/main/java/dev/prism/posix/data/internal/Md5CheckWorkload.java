@@ -50,6 +50,8 @@ public final class Md5CheckWorkload implements Workload {
     private long orderSeed;
     /** Each of {@link #mine}'s sizes: the manifest's, else found by stat before the timed pass. */
     private long[] sizes;
+    /** Where the stat before the timed pass failed, why: that file's timed read meets it as its error */
+    private RuntimeException[] unsized;
     private final List<String> mismatches = new ArrayList<>();
 
     public Md5CheckWorkload(Access access, Path dataset, DatasetSpec generate, FileOrder order, int stride, int epochs,
@@ -85,6 +87,7 @@ public final class Md5CheckWorkload implements Workload {
         buffer.limit(chunkSize);
         buffer = buffer.slice();
         sizes = new long[mine.size()];
+        unsized = new RuntimeException[mine.size()];
         for (int i = 0; i < mine.size(); i++) {
             sizes[i] = mine.get(i).sizeBytes();
         }
@@ -200,20 +203,42 @@ public final class Md5CheckWorkload implements Workload {
      * untimed call on a path comes just before its timed open: sizes (stat, where no manifest says),
      * then the page-cache drop of every file, then the residency probe of every file, then, as root,
      * the kernel's dentry and inode caches (the probes and drops looked the paths up again).
+     * This is PRISM's own untimed work: a file it cannot stat, drop or probe (gone, EIO) is said beside the
+     * results ({@link WorkloadContext#untimedProblem}) and left for the timed pass, where its read meets the
+     * same storage — an error of that file, counted under {@code --continue-on-error}, else the rank's failure.
      */
     private void prepareEpoch(WorkloadContext ctx) {
         for (int i = 0; i < mine.size(); i++) {
             if (sizes[i] < 0) {
-                sizes[i] = files.stat(root.resolve(mine.get(i).path())).sizeBytes();
+                Path path = root.resolve(mine.get(i).path());
+                try {
+                    sizes[i] = files.stat(path).sizeBytes();
+                    unsized[i] = null;
+                } catch (RuntimeException e) {
+                    unsized[i] = e;
+                    ctx.untimedProblem("finding the size of " + path + " before the timed pass", e);
+                }
             }
         }
         if (drop) {
             for (DatasetManifest.Entry entry : mine) {
-                Posix.dropFromPageCache(root.resolve(entry.path()));
+                Path path = root.resolve(entry.path());
+                try {
+                    Posix.dropFromPageCache(path);
+                } catch (RuntimeException e) {
+                    ctx.untimedProblem("dropping " + path + " from the page cache before the timed pass", e);
+                }
             }
         }
         for (DatasetManifest.Entry entry : mine) {
-            PageCacheResidency before = Posix.residency(root.resolve(entry.path()));
+            Path path = root.resolve(entry.path());
+            PageCacheResidency before;
+            try {
+                before = Posix.residency(path);
+            } catch (RuntimeException e) {
+                ctx.untimedProblem("probing the page cache for " + path + " before the timed pass", e);
+                continue;
+            }
             ctx.addCounter("pages_before_read", before.pages());
             ctx.addCounter("resident_pages_before_read", before.residentPages());
             if (before.fraction() > RESIDENT_LIMIT) {
@@ -263,21 +288,28 @@ public final class Md5CheckWorkload implements Workload {
                 if (ctx.timeBased() && !ctx.keepGoing(0, 1)) {
                     break;   // the time is up in the middle of an epoch: the files read so far count
                 }
+                DatasetManifest.Entry entry = mine.get(index);
+                long size = sizes[index];
+                RuntimeException unknown = unsized[index];
                 if (ctx.continueOnError()) {
-                    DatasetManifest.Entry entry = mine.get(index);
-                    long size = sizes[index];
-                    if (!ctx.attempt("file", root.resolve(entry.path()), () -> readOne(ctx, entry, size, md5))) {
+                    if (!ctx.attempt("file", root.resolve(entry.path()), () -> readOne(ctx, entry, size, unknown, md5))) {
                         md5.reset();   // a file cut short leaves a partial digest behind
                     }
                 } else {
-                    readOne(ctx, mine.get(index), sizes[index], md5);
+                    readOne(ctx, entry, size, unknown, md5);
                 }
             }
         }
     }
 
-    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, long expected, MessageDigest md5) {
+    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, long expected, RuntimeException unknown,
+                         MessageDigest md5) {
         Path path = root.resolve(entry.path());
+        if (unknown != null) {
+            // its size could not be found before the timed pass: that failure is this file's error
+            throw new PrismException("before the timed pass, finding the size of " + path + " failed: " + unknown.getMessage(),
+                    unknown);
+        }
         long read = readFile(ctx, path, expected, md5);
         ctx.addBytes("file", read);
         ctx.addCounter("files_read", 1);

@@ -194,7 +194,16 @@ public final class SyntheticWorkload implements Workload {
             if (now - intended > LATE_NANOS) {
                 ctx.addCounter("starts_late_over_1ms", 1);
             }
-            writeFile(ctx, ctx.workDirectory().resolve("synthetic-" + n + ".dat"), i, sizes[i]);
+            Path file = ctx.workDirectory().resolve("synthetic-" + n + ".dat");
+            int index = i;
+            if (ctx.continueOnError()) {
+                // a file it cannot write is counted per errno and the next arrival served on time
+                if (!ctx.attempt("service", file, () -> writeFile(ctx, file, index, sizes[index]))) {
+                    continue;
+                }
+            } else {
+                writeFile(ctx, file, i, sizes[i]);
+            }
             ctx.record("response", System.nanoTime() - intended);
             ctx.addBytes("service", sizes[i]);
         }

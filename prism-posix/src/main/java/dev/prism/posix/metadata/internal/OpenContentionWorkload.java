@@ -62,8 +62,17 @@ public final class OpenContentionWorkload implements Workload {
         bytesRead = 0;
         done = 0;
         for (int i = 0; ctx.keepGoing(i, opens); i++) {
-            bytesRead += openReadClose(ctx, file);
-            done = i + 1;
+            if (ctx.continueOnError()) {
+                // an open that fails is counted per errno and the next one tried
+                long[] got = new long[1];
+                if (ctx.attempt("open", file, () -> got[0] = openReadClose(ctx, file))) {
+                    bytesRead += got[0];
+                    done++;
+                }
+            } else {
+                bytesRead += openReadClose(ctx, file);
+                done = i + 1;
+            }
         }
         if (read) {
             ctx.addBytes("read", bytesRead);
