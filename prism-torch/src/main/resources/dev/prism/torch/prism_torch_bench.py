@@ -329,6 +329,22 @@ def diagnose_dcp(dcp_dir):
         return f"{dcp_dir}/.metadata is unreadable: {e}"
 
 
+def diagnose_torch_save(path, written):
+    """Says what is wrong with a torch.save file that torch.load refused, in PRISM's words: its size against what
+    torch.save wrote (`written`, -1 when not known), and whether it is still a whole zip archive, as torch.save writes."""
+    import zipfile
+    if not os.path.exists(path):
+        return f"{path} is missing"
+    have = os.path.getsize(path)
+    if 0 <= written and have < written:
+        return f"{path} is truncated: holds {have} bytes, torch.save wrote {written}"
+    if 0 <= written < have:
+        return f"{path} has grown: holds {have} bytes, torch.save wrote {written}"
+    if not zipfile.is_zipfile(path):
+        return f"{path} is damaged: its {have} bytes are not a whole torch.save archive (no zip directory at its end)"
+    return f"{path} holds the {have} bytes torch.save wrote, yet torch.load refused it"
+
+
 def dir_bytes(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
@@ -460,7 +476,7 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
             os.replace(tmp, path)
         rec.bytes["save"] = os.path.getsize(path)
         rec.counters["checkpoint_files"] = 1
-        save_checksums(sums, all=checksum(state))
+        save_checksums(sums, all=checksum(state), bytes=os.path.getsize(path))
     with rec.time("barrier_after_io"):
         dist.barrier()
     if bench == "ddp_save":
@@ -479,7 +495,9 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
         try:
             loaded = torch.load(path, map_location=device, weights_only=True)
         except Exception as e:
-            raise RuntimeError(f"torch.load({path!r}) failed: {e}") from e
+            said = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise RuntimeError(f"{diagnose_torch_save(path, load_checksums(sums).get('bytes', -1))}"
+                               f" (torch.load said: {said})") from e
         ddp.module.load_state_dict(loaded["model"])
         optimizer.load_state_dict(loaded["optimizer"])
         synchronize(device)
