@@ -2,7 +2,8 @@
 # Installs what PRISM needs on Debian/Ubuntu with apt-get, only what is missing:
 #   scripts/install-deps.sh          building and running it: a JDK 17+, Maven, git, tar
 #   scripts/install-deps.sh --test   and what the tests use too: fio, e2fsprogs (mkfs.ext4 for the
-#                                    full-filesystem test) and chromium (the report's browser test)
+#                                    full-filesystem test), chromium (the report's browser test), fuse3
+#                                    and libfuse3-dev (faultfs), sshfs and openssh-server (an sshfs target)
 set -euo pipefail
 
 missing=()
@@ -19,6 +20,10 @@ if [ "${1:-}" = "--test" ]; then
   [ -f /usr/include/fuse3/fuse.h ] || missing+=(libfuse3-dev)
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
   command -v fusermount3 >/dev/null 2>&1 || missing+=(fuse3)
+  # a real network filesystem for the tests: sshfs through an sshd of the test's own on loopback
+  command -v sshfs >/dev/null 2>&1 || missing+=(sshfs)
+  [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+  command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then
@@ -31,4 +36,16 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}" >&2
 $sudo apt-get update -q
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+policy=""
+if [[ " ${missing[*]} " == *" openssh-server "* ]] && [ ! -e /usr/sbin/policy-rc.d ]; then
+  # the tests start an sshd of their own on loopback: the package must not start a system one on every interface
+  policy=/usr/sbin/policy-rc.d
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod +x "$policy"
+fi
+status=0
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" || status=$?
+if [ -n "$policy" ]; then
+  $sudo rm -f "$policy"
+fi
+exit "$status"

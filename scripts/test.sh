@@ -15,8 +15,9 @@ if [ "$(id -u)" -eq 0 ]; then
   trap 'scripts/slurm-down.sh' EXIT
   scripts/slurm-up.sh
   export PRISM_REQUIRE_SLURM=1
-  # faultfs (the fault-injecting FUSE filesystem) mounts as root
+  # faultfs (the fault-injecting FUSE filesystem) mounts as root, and so does sshfs through the test's own sshd
   export PRISM_REQUIRE_FUSE=1
+  export PRISM_REQUIRE_SSHFS=1
 fi
 # every module's tests run even when an earlier module's fail (a failed test no longer stops the
 # build; compile errors still do), then the summary says per module what ran and failed, and decides
