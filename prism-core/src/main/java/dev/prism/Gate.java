@@ -135,10 +135,10 @@ public final class Gate {
                 throw new IllegalArgumentException(which + " names " + e.subject.tasks + " task(s); this run uses "
                         + tasks.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
             }
+            List<Benchmark> named = benchmarks.stream().filter(b -> b.name().equals(e.subject.benchmark)).toList();
             java.util.Set<String> known = new java.util.TreeSet<>();
-            benchmarks.stream().filter(b -> b.name().equals(e.subject.benchmark)).forEach(b -> known.addAll(b.operations()));
-            boolean declared = benchmarks.stream().filter(b -> b.name().equals(e.subject.benchmark))
-                    .allMatch(b -> !b.operations().isEmpty());
+            named.forEach(b -> known.addAll(b.operations()));
+            boolean declared = named.stream().noneMatch(b -> b.operations().isEmpty());
             if (declared && known.stream().noneMatch(pattern -> matches(pattern, e.operation))) {
                 throw new IllegalArgumentException(which + " names operation '" + e.operation + "', which "
                         + e.subject.benchmark + " does not measure; it measures " + String.join(", ", known));

@@ -144,9 +144,17 @@ final class StuckThreads {
     }
 
     private static String state(Path task) {
-        String stat = read(task.resolve("stat"));
+        String[] fields = statFields(read(task.resolve("stat")));
+        return fields.length == 0 ? "" : fields[0];
+    }
+
+    /**
+     * @return the fields of a {@code /proc/…/stat} line after the command name (which may hold spaces and parentheses):
+     *         the state first (field 3 of proc(5)), or none for a line that is not one
+     */
+    static String[] statFields(String stat) {
         int close = stat.lastIndexOf(')');
-        return close < 0 || close + 2 >= stat.length() ? "" : stat.substring(close + 2, close + 3);
+        return close < 0 || close + 2 >= stat.length() ? new String[0] : stat.substring(close + 2).strip().split(" ");
     }
 
     private static String read(Path file) {

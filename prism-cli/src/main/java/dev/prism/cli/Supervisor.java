@@ -207,8 +207,7 @@ final class Supervisor {
     private record ChildState(boolean mainThreadExited, int exitCode) {
         static ChildState of(long pid) {
             try {
-                String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).strip().split(" ");
+                String[] fields = StuckThreads.statFields(Files.readString(Path.of("/proc", String.valueOf(pid), "stat")));
                 // field 3 is the state; field 52, exit_code, the status as waitpid reports it (Linux 3.5 and later)
                 boolean exited = fields[0].equals("Z") || fields[0].equals("X");
                 int status = fields.length > 49 ? Integer.parseInt(fields[49]) : 0;

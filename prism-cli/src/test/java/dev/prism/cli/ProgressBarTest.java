@@ -38,7 +38,7 @@ class ProgressBarTest {
         try (ProgressBar bar = new ProgressBar(new PrintWriter(err), false, true)) {
             bar.executionStarted(NOOP, 1, 0, true, 0, 1);
             bar.stallDetected(new Stall(0, "open", "/x", Instant.now(), 2_000_000_000L, false));
-            Thread.sleep(1_300); // time passes on purpose: past the second after which a bar would be drawn
+            Thread.sleep(1_300); // on purpose: past the second after which a bar would be drawn, to show none is
         }
         assertThat(err.toString()).isEmpty();
     }
@@ -48,7 +48,7 @@ class ProgressBarTest {
         StringWriter err = new StringWriter();
         try (ProgressBar bar = new ProgressBar(new PrintWriter(err), true, false)) {
             bar.executionStarted(NOOP, 1, 0, false, 0, 1);
-            Thread.sleep(1_300); // time passes on purpose: past the second after which a bar would be drawn
+            Thread.sleep(1_300); // on purpose: past the second after which a bar would be drawn, to show none is
             bar.stallDetected(new Stall(1, "open", "/x", Instant.now(), 2_000_000_000L, false));
         }
         assertThat(err.toString()).doesNotContain("\r").isEqualTo("stall: rank 1 open /x 2.000s (still running)\n");

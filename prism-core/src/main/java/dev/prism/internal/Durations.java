@@ -17,7 +17,7 @@ public final class Durations {
             return "0s";
         }
         for (int i = 0; i < NAMES.length; i++) {
-            if (nanos != 0 && nanos % SIZES[i] == 0) {
+            if (nanos % SIZES[i] == 0) {
                 return nanos / SIZES[i] + NAMES[i];
             }
         }

@@ -111,11 +111,6 @@ public final class RankExecution {
         plan.listener().rankEntered(rank, next);
     }
 
-    /** @return the phase this rank is in now (the one it was stuck in, for a rank that never finished) */
-    public RankPhase phase() {
-        return phase;
-    }
-
     /** The launcher stopped this rank because the run passed its deadline: whatever it throws now is a timeout. */
     public void markTimedOut() {
         timedOut = true;

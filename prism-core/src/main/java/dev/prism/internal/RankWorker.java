@@ -48,7 +48,7 @@ public final class RankWorker {
     private volatile String leftBehind;
     /** The last plan whose run directory this rank made itself on a node-local target; null on a shared one */
     private RunPlan nodeLocal;
-    /** The last plan this rank ran and reported */
+    /** The last plan this rank ran (and reported, unless it lost the coordinator meanwhile) */
     private RunPlan lastPlan;
     private volatile String stopReason;
     private volatile String lostReason;
@@ -193,6 +193,7 @@ public final class RankWorker {
                         result = withNote(result, "target", "node-local: rank 0's run directory is not on "
                                 + HostProbe.hostname() + ", so this rank made its own there and removes it at the end");
                     }
+                    lastPlan = plan; // from here its directory is this plan's: the clean-up below never runs twice
                     if (lostReason != null) {
                         String left = removeOwnDirectory(plan, Long.MAX_VALUE);
                         throw new PrismException("rank " + rank + " stopped: " + lostReason + "; "
@@ -200,7 +201,6 @@ public final class RankWorker {
                     }
                     channel.send(Channel.message("result").put("document",
                             ResultJson.rankToJson("", "", 0, 0, result)));
-                    lastPlan = plan;
                 }
             }
         } finally {

@@ -73,9 +73,7 @@ public final class RunDirectory {
      * @throws IOException when a directory the ranks need cannot be made
      */
     public static String prepare(Path runDirectory, int tasks) throws IOException {
-        requireRealDirectory(runDirectory);
-        Removal removal = new Removal(runDirectory);
-        removal.contentsOf(runDirectory);
+        Removal removal = emptied(runDirectory);
         makeDirectory(runDirectory.resolve("shared"));
         for (int rank = 0; rank < tasks; rank++) {
             makeDirectory(rankDirectory(runDirectory, rank));
@@ -83,8 +81,11 @@ public final class RunDirectory {
         return removal.complete() ? null : removal.summary();
     }
 
-    /** Makes {@code directory}, or keeps the real directory already there; refuses anything else in its place. */
-    private static void makeDirectory(Path directory) throws IOException {
+    /**
+     * Makes {@code directory}, or keeps the real directory already there (one whose removal failed); refuses anything
+     * else in its place, a link above all, which is never written through.
+     */
+    public static void makeDirectory(Path directory) throws IOException {
         try {
             Files.createDirectory(directory);
         } catch (FileAlreadyExistsException e) {
@@ -132,10 +133,15 @@ public final class RunDirectory {
      * @throws IOException summarising what was left, after trying every entry
      */
     public static void deleteContents(Path directory) throws IOException {
+        emptied(directory).throwIfIncomplete();
+    }
+
+    /** @return the removal of everything inside {@code directory}, a real directory, after trying every entry */
+    private static Removal emptied(Path directory) {
         requireRealDirectory(directory);
         Removal removal = new Removal(directory);
         removal.contentsOf(directory);
-        removal.throwIfIncomplete();
+        return removal;
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.prism.WorkloadContext;
 import dev.prism.internal.RunDirectory;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -39,16 +38,9 @@ public final class Rehearsal {
      * never a failure of the measurement.
      */
     public static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
-        Path dir = ctx.workDirectory().resolveSibling("rehearsal-" + ctx.rank());
+        Path dir = RunDirectory.rehearsalDirectory(ctx.workDirectory().getParent(), ctx.rank());
         remove(ctx, dir, "removing what an earlier rehearsal left in " + dir);
-        try {
-            Files.createDirectory(dir);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                throw e; // a link or a file where the scratch directory goes: never written through
-            }
-            // a directory whose removal failed: the rehearsal works in it as it is
-        }
+        RunDirectory.makeDirectory(dir); // one whose removal failed is worked in as it is
         try {
             if (ctx.continueOnError()) {
                 ctx.attempt("rehearsal", null, () -> body.run(dir));
