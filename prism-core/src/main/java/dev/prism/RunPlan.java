@@ -31,13 +31,38 @@ import java.time.Instant;
  * @param continueOnError whether an item whose operation fails is counted (per operation and errno) and passed over
  *                        ({@link WorkloadContext#attempt}) instead of failing the rank
  * @param pacing          a fixed amount of work, or a duration with a ramp; and interval histograms or none
+ * @param silenceLimit    how long a rank or the coordinator may go unheard before the other end asks whether its node
+ *                        is still there (it is given up on only when the node does not answer); null: a tenth of the
+ *                        timeout, from 15 s to 60 s ({@link #defaultSilenceLimit})
  */
 public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
                       Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
-                      Interruption interruption, boolean continueOnError, Pacing pacing) {
-    /** Checks. */
+                      Interruption interruption, boolean continueOnError, Pacing pacing, Duration silenceLimit) {
+    /** Checks; a null silence limit is the timeout's default. */
     public RunPlan {
         java.util.Objects.requireNonNull(pacing, "pacing");
+        if (silenceLimit == null) {
+            silenceLimit = defaultSilenceLimit(timeout);
+        }
+    }
+
+    /** A plan with the default silence limit. */
+    public RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long seed, Duration timeout, Instant deadline,
+                   Duration stallThreshold, ScenarioListener listener, String runId, int repetition, Path rankOutput,
+                   Interruption interruption, boolean continueOnError, Pacing pacing) {
+        this(benchmark, tasks, runDirectory, seed, timeout, deadline, stallThreshold, listener, runId, repetition,
+                rankOutput, interruption, continueOnError, pacing, null);
+    }
+
+    /**
+     * @return the silence limit of a run with {@code timeout} when none is given: a tenth of the timeout, at least 15 s
+     *         (several missed pings, more than a long GC pause) and at most 60 s (a 10-minute run: 60 s)
+     */
+    public static Duration defaultSilenceLimit(Duration timeout) {
+        Duration tenth = timeout.dividedBy(10);
+        Duration min = Duration.ofSeconds(15);
+        Duration max = Duration.ofSeconds(60);
+        return tenth.compareTo(min) < 0 ? min : tenth.compareTo(max) > 0 ? max : tenth;
     }
 
     /** A plan paced by its amount of work. */

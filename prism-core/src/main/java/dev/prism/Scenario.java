@@ -48,6 +48,7 @@ public final class Scenario {
     private final ScenarioListener listener;
     private final Interruption interruption;
     private final Duration cleanupGrace;
+    private final Duration silenceLimit;
     private final boolean continueOnError;
     private final Pacing pacing;
 
@@ -66,6 +67,7 @@ public final class Scenario {
         this.listener = b.listener;
         this.interruption = b.interruption;
         this.cleanupGrace = b.cleanupGrace;
+        this.silenceLimit = b.silenceLimit;
         this.continueOnError = b.continueOnError;
         this.pacing = b.pacing;
     }
@@ -165,6 +167,14 @@ public final class Scenario {
         return pacing;
     }
 
+    /**
+     * @return the silence limit given ({@link Builder#silenceLimit}); empty: each run's default, a tenth of the timeout
+     *         from 15 s to 60 s
+     */
+    public java.util.Optional<Duration> silenceLimit() {
+        return java.util.Optional.ofNullable(silenceLimit);
+    }
+
     /** @return whether failed items are counted and passed over instead of failing the run (see {@link Builder#continueOnError}) */
     public boolean continueOnError() {
         return continueOnError;
@@ -191,6 +201,7 @@ public final class Scenario {
         private ScenarioListener listener = ScenarioListener.NONE;
         private Interruption interruption = Interruption.create();
         private Duration cleanupGrace = Duration.ofSeconds(10);
+        private Duration silenceLimit;
         private boolean continueOnError;
         private Pacing pacing = Pacing.NONE;
 
@@ -305,14 +316,26 @@ public final class Scenario {
         }
 
         /**
-         * @param cleanupGrace how long removing the run directory may go without progress at the end, from 1ms
-         *                     to 1 hour (default 10s); after a timeout how long it may take in all, and after an
-         *                     {@link Interruption} how long from the interruption (a SLURM job's SIGKILL follows
+         * @param cleanupGrace how long removing the run directory may go without progress at the end (after a
+         *                     timeout too: a loaded machine removes slowly, it is not stuck), from 1ms to 1 hour
+         *                     (default 10s); after an {@link Interruption} how long from the interruption (a SLURM job's SIGKILL follows
          *                     its SIGTERM by KillWait). On storage that hangs, the scenario returns after it
          *                     and its result says what was left
          */
         public Builder cleanupGrace(Duration cleanupGrace) {
             this.cleanupGrace = checkDuration("cleanupGrace", cleanupGrace, Duration.ofMillis(1), Duration.ofHours(1));
+            return this;
+        }
+
+        /**
+         * @param silenceLimit how long a rank in another process, or the coordinator, may go unheard (no message, no
+         *                     ping) before the other end asks whether it is still there, from 5s to 1 day (default: a
+         *                     tenth of the timeout, from 15 s to 60 s). A rank whose process or node still answers is
+         *                     slow, not lost: the run waits for it up to its deadline and its result says how long it
+         *                     was silent; one whose node does not answer is given up on and the run stops
+         */
+        public Builder silenceLimit(Duration silenceLimit) {
+            this.silenceLimit = checkDuration("silenceLimit", silenceLimit, Duration.ofSeconds(5), Duration.ofDays(1));
             return this;
         }
 

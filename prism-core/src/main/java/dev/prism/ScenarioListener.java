@@ -44,6 +44,14 @@ public interface ScenarioListener {
     default void rankEntered(int rank, RankPhase phase) {
     }
 
+    /**
+     * Rank {@code rank}, in another process, has not been heard from for {@code silence}, longer than the run's
+     * silence limit, and its process or its node still answers: it is slow (a loaded node, a long pause, a stopped
+     * process), not lost, and the run waits for it. Its result notes its longest silence.
+     */
+    default void rankSlow(int rank, java.time.Duration silence) {
+    }
+
     /** Every run is over and the run directory is being removed (on a tree of millions of files, for minutes). */
     default void cleanupStarted(java.nio.file.Path runDirectory) {
     }

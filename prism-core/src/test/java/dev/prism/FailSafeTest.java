@@ -90,7 +90,7 @@ class FailSafeTest {
      * interrupt, then clean-up gets its grace.
      */
     @Test
-    void storageThatHangsPastTheDeadline_givesTimeoutWithTheStall_andCleanUpIsBoundedByItsGrace() throws Exception {
+    void storageThatHangsPastTheDeadline_givesTimeoutWithTheStall_andCleanUpEndsAfterAGraceWithoutProgress() throws Exception {
         try (FaultFs fs = FaultFs.mount(dir.resolve("fs"))) {
             fs.rule("open", "/prism-*/rank-1/slow.dat", Duration.ofSeconds(40), null);
             fs.rule("unlink", "/prism-*/rank-0/*", Duration.ofSeconds(40), null);
@@ -113,7 +113,8 @@ class FailSafeTest {
                 assertThat(s.operation()).isEqualTo("open");
                 assertThat(s.path()).endsWith("rank-1/slow.dat");
             });
-            assertThat(result.cleanup()).contains("did not finish within 1s");
+            // after a timeout too, progress decides: the hung unlink made none for the grace
+            assertThat(result.cleanup()).contains("made no progress for 1s");
         }
     }
 

@@ -73,6 +73,18 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
         }
     }
 
+    @Override
+    public void rankSlow(int rank, java.time.Duration silence) {
+        if (enabled) {
+            synchronized (this) {
+                clear();
+                err.println("slow: rank " + rank + " has not been heard from for "
+                        + dev.prism.internal.Durations.approximately(silence) + ", but its node still answers: waiting for it");
+                err.flush();
+            }
+        }
+    }
+
     private void tick() {
         while (true) {
             try {

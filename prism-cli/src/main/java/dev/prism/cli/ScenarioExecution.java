@@ -11,6 +11,7 @@ import dev.prism.internal.Rendezvous;
 import dev.prism.RunResult;
 import dev.prism.TargetInfo;
 import dev.prism.internal.TextTable;
+import dev.prism.RunPlan;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
 import picocli.CommandLine;
@@ -35,7 +36,7 @@ final class ScenarioExecution {
      * (scancel) stops this rank's work and tells rank 0, which stops the others.
      */
     private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting, Path target,
-                                     Duration timeout, Duration cleanupGrace) {
+                                     Duration timeout, Duration cleanupGrace, Duration silenceLimit) {
         Duration window = timeout.plus(WORKER_GRACE);
         java.util.concurrent.atomic.AtomicReference<RankWorker> serving = new java.util.concurrent.atomic.AtomicReference<>();
         Signals signals = Signals.install(signal -> {
@@ -55,7 +56,7 @@ final class ScenarioExecution {
             } else {
                 rendezvous = Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort());
             }
-            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace);
+            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace).silenceLimit(silenceLimit);
             serving.set(worker);
             if (signals.received() != null) {
                 worker.stop("rank " + slurm.rank() + " received " + signals.received());
@@ -134,6 +135,9 @@ final class ScenarioExecution {
         if (options.cleanupGrace != null) {
             builder.cleanupGrace(options.cleanupGrace);
         }
+        if (options.silenceLimit != null) {
+            builder.silenceLimit(options.silenceLimit);
+        }
         java.nio.file.Path meeting = options.coordinationDirectory();
         if (meeting != null && options.launcher == ScenarioOptions.LauncherKind.THREADS) {
             throw new IllegalArgumentException("--coordinator applies to --launcher processes or slurm; threads meet in this JVM");
@@ -147,7 +151,7 @@ final class ScenarioExecution {
                         : cleanupGraceWithin(SlurmEnvironment.killWait(System.getenv()));
                 if (slurm.rank() != 0) {
                     return serveAsWorker(cli, slurm, meeting, builder.tasks(slurm.worldSize()).build().target(), options.timeout,
-                            grace);
+                            grace, options.silenceLimit != null ? options.silenceLimit : RunPlan.defaultSilenceLimit(options.timeout));
                 }
                 builder.cleanupGrace(grace);
                 if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {

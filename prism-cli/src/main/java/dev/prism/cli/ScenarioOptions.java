@@ -28,10 +28,16 @@ final class ScenarioOptions {
     Duration stallThreshold;
 
     @Option(names = "--cleanup-grace", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "how long removing the run directory may go without progress, and after a timeout or a signal"
+            description = "how long removing the run directory may go without progress, and after a signal"
                     + " how long it may take in all, before it is given up naming what was left (default: 10s; under"
                     + " --launcher slurm, KillWait less a second)")
     Duration cleanupGrace;
+
+    @Option(names = "--silence-limit", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "how long a rank process or the coordinator may go unheard before the other end asks whether"
+                    + " its node is still there; one that answers is slow and waited for, one that does not is lost"
+                    + " (default: a tenth of --timeout, from 15s to 60s)")
+    Duration silenceLimit;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
             description = "seed of every rank's random source (default: ${DEFAULT-VALUE})")

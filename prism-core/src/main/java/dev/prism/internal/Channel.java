@@ -36,4 +36,14 @@ interface Channel extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Sends a sign of life; skipped where another message is being sent right now (it says as much). */
+    default void ping() throws IOException {
+        send(Heartbeat.ping());
+    }
+
+    /** @return the address of the other end, for asking its node whether it is there; null where there is none (files) */
+    default java.net.InetSocketAddress peer() {
+        return null;
+    }
 }

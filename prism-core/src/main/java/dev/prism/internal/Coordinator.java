@@ -43,8 +43,18 @@ public final class Coordinator implements AutoCloseable {
     private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
     /** Why a rank was given up on during the current run: its connection closed, or it fell silent */
     private final Map<Integer, String> lost = new ConcurrentHashMap<>();
+    /** When each rank of {@link #lost} was given up on, in System.nanoTime(): the first one lost heads the failure */
+    private final Map<Integer, Long> lostAt = new ConcurrentHashMap<>();
+    /** Why a rank was given up on in an earlier run of this coordinator: its connection is gone for good */
+    private final Map<Integer, String> lostEarlier = new ConcurrentHashMap<>();
+    /** The longest silence of each rank in the current run after which its node still answered: slow, not lost */
+    private final Map<Integer, Long> slowest = new ConcurrentHashMap<>();
+    /** The pid each rank said it had when it connected */
+    private final Map<Integer, Long> pids = new ConcurrentHashMap<>();
     /** The phase each rank said it entered last in the current run */
     private final Map<Integer, dev.prism.RankPhase> phases = new ConcurrentHashMap<>();
+    /** Connections this coordinator closed itself (a rank hung past the deadline): their end is no loss to report */
+    private final Set<Channel> closing = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private Coordinator(ServerSocket server, Path directory, int worldSize) {
@@ -66,7 +76,7 @@ public final class Coordinator implements AutoCloseable {
         while (!closed) {
             for (Channel wire : ranks.values()) {
                 try {
-                    wire.send(Heartbeat.ping());
+                    wire.ping();
                 } catch (IOException e) {
                     // that rank is gone: its handler says so
                 }
@@ -156,6 +166,7 @@ public final class Coordinator implements AutoCloseable {
             return;
         }
         hosts.put(hello.path("rank").asInt(), hello.path("host").asText("?"));
+        pids.put(hello.path("rank").asInt(), hello.path("pid").asLong(-1));
         lastHeard.put(hello.path("rank").asInt(), System.nanoTime());
         Channel previous = ranks.put(hello.path("rank").asInt(), channel);
         if (previous != null) {
@@ -213,36 +224,68 @@ public final class Coordinator implements AutoCloseable {
                                             java.util.function.IntPredicate died) throws InterruptedException {
         Map<Integer, RankResult> results = new ConcurrentHashMap<>();
         List<Thread> handlers = new ArrayList<>();
+        List<Integer> served = new ArrayList<>();
+        long silenceNanos = plan.silenceLimit().toNanos();
         // between runs nobody reads the ranks' pings: each rank's silence is counted from this run's start
         remote.forEach(r -> lastHeard.put(r, System.nanoTime()));
         remote.forEach(lost::remove);
+        remote.forEach(lostAt::remove);
+        remote.forEach(slowest::remove);
         remote.forEach(phases::remove);
         // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
         barrier.onAbort(reason -> tellToStop(remote, reason));
         for (int rank : remote) {
             Channel wire = ranks.get(rank);
+            if (wire == null) {
+                // lost in an earlier run of this step (its process gave up and exited): this run cannot have it
+                String why = rankOn(rank, hosts.get(rank)) + " is not connected: "
+                        + lostEarlier.getOrDefault(rank, "it was lost before this run");
+                giveUp(rank, why, barrier);
+                continue;
+            }
             Thread handler = new Thread(() -> serve(rank, wire, plan, barrier, listener, results), "prism-coordinator-rank-" + rank);
             handler.setDaemon(true);
             handlers.add(handler);
+            served.add(rank);
             handler.start();
         }
+        long[] lastLook = {System.nanoTime()};
+        Map<Integer, Thread> probing = new ConcurrentHashMap<>();
+        Map<Integer, Long> probedAt = new ConcurrentHashMap<>();
+        // once told to stop, every rank still connected reports what it measured: a live rank does so within moments,
+        // a loaded one later, a silent one is asked about below. So the wait ends when all reported or were lost, or at
+        // the deadline; after a signal, within the signal's grace (SLURM's KillWait counts from it)
         RankThreads.await(handlers, barrier::stopReason, until.toEpochMilli(),
-                () -> plan.interruption().isInterrupted() ? SIGNALLED_STOP_GRACE_MILLIS : STOP_GRACE_MILLIS, () -> {
-            for (int r : remote) {
-                if (!results.containsKey(r) && died.test(r)) {
-                    barrier.abort("rank " + r + "'s process died");
+                () -> plan.interruption().isInterrupted() ? SIGNALLED_STOP_GRACE_MILLIS : Long.MAX_VALUE / 4, () -> {
+            long now = System.nanoTime();
+            if (now - lastLook[0] > silenceNanos / 2) {
+                // this process itself was stopped or starved that long: the ranks' silence is not theirs
+                served.forEach(r -> lastHeard.put(r, now));
+            }
+            lastLook[0] = now;
+            for (int r : served) {
+                if (results.containsKey(r) || lost.containsKey(r)) {
+                    continue;
+                }
+                if (died.test(r)) {
+                    giveUp(r, rankOn(r, hosts.get(r)) + "'s process died", barrier);
+                    continue;
                 }
                 Channel wire = ranks.get(r);
-                long silent = System.nanoTime() - lastHeard.getOrDefault(r, System.nanoTime());
-                if (!results.containsKey(r) && wire != null && wire.heartbeats()
-                        && silent > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Heartbeat.SILENCE_MILLIS)) {
-                    String node = hosts.get(r);
-                    String why = rankOn(r, node) + " has not been heard from for "
-                            + Durations.approximately(java.time.Duration.ofNanos(silent)) + ": its node or its network is down";
-                    lost.putIfAbsent(r, why);
-                    barrier.abort(why);
-                    ranks.remove(r, wire);
-                    wire.close();
+                long silent = now - lastHeard.getOrDefault(r, now);
+                if (wire != null && wire.heartbeats() && silent > silenceNanos && !probing.containsKey(r)
+                        && now - probedAt.getOrDefault(r, 0L) > silenceNanos) {
+                    probedAt.put(r, now);
+                    Thread probe = new Thread(() -> {
+                        try {
+                            judgeSilence(r, wire, silent, barrier, listener);
+                        } finally {
+                            probing.remove(r);
+                        }
+                    }, "prism-coordinator-probe-" + r);
+                    probe.setDaemon(true);
+                    probing.put(r, probe);
+                    probe.start();
                 }
             }
         });
@@ -250,13 +293,75 @@ public final class Coordinator implements AutoCloseable {
             if (handlers.get(i).isAlive()) {
                 // a rank that has not reported by now is hung: drop its connection so its handler ends
                 barrier.expire();
-                Channel wire = ranks.remove(new ArrayList<>(remote).get(i));
+                Channel wire = ranks.remove(served.get(i));
                 if (wire != null) {
+                    closing.add(wire);
                     wire.close();
                 }
             }
         }
+        // a rank that was silent but whose node answered says so in its result: slow, with how slow
+        slowest.forEach((r, nanos) -> results.computeIfPresent(r, (k, result) -> noted(result, "liveness", "silent for up to "
+                + Durations.approximately(Duration.ofNanos(nanos)) + " (over the silence limit of "
+                + Durations.format(plan.silenceLimit()) + "), and its " + (pids.containsKey(r) && HostProbe.hostname()
+                .equals(hosts.get(r)) ? "process" : "node") + " still answered: slow, not lost")));
         return results;
+    }
+
+    /** @return {@code r} with the note {@code key}: {@code note} added */
+    static RankResult noted(RankResult r, String key, String note) {
+        Map<String, String> notes = new java.util.LinkedHashMap<>(r.notes());
+        notes.put(key, note);
+        return new RankResult(r.rank(), r.hostname(), r.status(), r.failure(), r.phaseNanos(), r.measurements(),
+                r.counters(), r.stalls(), notes, r.intervals());
+    }
+
+    /**
+     * @return the result of {@code rank}, which sent none: why it was lost (with how long after the first loss, when it
+     *         was lost later: then it is not what the run's failure names), else {@code otherwise}
+     */
+    public RankResult unreported(int rank, String node, String otherwise) {
+        String why = lostReason(rank).orElse(otherwise);
+        java.util.Optional<String> after = lostAfter(rank);
+        return after.isPresent() ? missing(rank, node, Failure.Kind.ABORTED, why + " (" + after.get() + " was lost)")
+                : missing(rank, node, Failure.Kind.EXCEPTION, why);
+    }
+
+    /**
+     * A rank silent for longer than the run's silence limit: asks whether it is still there — its process, when it runs
+     * on this host, else its node's kernel. One that is there is slow (the longest such silence is kept, for its
+     * result); one that is not is given up on, and the run stops.
+     */
+    private void judgeSilence(int rank, Channel wire, long silentNanos, RankBarrier barrier, ScenarioListener listener) {
+        String node = hosts.get(rank);
+        String silence = Durations.approximately(Duration.ofNanos(silentNanos));
+        String unanswered;
+        if (node != null && node.equals(HostProbe.hostname()) && pids.getOrDefault(rank, -1L) > 0) {
+            unanswered = Heartbeat.processAlive(pids.get(rank)) ? null : "its process " + pids.get(rank) + " is gone";
+        } else if (wire.peer() != null) {
+            unanswered = Heartbeat.nodeAnswers(wire.peer());
+            unanswered = unanswered == null ? null : "its node does not answer (" + unanswered + ")";
+        } else {
+            unanswered = "there is no way to ask";
+        }
+        if (unanswered == null) {
+            slowest.merge(rank, silentNanos, Math::max);
+            listener.rankSlow(rank, Duration.ofNanos(silentNanos));
+            return;
+        }
+        giveUp(rank, rankOn(rank, node) + " has not been heard from for " + silence + " and " + unanswered
+                + ": its node or its network is down", barrier);
+        ranks.remove(rank, wire);
+        wire.close();
+    }
+
+    /** Gives up on {@code rank} for {@code why}: remembered (with when, the first loss heads the failure), and the run stops. */
+    private void giveUp(int rank, String why, RankBarrier barrier) {
+        if (lost.putIfAbsent(rank, why) == null) {
+            lostAt.put(rank, System.nanoTime());
+            lostEarlier.put(rank, "lost in an earlier run of this step (" + why + ")");
+        }
+        barrier.abort(why);
     }
 
     /** How long ranks told to stop get to send what they measured. */
@@ -300,12 +405,11 @@ public final class Coordinator implements AutoCloseable {
                         // alive: nothing more to do
                     }
                     case "barrier" -> {
-                        try {
-                            barrier.await(rank, m.path("name").asText());
-                            wire.send(Channel.message("released"));
-                        } catch (RankAbortedException e) {
-                            wire.send(Channel.message("aborted").put("reason", e.getMessage()));
-                        }
+                        // waited for in a thread of its own: this one goes on reading, so the rank's pings still count
+                        String name = m.path("name").asText();
+                        Thread waiter = new Thread(() -> awaitBarrier(rank, name, wire, barrier), "prism-coordinator-barrier-" + rank);
+                        waiter.setDaemon(true);
+                        waiter.start();
                     }
                     case "abort" -> barrier.abort(m.path("reason").asText());
                     case "phase" -> {
@@ -327,10 +431,25 @@ public final class Coordinator implements AutoCloseable {
             String node = hosts.get(rank);
             String why = rankOn(rank, node) + " lost its connection to the coordinator ("
                     + e.getMessage() + ")";
-            lost.putIfAbsent(rank, why);
-            barrier.abort(why);
+            if (!closing.contains(wire)) {
+                giveUp(rank, why, barrier);
+            }
             ranks.remove(rank, wire);
             wire.close();
+        }
+    }
+
+    /** Waits at {@code barrier} for {@code rank} and tells it the outcome: released, or aborted and why. */
+    private static void awaitBarrier(int rank, String name, Channel wire, RankBarrier barrier) {
+        try {
+            try {
+                barrier.await(rank, name);
+                wire.send(Channel.message("released"));
+            } catch (RankAbortedException e) {
+                wire.send(Channel.message("aborted").put("reason", e.getMessage()));
+            }
+        } catch (IOException e) {
+            // the rank is gone: its handler says so
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -349,6 +468,37 @@ public final class Coordinator implements AutoCloseable {
     /** @return the result of a rank that reported nothing, on {@code host} ("?" when not known) */
     public static RankResult missing(int rank, String host, Failure.Kind kind, String message) {
         return new RankResult(rank, host, Status.FAIL, new Failure(kind, message, rank), 0, Map.of(), Map.of(), List.of());
+    }
+
+    /**
+     * @return the rank lost first in the last run (by time), and how long after it {@code rank} was lost; empty when
+     *         {@code rank} was not lost or is the first
+     */
+    public java.util.Optional<String> lostAfter(int rank) {
+        Long at = lostAt.get(rank);
+        java.util.Optional<Map.Entry<Integer, Long>> first = lostAt.entrySet().stream().min(Map.Entry.comparingByValue());
+        if (at == null || first.isEmpty() || first.get().getKey() == rank
+                || at - first.get().getValue() < java.util.concurrent.TimeUnit.SECONDS.toNanos(LOST_TOGETHER_SECONDS)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Durations.approximately(Duration.ofNanos(at - first.get().getValue())) + " after "
+                + rankOn(first.get().getKey(), hosts.get(first.get().getKey())));
+    }
+
+    /** Ranks lost within this many seconds of the first one went together (one node's ranks, say). */
+    private static final long LOST_TOGETHER_SECONDS = 2;
+
+    /**
+     * @return for a rank that fell silent for longer than the silence limit in the last run while its node still
+     *         answered: how long its longest silence was
+     */
+    public java.util.Optional<Duration> slowSilence(int rank) {
+        return java.util.Optional.ofNullable(slowest.get(rank)).map(Duration::ofNanos);
+    }
+
+    /** @return why {@code rank} was lost in an earlier run of this coordinator, if it was */
+    public java.util.Optional<String> earlierLoss(int rank) {
+        return java.util.Optional.ofNullable(lostEarlier.get(rank));
     }
 
     /** @return why the coordinator gave up on {@code rank} in the last run (silence, a closed connection), if it did */
@@ -397,6 +547,7 @@ public final class Coordinator implements AutoCloseable {
             } catch (IOException e) {
                 // already gone
             }
+            closing.add(wire);
             wire.close();
         }
         ranks.clear();

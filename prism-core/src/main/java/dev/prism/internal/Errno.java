@@ -119,8 +119,15 @@ public final class Errno {
         if (name != null) {
             return TEXT_BY_NAME.get(name) + " (" + name + ")";
         }
+        if (e instanceof java.nio.channels.ClosedByInterruptException) {
+            // no errno: Java closed the file under a thread that was interrupted (told to stop)
+            return "interrupted: the file was closed under a thread told to stop (no error of the storage)";
+        }
+        if (e instanceof java.nio.channels.AsynchronousCloseException) {
+            return "the file was closed by another thread while in use (no error of the storage)";
+        }
         String reason = e instanceof java.nio.file.FileSystemException f ? f.getReason() : e.getMessage();
-        return reason != null ? reason : "I/O error";
+        return reason != null ? reason : "I/O error (no errno given)";
     }
 
     /** @return {@code call("path"): reason (ERRNO)}, how PRISM names a failed call */

@@ -57,6 +57,7 @@ final class PlanCodec {
         m.put("durationNanos", plan.pacing().duration().toNanos());
         m.put("rampNanos", plan.pacing().ramp().toNanos());
         m.put("intervalNanos", plan.pacing().interval().toNanos());
+        m.put("silenceLimitNanos", plan.silenceLimit().toNanos());
         return m;
     }
 
@@ -72,6 +73,7 @@ final class PlanCodec {
                 m.path("repetition").asInt(), output.isNull() || output.isMissingNode() ? null : Path.of(output.asText()),
                 dev.prism.Interruption.create(), m.path("continueOnError").asBoolean(false),
                 new dev.prism.Pacing(Duration.ofNanos(m.path("durationNanos").asLong(0)), Duration.ofNanos(m.path("rampNanos").asLong(0)),
-                        Duration.ofNanos(m.path("intervalNanos").asLong(0))));
+                        Duration.ofNanos(m.path("intervalNanos").asLong(0))),
+                m.has("silenceLimitNanos") ? Duration.ofNanos(m.path("silenceLimitNanos").asLong()) : null);
     }
 }

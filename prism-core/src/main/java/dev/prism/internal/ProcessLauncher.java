@@ -69,10 +69,12 @@ public final class ProcessLauncher implements Launcher {
                     r -> !children.get(r).isAlive() || plan.interruption().isInterrupted());
             unconnected.addAll(missing);
             Map<Integer, RankResult> results = Map.of();
+            String[] stopped = {null};
             if (missing.isEmpty()) {
                 try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
                     results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS),
                             r -> !children.get(r).isAlive());
+                    stopped[0] = barrier.stopReason();
                 }
             }
             List<Integer> diedAtStart = new ArrayList<>();
@@ -85,7 +87,8 @@ public final class ProcessLauncher implements Launcher {
             for (int rank = 0; rank < plan.tasks(); rank++) {
                 RankResult result = results.get(rank);
                 list.add(result != null ? result : explainMissing(rank, children.get(rank), tails.get(2 * rank + 1),
-                        missing.isEmpty() ? null : missing, diedAtStart, plan, coordinator.whereIs(rank).orElse(null)));
+                        missing.isEmpty() ? null : missing, diedAtStart, plan, coordinator.whereIs(rank).orElse(null),
+                        stopped[0], coordinator));
             }
             return list;
         } catch (InterruptedException e) {
@@ -127,10 +130,16 @@ public final class ProcessLauncher implements Launcher {
      * @return the result of a rank that sent none: how its process died, and where, or why it was stopped
      */
     private static RankResult explainMissing(int rank, Process child, OutputTail stderr, List<Integer> neverConnected,
-                                             List<Integer> diedAtStart, RunPlan plan, String where) {
+                                             List<Integer> diedAtStart, RunPlan plan, String where, String stopReason,
+                                             Coordinator coordinator) {
         boolean exited = waitQuietly(child, 500);
         String tail = stderr.text().strip();
         String output = tail.isEmpty() ? "" : "; its stderr ends: " + tail;
+        if (exited && coordinator.lostAfter(rank).isPresent()) {
+            // it died after another rank was lost: not what the run's failure names
+            return coordinator.unreported(rank, "?", "rank " + rank + "'s process died with exit code " + child.exitValue()
+                    + (where == null ? "" : " " + where) + output);
+        }
         if (exited) {
             int code = child.exitValue();
             boolean atStart = neverConnected != null && neverConnected.contains(rank);
@@ -150,6 +159,10 @@ public final class ProcessLauncher implements Launcher {
         if (neverConnected != null && neverConnected.contains(rank)) {
             return Coordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
                     + " never connected to the coordinator within the timeout of " + Durations.format(plan.timeout()) + output);
+        }
+        if (stopReason != null && Instant.now().isBefore(plan.deadline())) {
+            return Coordinator.missing(rank, Failure.Kind.ABORTED, "rank " + rank + " was told to stop (" + stopReason
+                    + ") and did not report" + (where == null ? "" : "; it was last " + where) + output);
         }
         return Coordinator.missing(rank, Failure.Kind.TIMEOUT, "rank " + rank
                 + " did not report within the timeout of " + Durations.format(plan.timeout()) + output);

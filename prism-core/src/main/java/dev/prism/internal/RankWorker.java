@@ -55,6 +55,8 @@ public final class RankWorker {
     private volatile Channel wire;
     /** When the coordinator was last heard from, in System.nanoTime() */
     private volatile long lastHeardNanos;
+    /** How long the coordinator may go unheard before this rank asks whether its node is there: the plan's, once one came */
+    private volatile Duration silenceLimit;
     /** The run directory this rank's parent made before starting it, or null: a rank orphaned before its plan removes its part */
     private volatile Path startingRunDirectory;
     /** The pid of the process that started this rank, when it said so; else the parent this rank finds at start */
@@ -95,6 +97,16 @@ public final class RankWorker {
      */
     public RankWorker startingIn(Path runDirectory) {
         this.startingRunDirectory = runDirectory;
+        return this;
+    }
+
+    /**
+     * @param limit how long the coordinator may go unheard before this rank asks whether its node is still there, until
+     *              a plan brings its own
+     * @return this worker
+     */
+    public RankWorker silenceLimit(Duration limit) {
+        this.silenceLimit = limit;
         return this;
     }
 
@@ -175,6 +187,7 @@ public final class RankWorker {
                 }
                 if ("plan".equals(m.path("type").asText())) {
                     RunPlan plan = PlanCodec.decode(m, forwarding(channel));
+                    silenceLimit = plan.silenceLimit();
                     boolean local = nodeLocal != null && nodeLocal.runDirectory().equals(plan.runDirectory())
                             || NodeLocalRun.isNodeLocal(plan, rank);
                     String unprepared = null;
@@ -190,7 +203,7 @@ public final class RankWorker {
                     RankResult result = unprepared == null ? runPlan(plan)
                             : Coordinator.missing(rank, HostProbe.hostname(), dev.prism.Failure.Kind.EXCEPTION, unprepared);
                     if (local) {
-                        result = withNote(result, "target", "node-local: rank 0's run directory is not on "
+                        result = Coordinator.noted(result, "target", "node-local: rank 0's run directory is not on "
                                 + HostProbe.hostname() + ", so this rank made its own there and removes it at the end");
                     }
                     lastPlan = plan; // from here its directory is this plan's: the clean-up below never runs twice
@@ -233,30 +246,40 @@ public final class RankWorker {
         }
     }
 
-    private static RankResult withNote(RankResult r, String key, String note) {
-        java.util.Map<String, String> notes = new java.util.LinkedHashMap<>(r.notes());
-        notes.put(key, note);
-        return new RankResult(r.rank(), r.hostname(), r.status(), r.failure(), r.phaseNanos(), r.measurements(),
-                r.counters(), r.stalls(), notes, r.intervals());
-    }
-
     /**
-     * Pings the coordinator, and takes it as gone after {@link Heartbeat#SILENCE_MILLIS} without a word from it (its
-     * node died or the network went down): this rank then stops, as when the connection closes.
+     * Pings the coordinator from a thread that does nothing else. After the silence limit without a word from it, asks
+     * its node's kernel whether it is there ({@link Heartbeat#nodeAnswers}): a coordinator whose node answers is busy
+     * (a loaded node, a long pause) and is waited for; one whose node does not is gone (its node died or the network
+     * went down), and this rank stops, as when the connection closes. A silence this rank's own pause explains (its
+     * JVM was stopped or starved: this thread woke late) is not the coordinator's.
      */
     private void heartbeat(Channel channel) {
+        long lastWake = System.nanoTime();
+        long probedAt = 0;
         while (wire == channel) {
             try {
-                channel.send(Heartbeat.ping());
+                channel.ping();
             } catch (IOException e) {
                 // the reader notices a closed connection
             }
-            long silent = System.nanoTime() - lastHeardNanos;
-            if (silent > TimeUnit.MILLISECONDS.toNanos(Heartbeat.SILENCE_MILLIS)) {
-                lost("heard nothing from the coordinator at " + rendezvous + " for "
-                        + Durations.approximately(Duration.ofNanos(silent)) + ": its node or the network is down");
-                channel.close();
-                return;
+            long now = System.nanoTime();
+            long limit = limitNanos();
+            if (now - lastWake > limit / 2) {
+                lastHeardNanos = now; // this process was paused: nothing could be heard meanwhile
+            }
+            lastWake = now;
+            long silent = now - lastHeardNanos;
+            if (silent > limit && now - probedAt > limit) {
+                probedAt = now;
+                String unanswered = rendezvous.isDirectory() ? "there is no way to ask"
+                        : Heartbeat.nodeAnswers(new InetSocketAddress(rendezvous.host(), rendezvous.port()));
+                if (unanswered != null && System.nanoTime() - lastHeardNanos > limit) {
+                    lost("heard nothing from the coordinator at " + rendezvous + " for "
+                            + Durations.approximately(Duration.ofNanos(silent)) + " and its node does not answer ("
+                            + unanswered + "): its node or the network is down");
+                    channel.close();
+                    return;
+                }
             }
             try {
                 Thread.sleep(Heartbeat.INTERVAL_MILLIS);
@@ -264,6 +287,11 @@ public final class RankWorker {
                 return;
             }
         }
+    }
+
+    private long limitNanos() {
+        Duration limit = silenceLimit;
+        return (limit != null ? limit : RunPlan.defaultSilenceLimit(Duration.ZERO)).toNanos();
     }
 
     /** Takes every message as it arrives: "stop" at once, pings as a sign of life, the rest in order for the serving thread. */
@@ -516,7 +544,7 @@ public final class RankWorker {
         Duration connect = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 60);
         Rendezvous rendezvous = args[0].startsWith("dir:") ? Rendezvous.directory(java.nio.file.Path.of(args[0].substring(4)))
                 : Rendezvous.tcp(args[0], Integer.parseInt(args[1]));
-        RankWorker worker = new RankWorker(rendezvous, rank);
+        RankWorker worker = new RankWorker(rendezvous, rank).silenceLimit(RunPlan.defaultSilenceLimit(connect));
         if (args.length > 4) {
             worker.startingIn(java.nio.file.Path.of(args[4]));
         }

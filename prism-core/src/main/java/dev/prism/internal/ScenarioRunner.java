@@ -82,7 +82,8 @@ public final class ScenarioRunner {
             throw e;
         }
         closeLaunchers();
-        boolean bounded = scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut);
+        // after a timeout too, progress decides: a loaded machine removes slowly, hung storage not at all
+        boolean bounded = scenario.interruption().isInterrupted();
         String cleanup = cleanUp(runDirectory, bounded);
         if (betweenRepetitions != null) {
             cleanup = cleanup == null ? betweenRepetitions : cleanup + "; before that, " + betweenRepetitions;
@@ -132,8 +133,7 @@ public final class ScenarioRunner {
 
     /**
      * Removes the run directory in a thread of its own, so a removal stuck on hung storage cannot
-     * hold the results back. After a timeout it gets the scenario's clean-up grace in all; after an
-     * interruption it must end by the interruption plus that grace (a SLURM job's KillWait, before its
+     * hold the results back. After an interruption it must end by the interruption plus that grace (a SLURM job's KillWait, before its
      * SIGKILL, counts from the signal), and removes rank 0's own directory first, while every other
      * rank removes its own. Otherwise it may take as long as it needs while it makes progress
      * (millions of files take minutes), and is abandoned once no entry was removed for a whole grace.
@@ -242,7 +242,7 @@ public final class ScenarioRunner {
         Instant deadline = Instant.now().plus(scenario.timeout());
         RunPlan plan = new RunPlan(benchmark, tasks, runDirectory, scenario.seed(), scenario.timeout(), deadline,
                 scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput, scenario.interruption(),
-                scenario.continueOnError(), scenario.pacing());
+                scenario.continueOnError(), scenario.pacing(), scenario.silenceLimit().orElse(null));
         Launcher launcher = launcherOf(benchmark);
         List<RankResult> ranks = launcher.launch(plan);
         if (ranks.size() != tasks) {

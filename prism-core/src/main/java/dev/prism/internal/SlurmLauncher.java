@@ -93,6 +93,10 @@ public final class SlurmLauncher implements Launcher {
                             + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : ""));
                 }
             }
+            java.util.List<Integer> gone = remote.stream().filter(r -> !coordinator.connected().contains(r)).toList();
+            if (!gone.isEmpty()) {
+                return notRun(plan, remote, gone);
+            }
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
             AtomicReference<RankResult> own = new AtomicReference<>();
             Thread local;
@@ -120,11 +124,10 @@ public final class SlurmLauncher implements Launcher {
                     RankResult result = results.get(r);
                     if (result == null) {
                         // its node: what it said when it connected, else SLURM's layout of the step's tasks
-                        String node = coordinator.hostOf(r).or(() -> SlurmLayout.nodeOf(r, System.getenv())).orElse("?");
-                        String why = coordinator.lostReason(r).orElse(Coordinator.rankOn(r, node)
+                        String node = nodeOf(r);
+                        result = coordinator.unreported(r, node, Coordinator.rankOn(r, node)
                                 + " did not report: its process died, hung past the timeout of "
                                 + Durations.format(plan.timeout()) + ", lost its connection or its node");
-                        result = Coordinator.missing(r, node, Failure.Kind.EXCEPTION, why);
                     }
                     list.add(result);
                 }
@@ -134,6 +137,29 @@ public final class SlurmLauncher implements Launcher {
             Thread.currentThread().interrupt();
             throw new PrismException("interrupted while driving SLURM ranks", e);
         }
+    }
+
+    /** @return the node of rank {@code r}: what it said when it connected, else SLURM's layout of the step's tasks, else "?" */
+    private String nodeOf(int r) {
+        return coordinator.hostOf(r).or(() -> SlurmLayout.nodeOf(r, System.getenv())).orElse("?");
+    }
+
+    /**
+     * @return the results of a benchmark of this step that cannot run: ranks lost in an earlier one are gone for good
+     *         (their processes exited), so it is skipped at once, saying which and why, instead of waiting for them
+     */
+    private List<RankResult> notRun(RunPlan plan, List<Integer> remote, List<Integer> gone) {
+        List<RankResult> list = new ArrayList<>();
+        String skipped = "not run: rank(s) " + gone + " of this step were lost in an earlier benchmark or repetition";
+        list.add(Coordinator.missing(0, HostProbe.hostname(), Failure.Kind.ABORTED, skipped));
+        for (int r : remote) {
+            String node = nodeOf(r);
+            list.add(gone.contains(r)
+                    ? Coordinator.missing(r, node, Failure.Kind.EXCEPTION, Coordinator.rankOn(r, node) + " is not connected: "
+                    + coordinator.earlierLoss(r).orElse("it was lost earlier in this step") + "; " + plan.benchmark().name() + " was not run")
+                    : Coordinator.missing(r, node, Failure.Kind.ABORTED, skipped));
+        }
+        return list;
     }
 
     /**

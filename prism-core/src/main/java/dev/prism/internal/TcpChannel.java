@@ -25,8 +25,31 @@ final class TcpChannel implements Channel {
         this.out = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8));
     }
 
+    private final java.util.concurrent.locks.ReentrantLock sending = new java.util.concurrent.locks.ReentrantLock();
+
     @Override
-    public synchronized void send(ObjectNode message) throws IOException {
+    public void send(ObjectNode message) throws IOException {
+        sending.lock();
+        try {
+            write(message);
+        } finally {
+            sending.unlock();
+        }
+    }
+
+    /** A ping never waits behind another message: one being sent says as much. */
+    @Override
+    public void ping() throws IOException {
+        if (sending.tryLock()) {
+            try {
+                write(Heartbeat.ping());
+            } finally {
+                sending.unlock();
+            }
+        }
+    }
+
+    private void write(ObjectNode message) throws IOException {
         out.write(MAPPER.writeValueAsString(message));
         out.write('\n');
         out.flush();
@@ -53,6 +76,11 @@ final class TcpChannel implements Channel {
                 socket.setSoTimeout(0);
             }
         }
+    }
+
+    @Override
+    public java.net.InetSocketAddress peer() {
+        return socket.getRemoteSocketAddress() instanceof java.net.InetSocketAddress a ? a : null;
     }
 
     @Override
