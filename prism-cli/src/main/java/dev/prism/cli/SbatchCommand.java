@@ -103,7 +103,10 @@ final class SbatchCommand implements Runnable {
             if (nodes != null) {
                 out.println("#SBATCH --nodes=" + nodes);
             }
+            // the steps overcommit, so the allocation must too: without it sbatch refuses more tasks than the nodes' CPUs
+            out.println("#SBATCH --overcommit");
         }
+        warnAboutPaths(prism);
         writeTail(out, prism, "set -euo pipefail");
         String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
         if (torch) {
@@ -158,6 +161,8 @@ final class SbatchCommand implements Runnable {
         if (nodes != null) {
             out.println("#SBATCH --nodes=" + nodes);
         }
+        out.println("#SBATCH --overcommit");
+        warnAboutPaths(prism);
         writeTail(out, prism, "set -uo pipefail   # one configuration's failure does not stop the others");
         String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
         String repetitions = "--reps " + suite.repetitions() + " --warmups " + suite.warmups();
@@ -178,6 +183,59 @@ final class SbatchCommand implements Runnable {
         }
         out.println("done");
         out.flush();
+    }
+
+    /** Directories that are each node's own on nearly every cluster. */
+    private static final List<String> NODE_LOCAL = List.of("/tmp", "/var/tmp", "/dev/shm", "/run", "/scratch/local", "/local");
+    /** Filesystem types that live on one machine: a path on one is not the compute nodes' path. */
+    private static final Set<String> LOCAL_TYPES = Set.of("ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "ramfs", "overlay",
+            "zfs", "f2fs", "vfat", "devtmpfs");
+
+    /**
+     * Warns (on stderr; the script is still written) where the script cannot work across nodes: a target that is
+     * node-local (each node would write its own copy, and the other nodes could not read rank 0's published address),
+     * or a PRISM that lives on this machine's own disk, which the compute nodes do not see.
+     */
+    private void warnAboutPaths(Path prism) {
+        PrintWriter err = spec.commandLine().getErr();
+        String target = null;
+        for (int i = 0; i < runArgs.size(); i++) {
+            if (runArgs.get(i).equals("--target") && i + 1 < runArgs.size()) {
+                target = runArgs.get(i + 1);
+            } else if (runArgs.get(i).startsWith("--target=")) {
+                target = runArgs.get(i).substring("--target=".length());
+            }
+        }
+        if (target == null) {
+            err.println("prism sbatch: warning: no --target given: give a directory on the filesystem to qualify, which"
+                    + " every node mounts at the same path");
+        } else {
+            String t = target;
+            String type = localType(Path.of(t));
+            if (NODE_LOCAL.stream().anyMatch(d -> t.equals(d) || t.startsWith(d + "/")) || type != null && type.equals("tmpfs")) {
+                err.println("prism sbatch: warning: the target " + t + " is node-local on most clusters: each node would"
+                        + " write its own copy and the other nodes could not find rank 0's address there; give a"
+                        + " directory on the shared filesystem (or set MASTER_ADDR and MASTER_PORT for the steps)");
+            }
+        }
+        String type = localType(prism);
+        if (type != null) {
+            err.println("prism sbatch: warning: PRISM at " + prism + " is on " + type + ", a filesystem of this machine's own:"
+                    + " the compute nodes run the same path, so it must be on the shared filesystem (or set PRISM=… to"
+                    + " where the nodes find it when you submit)");
+        }
+    }
+
+    /** @return the filesystem type holding {@code path} on this machine when it is a local one, else null (shared, or unknown) */
+    private static String localType(Path path) {
+        String real;
+        try {
+            real = path.toAbsolutePath().toRealPath().toString();
+        } catch (java.io.IOException e) {
+            return null; // not here: nothing to say about it
+        }
+        return dev.prism.internal.MountTable.current().find(real).map(m -> m.filesystemType())
+                .filter(LOCAL_TYPES::contains).orElse(null);
     }
 
     /** @return the benchmark names at the head of the run arguments, before the first option */

@@ -123,6 +123,32 @@ class PrismCommandTest {
     }
 
     @Test
+    void sbatch_asksForTheOvercommitItsStepsUse_andWarnsAboutANodeLocalTargetAndAPrismOffTheSharedFilesystem() {
+        Cli.Outcome o = prism("sbatch", "--tasks", "16", "--nodes", "4", "--", "create_files", "--target", "/tmp/prism");
+        assertThat(o.exit()).as(o.err()).isZero();
+        // sbatch refuses 16 tasks on 4 small nodes unless the allocation itself overcommits
+        assertThat(o.out()).contains("#SBATCH --ntasks=16").contains("#SBATCH --overcommit");
+        assertThat(o.err()).contains("warning: the target /tmp/prism is node-local on most clusters");
+        Cli.Outcome suite = prism("sbatch", "--suite", "quick", "--tasks", "4", "--", "--target", "/lustre/p");
+        assertThat(suite.out()).contains("#SBATCH --overcommit");
+        assertThat(suite.err()).doesNotContain("node-local");
+        Cli.Outcome untargeted = prism("sbatch", "--tasks", "4", "--", "create_files");
+        assertThat(untargeted.err()).contains("warning: no --target given");
+        // this checkout's ./prism is on the machine's own disk here (no network filesystem holds it): nodes would not see it
+        Path script = Path.of("..", "prism").toAbsolutePath().normalize();
+        String type = dev.prism.internal.MountTable.current().find(script.toString()).map(m -> m.filesystemType()).orElse("");
+        System.setProperty("prism.script", script.toString());
+        try {
+            Cli.Outcome local = prism("sbatch", "--tasks", "4", "--", "create_files", "--target", "/lustre/p");
+            if (java.util.Set.of("ext4", "xfs", "btrfs", "overlay", "tmpfs").contains(type)) {
+                assertThat(local.err()).contains("PRISM at " + script + " is on " + type + ", a filesystem of this machine's own");
+            }
+        } finally {
+            System.clearProperty("prism.script");
+        }
+    }
+
+    @Test
     void sbatch_forASuite_writesOneRunPerConfigurationAndTaskCount() {
         Cli.Outcome o = prism("sbatch", "--suite", "standard", "--tasks", "2,4", "--nodes", "2", "--", "--target", "/mnt/a b");
         assertThat(o.exit()).as(o.err()).isZero();
@@ -197,8 +223,9 @@ class PrismCommandTest {
 
     @Test
     void failedRun_exitsOne() {
-        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=200000",
-                "--timeout", "1ms", "--out", out.toString(), "-q");
+        // a second: the start-up's bounded storage calls (statfs, mkdir) fit, 3,000,000 creates do not
+        Cli.Outcome o = prism("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
+                "--timeout", "1s", "--out", out.toString(), "-q");
         assertThat(o.exit()).isEqualTo(1);
         assertThat(o.err()).contains("FAIL create_files with 1 task(s): TIMEOUT");
     }

@@ -90,17 +90,27 @@ public final class RankExecution {
             }
         }
         RankResult result = result(failure);
-        // each rank writes its own result document; a launcher's interrupt (the deadline, a stop) must not
-        // close that file's channel under it, and a failed copy never loses the result itself
-        boolean interrupted = Thread.interrupted();
-        try {
-            ResultJson.writeRank(plan, result);
-        } catch (PrismException e) {
-            System.err.println("prism: " + e.getMessage());
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+        // each rank writes its own result document, in a thread of its own: a launcher's interrupt (the deadline, a
+        // stop) must not close that file's channel under it, and a failed copy never loses the result itself
+        Thread writer = new Thread(() -> {
+            try {
+                ResultJson.writeRank(plan, result);
+            } catch (PrismException e) {
+                System.err.println("prism: " + e.getMessage());
             }
+        }, "prism-rank-" + rank + "-result");
+        writer.setDaemon(true);
+        writer.start();
+        boolean interrupted = false;
+        while (writer.isAlive()) {
+            try {
+                writer.join();
+            } catch (InterruptedException e) {
+                interrupted = true; // told to stop: the document is still written, the result returned
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         enter(RankPhase.FINISHED);
         return result;
@@ -139,9 +149,19 @@ public final class RankExecution {
         // a ramp is no part of the timed phase: rates count from its end
         long from = started ? Math.max(phaseStartNanos, context.intervalOriginNanos()) : 0;
         long phase = !started ? 0 : Math.max(0, (phaseEndNanos != 0 ? phaseEndNanos : System.nanoTime()) - from);
+        java.util.Map<String, dev.prism.Measurement> measured = context.measurements(phase);
+        java.util.Map<String, String> notes = context.notes();
+        if (failure == null && started && plan.tasks() > 1 && measured.values().stream().allMatch(m -> m.count() == 0 && m.errors() == 0)) {
+            // a rank with no share of the work (18 files for 32 ranks) passes, but not silently
+            notes = new java.util.LinkedHashMap<>(notes);
+            notes.put(IDLE, "measured no operation in its timed phase: it had no share of the work");
+        }
         return new RankResult(rank, hostname, failure == null ? Status.PASS : Status.FAIL, failure, phase,
-                context.measurements(phase), context.counters(), context.stalls(), context.notes(), context.intervals());
+                measured, context.counters(), context.stalls(), notes, context.intervals());
     }
+
+    /** The note of a rank that measured nothing: named in the result and the table. */
+    public static final String IDLE = "idle";
 
     private Failure classify(Throwable t) {
         if (timedOut && !(t instanceof RankAbortedException a && !a.midPhase())) {

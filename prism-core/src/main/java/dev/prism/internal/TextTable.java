@@ -12,7 +12,7 @@ import java.util.Map;
 
 /** The latency tables a person reads: one per benchmark configuration, one row per task count × operation. */
 public final class TextTable {
-    private static final String[] HEADER = {"tasks", "op", "count", "mean", "±95% reps", "p50", "p90", "p99", "max", "ops/s"};
+    private static final String[] HEADER = {"tasks", "op", "count", "mean", "95% CI reps", "p50", "p90", "p99", "max", "ops/s"};
     private static final String BYTES_HEADER = "MiB/s";
 
     private TextTable() {
@@ -58,6 +58,21 @@ public final class TextTable {
         return out;
     }
 
+    /**
+     * @return the 95% interval of the mean over repetitions as it is, {@code [lo, hi]} (it is not symmetric: it is
+     *         found on the log scale); {@code n/a} for 2 repetitions, whose interval (Student's t of 12.7) says nothing
+     *         usable; {@code -} for one
+     */
+    static String interval(RepetitionStats across) {
+        if (across.repetitions() < 2) {
+            return "-";
+        }
+        if (across.repetitions() == 2) {
+            return "n/a";
+        }
+        return "[" + duration(across.ci95LowNanos()) + ", " + duration(across.ci95HighNanos()) + "]";
+    }
+
     /** @return {@code row} with {@code errors} inserted after the count column */
     private static String[] withErrors(String[] row, String errors) {
         String[] out = new String[row.length + 1];
@@ -84,7 +99,7 @@ public final class TextTable {
             for (Map.Entry<String, Measurement> e : run.measurements().entrySet()) {
                 Measurement m = e.getValue();
                 RepetitionStats across = run.acrossRepetitions().get(e.getKey());
-                String ci = across.repetitions() < 2 ? "-" : duration(across.ci95HighNanos() - across.meanNanos());
+                String ci = interval(across);
                 String[] row = {String.valueOf(run.tasks()), e.getKey(), String.valueOf(m.count()),
                         duration(m.meanNanos()), ci, duration(m.p50Nanos()), duration(m.p90Nanos()),
                         duration(m.p99Nanos()), duration(m.maxNanos()), rate(m.opsPerSecond())};
@@ -106,6 +121,14 @@ public final class TextTable {
                                 spread.slowestRank(), duration(spread.maxNanos()),
                                 spread.minNanos() == 0 ? 1.0 : (double) spread.maxNanos() / spread.minNanos()));
                     }
+                }
+            }
+            for (dev.prism.RepetitionResult rep : run.repetitions()) {
+                java.util.SortedSet<Integer> idle = new java.util.TreeSet<>();
+                rep.ranks().stream().filter(r -> r.notes().containsKey(RankExecution.IDLE)).forEach(r -> idle.add(r.rank()));
+                if (!idle.isEmpty()) {
+                    out.append(String.format("  tasks %d rep %d: %d idle rank(s), %s: measured nothing, no share of the work%n",
+                            run.tasks(), rep.index() + 1, idle.size(), ranks(idle)));
                 }
             }
             if (!run.counters().isEmpty()) {

@@ -51,6 +51,29 @@ class DataPathTest {
     }
 
     @Test
+    void ranksWithNoShareOfTheFiles_passButAreNamedIdle_inTheirResultsAndTheTable() {
+        // 9 files for 12 ranks: ranks 9–11 have nothing to read
+        Scenario scenario = Scenario.builder().target(target).benchmark(PosixBenchmarks.md5Check().generate(SMALL)).tasks(12)
+                .build();
+        dev.prism.ScenarioResult result = scenario.execute();
+        RunResult r = result.runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        List<dev.prism.RankResult> ranks = r.repetitions().get(0).ranks();
+        assertThat(ranks.subList(9, 12)).allSatisfy(rank -> assertThat(rank.notes()).containsKey("idle"));
+        assertThat(ranks.subList(0, 9)).allSatisfy(rank -> assertThat(rank.notes()).doesNotContainKey("idle"));
+        assertThat(result.table()).contains("tasks 12 rep 1: 3 idle rank(s), ranks 9-11: measured nothing");
+    }
+
+    @Test
+    void readOthers_onOneNode_readsTheNextRanksFiles_andSaysAllRanksShareTheNode() {
+        RunResult r = run(PosixBenchmarks.md5Check().generate(SMALL).readOthers(true), 3);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        String host = r.repetitions().get(0).ranks().get(0).hostname();
+        assertThat(r.repetitions().get(0).ranks().get(2).notes().get("read_others"))
+                .isEqualTo("reads the files rank 0 wrote, on " + host + " (the same node: every rank runs on " + host + ")");
+    }
+
+    @Test
     void content_isPinned_soDatasetsFromEveryVersionStayVerifiable() throws Exception {
         java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(100_000);
         new DatasetContent(42).fillFrom("shard-001/file-000001.bin", 0, file);

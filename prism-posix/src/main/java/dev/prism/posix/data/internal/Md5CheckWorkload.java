@@ -76,7 +76,7 @@ public final class Md5CheckWorkload implements Workload {
         if (dataset != null) {
             ctx.note("dataset_found", describe(all, manifest != null));
         }
-        int target = readOthers && ctx.worldSize() > 1 ? (ctx.rank() + 1) % ctx.worldSize() : ctx.rank();
+        int target = readOthers && ctx.worldSize() > 1 ? readFrom(ctx) : ctx.rank();
         mine = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             if (i % ctx.worldSize() == target) {
@@ -92,6 +92,55 @@ public final class Md5CheckWorkload implements Workload {
             sizes[i] = mine.get(i).sizeBytes();
         }
         prepareEpoch(ctx);
+    }
+
+    /**
+     * With {@code read_others}: every rank says which node it runs on (a file in the shared directory), and all read
+     * the share of the rank {@link #shift} places after them, on another node wherever the layout allows, so no read
+     * comes through the page cache of the node that wrote it. Noted in the result: which rank, on which node.
+     */
+    private static int readFrom(WorkloadContext ctx) throws IOException {
+        Path hosts = ctx.sharedDirectory().resolve(".read-others-hosts");
+        Files.createDirectories(hosts);
+        String mine = dev.prism.HostInfo.current().hostname();
+        Files.writeString(hosts.resolve("rank-" + ctx.rank()), mine);
+        ctx.barrier();
+        List<String> nodes = new ArrayList<>();
+        for (int r = 0; r < ctx.worldSize(); r++) {
+            nodes.add(Files.readString(hosts.resolve("rank-" + r)));
+        }
+        int target = (ctx.rank() + shift(nodes)) % ctx.worldSize();
+        boolean elsewhere = !nodes.get(target).equals(mine);
+        ctx.note("read_others", "reads the files rank " + target + " wrote, on " + nodes.get(target)
+                + (elsewhere ? " (another node)" : " (the same node: every rank runs on " + mine + ")"));
+        return target;
+    }
+
+    /**
+     * @return the shift {@code s} (1 ≤ s &lt; ranks) by which rank {@code r} reads rank {@code r + s}'s files: the
+     *         smallest that puts the most ranks on another node than the one they read from (every rank, where nodes
+     *         hold equal numbers of ranks). A shift, so every rank's files are read exactly once
+     */
+    static int shift(List<String> nodeOfRank) {
+        int n = nodeOfRank.size();
+        int best = 1;
+        int bestCrossing = -1;
+        for (int s = 1; s < n; s++) {
+            int crossing = 0;
+            for (int r = 0; r < n; r++) {
+                if (!nodeOfRank.get(r).equals(nodeOfRank.get((r + s) % n))) {
+                    crossing++;
+                }
+            }
+            if (crossing > bestCrossing) {
+                best = s;
+                bestCrossing = crossing;
+            }
+            if (crossing == n) {
+                break;
+            }
+        }
+        return best;
     }
 
     /** Writes this rank's share of the dataset (untimed, synced) and returns every file from the merged manifest. */
