@@ -29,35 +29,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * without it, unless PRISM_REQUIRE_SLURM=1 (as scripts/test.sh sets), which makes that a failure.
  */
 class PrismNodesIT {
-    private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
-    private static final Path SCRIPTS = SCRIPT.getParent().resolve("scripts");
-    private static final String CONF = "/etc/slurm-prism-nodes/slurm.conf";
+    private static final Path SCRIPT = SimulatedCluster.SCRIPT;
+    private static final String CONF = SimulatedCluster.CONF;
 
     @BeforeAll
     static void twoNodesAreUp() throws Exception {
-        boolean root = "root".equals(System.getProperty("user.name"));
-        String said = root ? script("slurm-up.sh", "--nodes", "2") : "not root";
-        dev.prism.testing.Required.require(said.contains("2 nodes up"), "PRISM_REQUIRE_SLURM",
-                "no simulated 2-node SLURM (scripts/slurm-up.sh --nodes 2 needs root): " + said);
+        SimulatedCluster.start(2);
     }
 
     @AfterAll
     static void nodesAreRemoved() throws Exception {
-        if ("root".equals(System.getProperty("user.name"))) {
-            script("slurm-down.sh", "--nodes");
-        }
-    }
-
-    /** Runs a script to a file (the daemons it starts must not hold a pipe of this test open); returns what it said. */
-    private static String script(String name, String... arguments) throws IOException, InterruptedException {
-        Path log = Files.createTempFile("prism-nodes", ".log");
-        List<String> command = new ArrayList<>(List.of(SCRIPTS.resolve(name).toString()));
-        command.addAll(List.of(arguments));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        p.waitFor(2, TimeUnit.MINUTES);
-        String said = Files.readString(log);
-        Files.delete(log);
-        return said;
+        SimulatedCluster.stop();
     }
 
     /** A command of the simulated cluster (srun, salloc) that ended: what it printed on stdout and stderr, its exit code and wall time. */

@@ -1,0 +1,196 @@
+package dev.prism.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.prism.testing.Await;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Many ranks on many nodes: the simulated SLURM cluster at 4 nodes × 4 ranks ({@code scripts/slurm-up.sh --nodes 4}),
+ * through the faults that are ordinary at scale — a node whose ranks all die, and a rank that goes silent (stopped,
+ * as a long GC pause or a starved JVM is) for longer than the silence limit. A dead node costs the run, never the
+ * survivors' data, and the next benchmark of the step is skipped at once saying why; a silent rank whose node still
+ * answers is slow, not dead. Needs root; skipped without it unless PRISM_REQUIRE_SLURM=1.
+ */
+class PrismManyRanksIT {
+    private static final Path SCRIPT = SimulatedCluster.SCRIPT;
+    private static final String CONF = SimulatedCluster.CONF;
+    private static final int NODES = 4;
+    private static final int RANKS = 16;
+
+    @BeforeAll
+    static void fourNodesAreUp() throws Exception {
+        SimulatedCluster.start(NODES);
+    }
+
+    @AfterAll
+    static void nodesAreRemoved() throws Exception {
+        SimulatedCluster.stop();
+    }
+
+    /** Starts {@code srun -N4 -n16 -O ./prism run …} in the background, its output to files in {@code work}. */
+    private static Process srun(Path work, String... arguments) throws IOException {
+        List<String> command = new ArrayList<>(List.of("srun", "--time=8", "-N" + NODES, "-n" + RANKS, "-O", SCRIPT.toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
+                .redirectError(work.resolve("stderr.txt").toFile());
+        pb.environment().put("SLURM_CONF", CONF);
+        return pb.start();
+    }
+
+    @Test
+    void aNodeDies_theRunFailsNamingIt_everySurvivorKeepsItsData_andTheNextBenchmarkIsSkippedAtOnce(@TempDir Path work)
+            throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        Process srun = srun(work, "run", "create_files", "list_files", "-p", "files=200000", "--target", target.toString(),
+                "--launcher", "slurm", "--timeout", "200s", "--out", out.toString(), "--run-id", "nodekill", "-q");
+        // every rank is in its timed phase (each has created files), then all of n3's ranks (8–11) die at once
+        for (int r = 0; r < RANKS; r++) {
+            Path own = target.resolve("prism-nodekill").resolve("rank-" + r);
+            Await.until("rank " + r + " creates files (" + own + ")", () -> hasFiles(own));
+        }
+        List<Long> n3 = javasIn("prism-n3");
+        assertThat(n3).hasSize(4);
+        long killed = System.nanoTime();
+        for (long pid : n3) {
+            new ProcessBuilder("kill", "-9", String.valueOf(pid)).start().waitFor();
+        }
+        assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
+        double seconds = (System.nanoTime() - killed) / 1e9;
+        String stderr = Files.readString(work.resolve("stderr.txt"));
+        System.out.printf("n3's 4 ranks killed: srun ended %.1f s later%n", seconds);
+
+        JsonNode create = new ObjectMapper().readTree(out.resolve("nodekill/01-create_files-t16.json").toFile());
+        // the first loss heads the failure: one of n3's ranks, on n3
+        assertThat(create.at("/failure/message").asText()).as(create.at("/failure").toString()).contains("on n3")
+                .containsPattern("rank (8|9|10|11) on n3");
+        JsonNode ranks = create.at("/repetitions/0/ranks");
+        long survivorsWithData = 0;
+        for (int r = 0; r < RANKS; r++) {
+            JsonNode rank = ranks.get(r);
+            if (r >= 8 && r < 12) {
+                assertThat(rank.at("/hostname").asText()).isEqualTo("n3");
+                continue;
+            }
+            // every survivor stopped before its next operation and sent what it measured; its own document was written
+            assertThat(rank.at("/measurements/create/count").asLong()).as("rank %d's creates", r).isPositive();
+            assertThat(out.resolve("nodekill/01-create_files-t16/rep-0/rank-" + r + ".json")).as("rank %d's document", r).exists();
+            survivorsWithData++;
+        }
+        assertThat(survivorsWithData).isEqualTo(12);
+        // the next benchmark of the step cannot have n3's ranks: skipped, saying which and why, never hanging
+        JsonNode list = new ObjectMapper().readTree(out.resolve("nodekill/02-list_files-t16.json").toFile());
+        assertThat(list.at("/failure/message").asText()).contains("is not connected").contains("list_files was not run");
+        assertThat(stderr).doesNotContain("Exception").doesNotContain("\tat ");
+        // a dead rank fails the run within moments; the rest is the clean-up of what the ranks created
+        assertThat(seconds).as("from the kill to srun's end").isLessThan(60);
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void aRankStoppedPastTheSilenceLimit_isReportedSlowNotDead_andTheRunPassesWithItsData(@TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        // files synced one by one: rank 5 is still in its timed phase when it is stopped
+        Process srun = srun(work, "run", "create_files", "-p", "files=1500", "-p", "fsync=true", "--target", target.toString(),
+                "--launcher", "slurm", "--timeout", "300s", "--silence-limit", "5s", "--out", out.toString(),
+                "--run-id", "stopped", "--json");
+        Path own = target.resolve("prism-stopped").resolve("rank-5");
+        Await.until("rank 5 creates files (" + own + ")", () -> hasFiles(own));
+        long rank5 = javasIn("prism-n2").stream().filter(pid -> slurmRank(pid) == 5).findFirst().orElseThrow();
+        new ProcessBuilder("kill", "-STOP", String.valueOf(rank5)).start().waitFor();
+        try {
+            // longer than the old fixed 15 s too: rank 0 says it is slow only after it asked n2, which answered
+            Await.until("rank 0 reports rank 5 slow", () -> Files.readString(work.resolve("stderr.txt"))
+                    .contains("slow: rank 5 has not been heard from"));
+        } finally {
+            new ProcessBuilder("kill", "-CONT", String.valueOf(rank5)).start().waitFor();
+        }
+        assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
+        String stderr = Files.readString(work.resolve("stderr.txt"));
+        assertThat(srun.exitValue()).as(stderr).isZero();
+        assertThat(stderr).doesNotContain("is down");
+        JsonNode run = new ObjectMapper().readTree(Files.readString(work.resolve("stdout.txt"))).get(0);
+        assertThat(run.at("/status").asText()).isEqualTo("PASS");
+        assertThat(run.at("/measurements/create/count").asLong()).isEqualTo(RANKS * 1500L);
+        assertThat(run.at("/repetitions/0/ranks/5/notes/liveness").asText()).contains("slow, not lost");
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
+    @Test
+    void readOthers_readsTheFilesOfARankOnAnotherNode_andSaysWhich(@TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Process srun = srun(work, "run", "md5_check", "-p", "read_others=true", "-p", "size_classes=4KiB",
+                "-p", "files_per_class=32", "--target", target.toString(), "--launcher", "slurm", "--timeout", "200s", "--json", "-q");
+        assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
+        assertThat(srun.exitValue()).as(Files.readString(work.resolve("stderr.txt"))).isZero();
+        JsonNode ranks = new ObjectMapper().readTree(Files.readString(work.resolve("stdout.txt"))).get(0).at("/repetitions/0/ranks");
+        for (int r = 0; r < RANKS; r++) {
+            // 4 ranks a node, one after another (SLURM's block layout): rank r reads rank r + 4's files, on the next node
+            int from = (r + 4) % RANKS;
+            assertThat(ranks.get(r).at("/notes/read_others").asText()).as("rank %d", r)
+                    .isEqualTo("reads the files rank " + from + " wrote, on n" + (from / 4 + 1) + " (another node)");
+        }
+    }
+
+    private static boolean hasFiles(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.anyMatch(p -> p.getFileName().toString().startsWith("file-"));
+        }
+    }
+
+    /** @return the SLURM rank (SLURM_PROCID) of process {@code pid}, from its environment; -1 when it has none */
+    private static int slurmRank(long pid) {
+        try {
+            for (String entry : new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "environ")),
+                    StandardCharsets.UTF_8).split("\0")) {
+                if (entry.startsWith("SLURM_PROCID=")) {
+                    return Integer.parseInt(entry.substring("SLURM_PROCID=".length()));
+                }
+            }
+        } catch (IOException e) {
+            // gone
+        }
+        return -1;
+    }
+
+    /** @return the PRISM JVMs running inside network namespace {@code namespace} (a node's ranks), once there are 4 */
+    private static List<Long> javasIn(String namespace) {
+        return Await.value("4 PRISM ranks run in " + namespace, () -> {
+            Process pids = new ProcessBuilder("ip", "netns", "pids", namespace).start();
+            String text = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            pids.waitFor();
+            List<Long> javas = new ArrayList<>();
+            for (String pid : text.split("\\s+")) {
+                if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).flatMap(h -> h.info().commandLine())
+                        .orElse("").contains("-Dprism.script=")) {
+                    javas.add(Long.parseLong(pid));
+                }
+            }
+            return javas.size() == RANKS / NODES ? Optional.of(javas) : Optional.empty();
+        });
+    }
+}
