@@ -255,8 +255,21 @@ public final class Coordinator implements AutoCloseable {
         // once told to stop, every rank still connected reports what it measured: a live rank does so within moments,
         // a loaded one later, a silent one is asked about below. So the wait ends when all reported or were lost, or at
         // the deadline; after a signal, within the signal's grace (SLURM's KillWait counts from it)
-        RankThreads.await(handlers, barrier::stopReason, until.toEpochMilli(),
-                () -> plan.interruption().isInterrupted() ? SIGNALLED_STOP_GRACE_MILLIS : Long.MAX_VALUE / 4, () -> {
+        int[] seen = {0};
+        long[] arrivedAt = {0};
+        RankThreads.awaitUntil(handlers, barrier::stopReason, until.toEpochMilli(), stopSeen -> {
+            if (!plan.interruption().isInterrupted()) {
+                return Long.MAX_VALUE;
+            }
+            // after a signal: its grace, and a little more after each result that still arrives (a loaded node's
+            // ranks report late, not never), within a bound that fits SLURM's KillWait
+            if (results.size() != seen[0]) {
+                seen[0] = results.size();
+                arrivedAt[0] = System.currentTimeMillis();
+            }
+            return Math.min(stopSeen + SIGNALLED_STOP_LIMIT_MILLIS,
+                    Math.max(stopSeen + SIGNALLED_STOP_GRACE_MILLIS, arrivedAt[0] + SIGNALLED_ARRIVAL_GRACE_MILLIS));
+        }, () -> {
             long now = System.nanoTime();
             if (now - lastLook[0] > silenceNanos / 2) {
                 // this process itself was stopped or starved that long: the ranks' silence is not theirs
@@ -364,13 +377,16 @@ public final class Coordinator implements AutoCloseable {
         barrier.abort(why);
     }
 
-    /** How long ranks told to stop get to send what they measured. */
-    private static final long STOP_GRACE_MILLIS = 3_000;
     /**
-     * As {@link #STOP_GRACE_MILLIS} after a signal: under SLURM the clean-up must also fit in KillWait (by default
-     * 30 s, often 5–10 s) from the signal, and a rank whose node is gone would otherwise take the whole grace.
+     * After a signal, how long ranks told to stop get at least to send what they measured (otherwise every rank still
+     * connected is waited for): under SLURM the clean-up must also fit in KillWait (by default 30 s, often 5–10 s)
+     * from the signal, and a rank whose node is gone would otherwise take the whole grace.
      */
     private static final long SIGNALLED_STOP_GRACE_MILLIS = 1_000;
+    /** After a signal, how much longer the wait goes on after each result that arrives. */
+    private static final long SIGNALLED_ARRIVAL_GRACE_MILLIS = 500;
+    /** After a signal, the longest wait for results in all. */
+    private static final long SIGNALLED_STOP_LIMIT_MILLIS = 3_000;
 
     /** Sends every remote rank the reason to stop, off the caller's thread (which may hold the barrier). */
     private void tellToStop(Collection<Integer> remote, String reason) {

@@ -27,22 +27,39 @@ final class RankThreads {
     /** As {@link #await(List, Supplier, long, long, Runnable)}, with the grace chosen when the stop is seen. */
     static boolean await(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis, LongSupplier graceMillis,
                          Runnable eachPoll) {
-        long stopBy = Long.MAX_VALUE;
+        long[] grace = {-1};
+        return awaitUntil(threads, stopReason, deadlineMillis, stopSeen -> {
+            if (grace[0] < 0) {
+                grace[0] = graceMillis.getAsLong();
+            }
+            return stopSeen + grace[0];
+        }, eachPoll);
+    }
+
+    /**
+     * As {@link #await(List, Supplier, long, long, Runnable)}; once the stop is seen (at {@code stopSeenMillis}),
+     * {@code stopBy} says when to stop waiting, asked again at every look, so it may move (later while results
+     * still arrive).
+     */
+    static boolean awaitUntil(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis,
+                              java.util.function.LongUnaryOperator stopBy, Runnable eachPoll) {
+        long stopSeen = -1;
         for (Thread thread : threads) {
             while (thread.isAlive()) {
                 eachPoll.run();
                 long now = System.currentTimeMillis();
-                if (stopBy == Long.MAX_VALUE && stopReason.get() != null) {
-                    stopBy = now + graceMillis.getAsLong();
+                if (stopSeen < 0 && stopReason.get() != null) {
+                    stopSeen = now;
                 }
+                long end = stopSeen < 0 ? Long.MAX_VALUE : stopBy.applyAsLong(stopSeen);
                 if (now >= deadlineMillis) {
                     return false;
                 }
-                if (now >= stopBy) {
+                if (now >= end) {
                     return true;
                 }
                 try {
-                    thread.join(Math.max(1, Math.min(50, Math.min(deadlineMillis, stopBy) - now)));
+                    thread.join(Math.max(1, Math.min(50, Math.min(deadlineMillis, end) - now)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return true;
