@@ -156,14 +156,6 @@ public final class RankWorker {
         if (parent > 0) {
             startDaemon("prism-rank-" + rank + "-watchdog", () -> watch(parent));
         }
-        if (System.getProperty("prism.fault.holdConnect") != null && startingRunDirectory != null) {
-            // a fault test's state to wait for: this rank's JVM is up and watches its parent (its start-up is over)
-            try {
-                java.nio.file.Files.writeString(RunDirectory.rankDirectory(startingRunDirectory, rank).resolve("started"), "");
-            } catch (IOException e) {
-                // the test waits for it in vain and says so
-            }
-        }
         try (Channel channel = rendezvous.isDirectory() ? DirectoryChannel.forRank(rendezvous.directory(), rank)
                 : connect(connectTimeout)) {
             wire = channel;
