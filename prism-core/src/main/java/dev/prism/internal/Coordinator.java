@@ -238,9 +238,7 @@ public final class Coordinator implements AutoCloseable {
             Channel wire = ranks.get(rank);
             if (wire == null) {
                 // lost in an earlier run of this step (its process gave up and exited): this run cannot have it
-                String why = rankOn(rank, hosts.get(rank)) + " is not connected: "
-                        + lostEarlier.getOrDefault(rank, "it was lost before this run");
-                giveUp(rank, why, barrier);
+                giveUp(rank, notConnected(rank, hosts.get(rank)), barrier);
                 continue;
             }
             Thread handler = new Thread(() -> serve(rank, wire, plan, barrier, listener, results), "prism-coordinator-rank-" + rank);
@@ -250,7 +248,7 @@ public final class Coordinator implements AutoCloseable {
             handler.start();
         }
         long[] lastLook = {System.nanoTime()};
-        Map<Integer, Thread> probing = new ConcurrentHashMap<>();
+        Set<Integer> probing = ConcurrentHashMap.newKeySet();
         Map<Integer, Long> probedAt = new ConcurrentHashMap<>();
         // once told to stop, every rank still connected reports what it measured: a live rank does so within moments,
         // a loaded one later, a silent one is asked about below. So the wait ends when all reported or were lost, or at
@@ -286,7 +284,7 @@ public final class Coordinator implements AutoCloseable {
                 }
                 Channel wire = ranks.get(r);
                 long silent = now - lastHeard.getOrDefault(r, now);
-                if (wire != null && wire.heartbeats() && silent > silenceNanos && !probing.containsKey(r)
+                if (wire != null && wire.heartbeats() && silent > silenceNanos && !probing.contains(r)
                         && now - probedAt.getOrDefault(r, 0L) > silenceNanos) {
                     probedAt.put(r, now);
                     Thread probe = new Thread(() -> {
@@ -297,7 +295,7 @@ public final class Coordinator implements AutoCloseable {
                         }
                     }, "prism-coordinator-probe-" + r);
                     probe.setDaemon(true);
-                    probing.put(r, probe);
+                    probing.add(r);
                     probe.start();
                 }
             }
@@ -316,8 +314,8 @@ public final class Coordinator implements AutoCloseable {
         // a rank that was silent but whose node answered says so in its result: slow, with how slow
         slowest.forEach((r, nanos) -> results.computeIfPresent(r, (k, result) -> noted(result, "liveness", "silent for up to "
                 + Durations.approximately(Duration.ofNanos(nanos)) + " (over the silence limit of "
-                + Durations.format(plan.silenceLimit()) + "), and its " + (pids.containsKey(r) && HostProbe.hostname()
-                .equals(hosts.get(r)) ? "process" : "node") + " still answered: slow, not lost")));
+                + Durations.format(plan.silenceLimit()) + "), and its " + (onThisHost(r) ? "process" : "node")
+                + " still answered: slow, not lost")));
         return results;
     }
 
@@ -349,7 +347,7 @@ public final class Coordinator implements AutoCloseable {
         String node = hosts.get(rank);
         String silence = Durations.approximately(Duration.ofNanos(silentNanos));
         String unanswered;
-        if (node != null && node.equals(HostProbe.hostname()) && pids.getOrDefault(rank, -1L) > 0) {
+        if (onThisHost(rank)) {
             unanswered = Heartbeat.processAlive(pids.get(rank)) ? null : "its process " + pids.get(rank) + " is gone";
         } else if (wire.peer() != null) {
             unanswered = Heartbeat.nodeAnswers(wire.peer());
@@ -366,6 +364,11 @@ public final class Coordinator implements AutoCloseable {
                 + ": its node or its network is down", barrier);
         ranks.remove(rank, wire);
         wire.close();
+    }
+
+    /** @return whether {@code rank} runs on this host and said its pid, so its process itself can be looked at */
+    private boolean onThisHost(int rank) {
+        return HostProbe.hostname().equals(hosts.get(rank)) && pids.getOrDefault(rank, -1L) > 0;
     }
 
     /** Gives up on {@code rank} for {@code why}: remembered (with when, the first loss heads the failure), and the run stops. */
@@ -505,16 +508,11 @@ public final class Coordinator implements AutoCloseable {
     private static final long LOST_TOGETHER_SECONDS = 2;
 
     /**
-     * @return for a rank that fell silent for longer than the silence limit in the last run while its node still
-     *         answered: how long its longest silence was
+     * @return why {@code rank} (on {@code node}) cannot take part: {@code rank 8 on n3 is not connected: lost in an
+     *         earlier run of this step (…)}
      */
-    public java.util.Optional<Duration> slowSilence(int rank) {
-        return java.util.Optional.ofNullable(slowest.get(rank)).map(Duration::ofNanos);
-    }
-
-    /** @return why {@code rank} was lost in an earlier run of this coordinator, if it was */
-    public java.util.Optional<String> earlierLoss(int rank) {
-        return java.util.Optional.ofNullable(lostEarlier.get(rank));
+    public String notConnected(int rank, String node) {
+        return rankOn(rank, node) + " is not connected: " + lostEarlier.getOrDefault(rank, "it was lost earlier in this step");
     }
 
     /** @return why the coordinator gave up on {@code rank} in the last run (silence, a closed connection), if it did */

@@ -69,12 +69,12 @@ public final class ProcessLauncher implements Launcher {
                     r -> !children.get(r).isAlive() || plan.interruption().isInterrupted());
             unconnected.addAll(missing);
             Map<Integer, RankResult> results = Map.of();
-            String[] stopped = {null};
+            String stopped = null;
             if (missing.isEmpty()) {
                 try (dev.prism.Interruption.Registration stopOnInterrupt = barrier.abortOn(plan.interruption())) {
                     results = coordinator.execute(plan, all, barrier, plan.listener(), plan.deadline().plusMillis(GRACE_MILLIS),
                             r -> !children.get(r).isAlive());
-                    stopped[0] = barrier.stopReason();
+                    stopped = barrier.stopReason();
                 }
             }
             List<Integer> diedAtStart = new ArrayList<>();
@@ -88,7 +88,7 @@ public final class ProcessLauncher implements Launcher {
                 RankResult result = results.get(rank);
                 list.add(result != null ? result : explainMissing(rank, children.get(rank), tails.get(2 * rank + 1),
                         missing.isEmpty() ? null : missing, diedAtStart, plan, coordinator.whereIs(rank).orElse(null),
-                        stopped[0], coordinator));
+                        stopped, coordinator));
             }
             return list;
         } catch (InterruptedException e) {

@@ -1,7 +1,6 @@
 package dev.prism.internal;
 
 import java.util.List;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -21,19 +20,7 @@ final class RankThreads {
      */
     static boolean await(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis, long graceMillis,
                          Runnable eachPoll) {
-        return await(threads, stopReason, deadlineMillis, () -> graceMillis, eachPoll);
-    }
-
-    /** As {@link #await(List, Supplier, long, long, Runnable)}, with the grace chosen when the stop is seen. */
-    static boolean await(List<Thread> threads, Supplier<String> stopReason, long deadlineMillis, LongSupplier graceMillis,
-                         Runnable eachPoll) {
-        long[] grace = {-1};
-        return awaitUntil(threads, stopReason, deadlineMillis, stopSeen -> {
-            if (grace[0] < 0) {
-                grace[0] = graceMillis.getAsLong();
-            }
-            return stopSeen + grace[0];
-        }, eachPoll);
+        return awaitUntil(threads, stopReason, deadlineMillis, stopSeen -> stopSeen + graceMillis, eachPoll);
     }
 
     /**

@@ -93,7 +93,8 @@ public final class SlurmLauncher implements Launcher {
                             + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : ""));
                 }
             }
-            java.util.List<Integer> gone = remote.stream().filter(r -> !coordinator.connected().contains(r)).toList();
+            java.util.Set<Integer> connected = coordinator.connected();
+            java.util.List<Integer> gone = remote.stream().filter(r -> !connected.contains(r)).toList();
             if (!gone.isEmpty()) {
                 return notRun(plan, remote, gone);
             }
@@ -155,8 +156,8 @@ public final class SlurmLauncher implements Launcher {
         for (int r : remote) {
             String node = nodeOf(r);
             list.add(gone.contains(r)
-                    ? Coordinator.missing(r, node, Failure.Kind.EXCEPTION, Coordinator.rankOn(r, node) + " is not connected: "
-                    + coordinator.earlierLoss(r).orElse("it was lost earlier in this step") + "; " + plan.benchmark().name() + " was not run")
+                    ? Coordinator.missing(r, node, Failure.Kind.EXCEPTION, coordinator.notConnected(r, node) + "; "
+                    + plan.benchmark().name() + " was not run")
                     : Coordinator.missing(r, node, Failure.Kind.ABORTED, skipped));
         }
         return list;
