@@ -1,7 +1,7 @@
 package dev.prism;
 
-import dev.prism.internal.Statistics;
-import dev.prism.internal.TextTable;
+import dev.prism.internal.output.Statistics;
+import dev.prism.internal.output.TextTable;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.inference.TTest;
 

@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.RunDirectory;
+import dev.prism.internal.files.RunDirectory;
 
 import java.nio.file.Path;
 

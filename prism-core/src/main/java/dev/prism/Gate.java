@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.Durations;
+import dev.prism.internal.output.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -383,9 +383,9 @@ public final class Gate {
 
         private String show(double v) {
             if (stat == Stat.BYTES_PER_SECOND) {
-                return dev.prism.internal.TextTable.bytes(v) + "/s";
+                return dev.prism.internal.output.TextTable.bytes(v) + "/s";
             }
-            return stat.isRate() ? String.format(Locale.ROOT, "%.4g/s", v) : dev.prism.internal.TextTable.duration(v);
+            return stat.isRate() ? String.format(Locale.ROOT, "%.4g/s", v) : dev.prism.internal.output.TextTable.duration(v);
         }
 
         @Override

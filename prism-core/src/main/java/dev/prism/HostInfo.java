@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.HostProbe;
+import dev.prism.internal.coordination.HostProbe;
 
 /**
  * The host a run executed on, recorded in every result so numbers are never read without their

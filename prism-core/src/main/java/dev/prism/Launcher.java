@@ -1,8 +1,8 @@
 package dev.prism;
 
-import dev.prism.internal.ProcessLauncher;
-import dev.prism.internal.SlurmLauncher;
-import dev.prism.internal.ThreadLauncher;
+import dev.prism.internal.launch.ProcessLauncher;
+import dev.prism.internal.launch.SlurmLauncher;
+import dev.prism.internal.launch.ThreadLauncher;
 
 import java.util.List;
 

@@ -61,7 +61,7 @@ public record Pacing(Duration duration, Duration ramp, Duration interval) {
     /** Formatting kept here so the public record needs no internal import in its signature. */
     private static final class Durations {
         static String text(Duration d) {
-            return dev.prism.internal.Durations.format(d);
+            return dev.prism.internal.output.Durations.format(d);
         }
     }
 }

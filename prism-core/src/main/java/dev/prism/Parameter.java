@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.Durations;
+import dev.prism.internal.output.Durations;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.Statistics;
+import dev.prism.internal.output.Statistics;
 
 import java.util.List;
 

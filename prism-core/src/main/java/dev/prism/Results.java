@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.ResultJson;
+import dev.prism.internal.output.ResultJson;
 
 import java.io.IOException;
 import java.nio.file.Files;

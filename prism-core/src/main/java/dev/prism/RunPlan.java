@@ -90,7 +90,7 @@ public record RunPlan(Benchmark benchmark, int tasks, Path runDirectory, long se
 
     /** @return the directory of {@code rank} */
     public Path rankDirectory(int rank) {
-        return dev.prism.internal.RunDirectory.rankDirectory(runDirectory, rank);
+        return dev.prism.internal.files.RunDirectory.rankDirectory(runDirectory, rank);
     }
 
     /** @return the directory all ranks share */

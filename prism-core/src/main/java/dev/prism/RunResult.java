@@ -1,7 +1,7 @@
 package dev.prism;
 
-import dev.prism.internal.ResultJson;
-import dev.prism.internal.TextTable;
+import dev.prism.internal.output.ResultJson;
+import dev.prism.internal.output.TextTable;
 
 import java.io.IOException;
 import java.nio.file.Path;

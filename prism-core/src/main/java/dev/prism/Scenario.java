@@ -1,7 +1,7 @@
 package dev.prism;
 
-import dev.prism.internal.Durations;
-import dev.prism.internal.ScenarioRunner;
+import dev.prism.internal.output.Durations;
+import dev.prism.internal.launch.ScenarioRunner;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -94,7 +94,7 @@ public record SlurmEnvironment(int rank, int worldSize, int nodeId, String coord
 
     /** @return the first host of a SLURM host list: {@code gpu[007-010,012],cpu1} → {@code gpu007} */
     public static String firstHost(String hostList) {
-        java.util.List<String> hosts = dev.prism.internal.SlurmLayout.hosts(hostList);
+        java.util.List<String> hosts = dev.prism.internal.launch.SlurmLayout.hosts(hostList);
         return hosts.isEmpty() ? "" : hosts.get(0);
     }
 

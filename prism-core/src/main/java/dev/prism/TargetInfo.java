@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.MountTable;
+import dev.prism.internal.files.MountTable;
 
 import java.nio.file.Path;
 

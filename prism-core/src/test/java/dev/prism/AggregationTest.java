@@ -4,7 +4,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.Size;
-import dev.prism.internal.Statistics;
+import dev.prism.internal.output.Statistics;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.RankWorker;
+import dev.prism.internal.rank.RankWorker;
 import dev.prism.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,7 +82,7 @@ class DistributedTest {
 
         CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
             try {
-                new RankWorker(dev.prism.internal.Rendezvous.directory(meeting), 1).serve(Duration.ofSeconds(30));
+                new RankWorker(dev.prism.internal.coordination.Rendezvous.directory(meeting), 1).serve(Duration.ofSeconds(30));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -116,7 +116,7 @@ class DistributedTest {
         java.util.concurrent.atomic.AtomicInteger looked = new java.util.concurrent.atomic.AtomicInteger();
         CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
             try {
-                dev.prism.internal.Rendezvous found = dev.prism.internal.CoordinatorEndpoint.await(published, 1,
+                dev.prism.internal.coordination.Rendezvous found = dev.prism.internal.coordination.CoordinatorEndpoint.await(published, 1,
                         java.time.Instant.now().plusSeconds(30), () -> looked.incrementAndGet() < 0);
                 new RankWorker(found, 1).serve(Duration.ofSeconds(30));
             } catch (Exception e) {
@@ -131,7 +131,7 @@ class DistributedTest {
         assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
         assertThat(run.launcher()).isEqualTo("slurm");
         assertThat(published).doesNotExist();
-        assertThatThrownBy(() -> dev.prism.internal.CoordinatorEndpoint.await(published, 1,
+        assertThatThrownBy(() -> dev.prism.internal.coordination.CoordinatorEndpoint.await(published, 1,
                 java.time.Instant.now().plusMillis(300), () -> false)).isInstanceOf(PrismException.class)
                 .hasMessageContaining("rank 0 published no address in " + published + " within ")
                 .hasMessageMatching("(?s).* within \\d{1,3}ms \\(.*") // the 300 ms it waited, rounded, never in ns
@@ -146,7 +146,7 @@ class DistributedTest {
 
     @Test
     void aRankThatNeverHearsFromAFileCoordinator_givesUpWithinTheDeadline(@TempDir Path shared) {
-        assertThatThrownBy(() -> new RankWorker(dev.prism.internal.Rendezvous.directory(shared), 1).serve(Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new RankWorker(dev.prism.internal.coordination.Rendezvous.directory(shared), 1).serve(Duration.ofSeconds(1)))
                 .isInstanceOf(PrismException.class)
                 .hasMessageContaining("rank 1 got no plan from the coordinator at directory " + shared + " within 1s");
     }

@@ -1,6 +1,6 @@
 package dev.prism;
 
-import dev.prism.internal.RunDirectory;
+import dev.prism.internal.files.RunDirectory;
 import dev.prism.testing.FaultFs;
 import dev.prism.testing.Await;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.prism.cli;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.TargetException;
-import dev.prism.internal.TextTable;
+import dev.prism.internal.output.TextTable;
 import dev.prism.posix.data.CreateDataset;
 import dev.prism.posix.data.DatasetManifest;
 import dev.prism.posix.data.DatasetSpec;

@@ -3,7 +3,7 @@ package dev.prism.cli;
 import dev.prism.PrismException;
 import dev.prism.TargetException;
 import dev.prism.UnknownBenchmarkException;
-import dev.prism.internal.HostProbe;
+import dev.prism.internal.coordination.HostProbe;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,7 +39,7 @@ public final class PrismCommand implements Runnable {
             description = "on failure, show Java's view too: exception classes and stack traces")
     void verbose(boolean on) {
         if (on) {
-            System.setProperty(dev.prism.internal.Verbose.PROPERTY, "true");
+            System.setProperty(dev.prism.internal.output.Verbose.PROPERTY, "true");
         }
     }
 
@@ -83,7 +83,7 @@ public final class PrismCommand implements Runnable {
 
     /** @return the command line, with --verbose off until this command line turns it on */
     static CommandLine commandLine() {
-        System.clearProperty(dev.prism.internal.Verbose.PROPERTY);
+        System.clearProperty(dev.prism.internal.output.Verbose.PROPERTY);
         return configured();
     }
 
@@ -107,7 +107,7 @@ public final class PrismCommand implements Runnable {
 
     private static int handleException(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
         PrintWriter err = cli.getErr();
-        boolean verbose = dev.prism.internal.Verbose.enabled();
+        boolean verbose = dev.prism.internal.output.Verbose.enabled();
         if (e instanceof IllegalArgumentException || e instanceof TargetException
                 || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException
                 || e instanceof dev.prism.RefusedException) {
@@ -120,7 +120,7 @@ public final class PrismCommand implements Runnable {
         if (e instanceof PrismException) {
             err.println("prism: " + oneLine(e.getMessage()));
         } else if (e instanceof java.io.IOException io) {
-            err.println("prism: " + oneLine(dev.prism.internal.Errno.describe(io)));
+            err.println("prism: " + oneLine(dev.prism.internal.files.Errno.describe(io)));
         } else {
             err.println("prism: internal error: " + oneLine(String.valueOf(e.getMessage()))
                     + (verbose ? "" : " (run with --verbose for details, and please report it)"));

@@ -234,7 +234,7 @@ final class SbatchCommand implements Runnable {
         } catch (java.io.IOException e) {
             return null; // not here: nothing to say about it
         }
-        return dev.prism.internal.MountTable.current().find(real).map(m -> m.filesystemType())
+        return dev.prism.internal.files.MountTable.current().find(real).map(m -> m.filesystemType())
                 .filter(LOCAL_TYPES::contains).orElse(null);
     }
 

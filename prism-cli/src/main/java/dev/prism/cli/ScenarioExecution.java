@@ -2,15 +2,15 @@ package dev.prism.cli;
 
 import dev.prism.HostInfo;
 import dev.prism.Interruption;
-import dev.prism.internal.Signals;
+import dev.prism.internal.launch.Signals;
 import dev.prism.Launcher;
 import dev.prism.SlurmEnvironment;
-import dev.prism.internal.CoordinatorEndpoint;
-import dev.prism.internal.RankWorker;
-import dev.prism.internal.Rendezvous;
+import dev.prism.internal.coordination.CoordinatorEndpoint;
+import dev.prism.internal.rank.RankWorker;
+import dev.prism.internal.coordination.Rendezvous;
 import dev.prism.RunResult;
 import dev.prism.TargetInfo;
-import dev.prism.internal.TextTable;
+import dev.prism.internal.output.TextTable;
 import dev.prism.RunPlan;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
@@ -71,7 +71,7 @@ final class ScenarioExecution {
             Thread.currentThread().interrupt();
             code = PrismCommand.EXIT_FAILED;
         } catch (java.io.IOException e) {
-            cli.getErr().println("prism: rank " + slurm.rank() + ": " + dev.prism.internal.Errno.describe(e));
+            cli.getErr().println("prism: rank " + slurm.rank() + ": " + dev.prism.internal.files.Errno.describe(e));
             code = PrismCommand.EXIT_FAILED;
         }
         return signals.received() != null ? signals.exitCode() : code;

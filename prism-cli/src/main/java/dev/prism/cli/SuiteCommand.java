@@ -1,7 +1,7 @@
 package dev.prism.cli;
 
 import dev.prism.Suite;
-import dev.prism.internal.RunDirectory;
+import dev.prism.internal.files.RunDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,7 +54,7 @@ final class SuiteCommand implements Callable<Integer> {
         int i = 0;
         for (Suite.Entry e : entries) {
             String number = e.runs() ? String.format("%3d", ++i) : "  -";
-            String parameters = dev.prism.internal.TextTable.parameters(e.benchmark().parameters().changedFromDefaults());
+            String parameters = dev.prism.internal.output.TextTable.parameters(e.benchmark().parameters().changedFromDefaults());
             out.printf("%s  %-" + width + "s  %s%s%n", number, e.benchmark().name(), parameters.isEmpty() ? "(defaults)" : parameters,
                     e.runs() ? "" : "   left out: " + e.missing());
         }

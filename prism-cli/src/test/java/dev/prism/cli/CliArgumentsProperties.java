@@ -35,7 +35,7 @@ class CliArgumentsProperties {
 
     @AfterContainer
     static void removeScratch() throws IOException {
-        dev.prism.internal.RunDirectory.deleteTree(scratch);
+        dev.prism.internal.files.RunDirectory.deleteTree(scratch);
     }
 
     @Property(tries = 60)

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /** Finds rank processes ({@code RankWorker HOST PORT RANK …}) below a process, for tests that kill them. */
 public final class RankProcesses {
-    private static final String WORKER = "dev.prism.internal.RankWorker";
+    private static final String WORKER = "dev.prism.internal.rank.RankWorker";
 
     private RankProcesses() {
     }

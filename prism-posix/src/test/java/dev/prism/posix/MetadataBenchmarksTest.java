@@ -5,7 +5,7 @@ import dev.prism.DataSize;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetInfo;
-import dev.prism.internal.RunDirectory;
+import dev.prism.internal.files.RunDirectory;
 import dev.prism.posix.metadata.DirectoryLayout;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;

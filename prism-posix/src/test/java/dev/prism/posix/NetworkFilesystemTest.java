@@ -32,7 +32,7 @@ class NetworkFilesystemTest {
         if (fs != null) {
             fs.close();
         }
-        dev.prism.internal.RunDirectory.deleteTree(dir);
+        dev.prism.internal.files.RunDirectory.deleteTree(dir);
     }
 
     @Test

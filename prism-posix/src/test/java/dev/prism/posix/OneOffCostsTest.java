@@ -3,7 +3,7 @@ package dev.prism.posix;
 import dev.prism.Launcher;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
-import dev.prism.internal.RunDirectory;
+import dev.prism.internal.files.RunDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

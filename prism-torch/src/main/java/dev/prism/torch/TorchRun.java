@@ -1,8 +1,8 @@
 package dev.prism.torch;
 
-import dev.prism.internal.Durations;
+import dev.prism.internal.output.Durations;
 import dev.prism.SlurmEnvironment;
-import dev.prism.internal.OutputTail;
+import dev.prism.internal.files.OutputTail;
 
 import java.io.IOException;
 import java.nio.file.Files;

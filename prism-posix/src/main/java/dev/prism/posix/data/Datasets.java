@@ -73,7 +73,7 @@ public final class Datasets {
 
         @Override
         public String toString() {
-            return files + " files, " + dev.prism.internal.TextTable.bytes(bytes) + ": " + (passed()
+            return files + " files, " + dev.prism.internal.output.TextTable.bytes(bytes) + ": " + (passed()
                     ? "all match the manifest" : problems.size() + " problem(s); the first: " + problems.get(0));
         }
     }

@@ -2,7 +2,7 @@ package dev.prism.posix.internal;
 
 import dev.prism.PrismException;
 import dev.prism.WorkloadContext;
-import dev.prism.internal.OutputTail;
+import dev.prism.internal.files.OutputTail;
 
 import java.io.File;
 import java.io.IOException;

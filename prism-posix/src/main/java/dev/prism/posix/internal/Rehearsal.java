@@ -1,7 +1,7 @@
 package dev.prism.posix.internal;
 
 import dev.prism.WorkloadContext;
-import dev.prism.internal.RunDirectory;
+import dev.prism.internal.files.RunDirectory;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -13,7 +13,7 @@ import dev.prism.PrismException;
 import dev.prism.RankResult;
 import dev.prism.RunPlan;
 import dev.prism.Status;
-import dev.prism.internal.ResultJson;
+import dev.prism.internal.output.ResultJson;
 import dev.prism.torch.TorchBenchmark;
 import dev.prism.torch.TorchException;
 import dev.prism.torch.TorchRun;

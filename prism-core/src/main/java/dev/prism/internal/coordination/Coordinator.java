@@ -1,0 +1,594 @@
+package dev.prism.internal.coordination;
+
+import dev.prism.internal.output.Durations;
+import dev.prism.internal.output.ResultJson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.prism.Failure;
+import dev.prism.PrismException;
+import dev.prism.RankResult;
+import dev.prism.RunPlan;
+import dev.prism.ScenarioListener;
+import dev.prism.Stall;
+import dev.prism.Status;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+
+/**
+ * The coordinator ranks in other processes connect to: it hands each a plan, answers their barriers
+ * through one {@link RankBarrier} (so waits end by the deadline and name who never came), and
+ * gathers their results. A rank whose connection drops aborts the barrier at once, so the others
+ * do not wait for it.
+ */
+public final class Coordinator implements AutoCloseable {
+    private final ServerSocket server;
+    private final Map<Integer, String> hosts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Path directory;
+    private final int worldSize;
+    private final Map<Integer, Channel> ranks = new ConcurrentHashMap<>();
+    /** When each rank was last heard from (any message, pings included), in System.nanoTime() */
+    private final Map<Integer, Long> lastHeard = new ConcurrentHashMap<>();
+    /** Why a rank was given up on during the current run: its connection closed, or it fell silent */
+    private final Map<Integer, String> lost = new ConcurrentHashMap<>();
+    /** When each rank of {@link #lost} was given up on, in System.nanoTime(): the first one lost heads the failure */
+    private final Map<Integer, Long> lostAt = new ConcurrentHashMap<>();
+    /** Why a rank was given up on in an earlier run of this coordinator: its connection is gone for good */
+    private final Map<Integer, String> lostEarlier = new ConcurrentHashMap<>();
+    /** The longest silence of each rank in the current run after which its node still answered: slow, not lost */
+    private final Map<Integer, Long> slowest = new ConcurrentHashMap<>();
+    /** The pid each rank said it had when it connected */
+    private final Map<Integer, Long> pids = new ConcurrentHashMap<>();
+    /** The phase each rank said it entered last in the current run */
+    private final Map<Integer, dev.prism.RankPhase> phases = new ConcurrentHashMap<>();
+    /** Connections this coordinator closed itself (a rank hung past the deadline): their end is no loss to report */
+    private final Set<Channel> closing = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private Coordinator(ServerSocket server, Path directory, int worldSize) {
+        this.server = server;
+        this.directory = directory;
+        this.worldSize = worldSize;
+        Thread acceptor = new Thread(server != null ? this::acceptLoop : this::scanLoop, "prism-coordinator-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        if (server != null) {
+            Thread pinger = new Thread(this::pingLoop, "prism-coordinator-heartbeat");
+            pinger.setDaemon(true);
+            pinger.start();
+        }
+    }
+
+    /** Pings every connected rank, so a rank whose coordinator's node went silent notices. */
+    private void pingLoop() {
+        while (!closed) {
+            for (Channel wire : ranks.values()) {
+                try {
+                    wire.ping();
+                } catch (IOException e) {
+                    // that rank is gone: its handler says so
+                }
+            }
+            try {
+                Thread.sleep(Heartbeat.INTERVAL_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** @return a coordinator listening on {@code address} (port 0: any free port) */
+    public static Coordinator tcp(InetSocketAddress address) {
+        try {
+            ServerSocket server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(address, 1024);
+            return new Coordinator(server, null, 0);
+        } catch (IOException e) {
+            throw new PrismException("the coordinator cannot listen on " + address + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return a coordinator meeting {@code worldSize} ranks through files in {@code directory} (created if missing) */
+    public static Coordinator directory(Path directory, int worldSize) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new PrismException("the coordinator cannot use the directory " + directory + ": " + e.getMessage(), e);
+        }
+        return new Coordinator(null, directory, worldSize);
+    }
+
+    /** @return the port it listens on (TCP), or 0 */
+    public int port() {
+        return server == null ? 0 : server.getLocalPort();
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                Thread hello = new Thread(() -> {
+                    try {
+                        register(new TcpChannel(socket));
+                    } catch (IOException e) {
+                        try {
+                            socket.close();
+                        } catch (IOException ignored) {
+                            // nothing more to do with a socket that failed its hello
+                        }
+                    }
+                }, "prism-coordinator-hello");
+                hello.setDaemon(true);
+                hello.start();
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
+    }
+
+    /** Looks for ranks announcing themselves with a file; each is registered once. */
+    private void scanLoop() {
+        while (!closed) {
+            for (int rank = 0; rank < worldSize; rank++) {
+                if (!ranks.containsKey(rank) && DirectoryChannel.announced(directory, rank)) {
+                    try {
+                        register(DirectoryChannel.forCoordinator(directory, rank));
+                    } catch (IOException e) {
+                        // a half-written hello: looked at again next time
+                    }
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private void register(Channel channel) throws IOException {
+        JsonNode hello = channel.receive(30_000);
+        if (hello == null || !"hello".equals(hello.path("type").asText())) {
+            channel.close();
+            return;
+        }
+        hosts.put(hello.path("rank").asInt(), hello.path("host").asText("?"));
+        pids.put(hello.path("rank").asInt(), hello.path("pid").asLong(-1));
+        lastHeard.put(hello.path("rank").asInt(), System.nanoTime());
+        Channel previous = ranks.put(hello.path("rank").asInt(), channel);
+        if (previous != null) {
+            previous.close();
+        }
+        synchronized (ranks) {
+            ranks.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until every rank in {@code expected} has connected.
+     *
+     * @param gone tells which of them already died (their process exited), so waiting stops early
+     * @return the ranks still missing at {@code deadline}, or that died: empty when all are here
+     */
+    public List<Integer> awaitRanks(Collection<Integer> expected, Instant deadline, IntFunction<Boolean> gone)
+            throws InterruptedException {
+        synchronized (ranks) {
+            while (true) {
+                List<Integer> missing = new ArrayList<>();
+                boolean anyGone = false;
+                for (int r : expected) {
+                    if (!ranks.containsKey(r)) {
+                        missing.add(r);
+                        anyGone |= gone.apply(r);
+                    }
+                }
+                long wait = deadline.toEpochMilli() - System.currentTimeMillis();
+                if (missing.isEmpty() || anyGone || wait <= 0) {
+                    return missing;
+                }
+                ranks.wait(Math.min(wait, 100));
+            }
+        }
+    }
+
+    /**
+     * Sends {@code plan} to each rank of {@code remote}, serves their barriers on {@code barrier},
+     * and returns the results that arrived by {@code until} (a rank that lost its connection or
+     * never reported is absent).
+     */
+    public Map<Integer, RankResult> execute(RunPlan plan, Collection<Integer> remote, RankBarrier barrier,
+                                            ScenarioListener listener, Instant until) throws InterruptedException {
+        return execute(plan, remote, barrier, listener, until, r -> false);
+    }
+
+    /**
+     * As {@link #execute(RunPlan, Collection, RankBarrier, ScenarioListener, Instant)}, also stopping
+     * every rank as soon as {@code died} says a rank's process is gone (through files, no connection
+     * drops to say so).
+     */
+    public Map<Integer, RankResult> execute(RunPlan plan, Collection<Integer> remote, RankBarrier barrier,
+                                            ScenarioListener listener, Instant until,
+                                            java.util.function.IntPredicate died) throws InterruptedException {
+        Map<Integer, RankResult> results = new ConcurrentHashMap<>();
+        List<Thread> handlers = new ArrayList<>();
+        List<Integer> served = new ArrayList<>();
+        long silenceNanos = plan.silenceLimit().toNanos();
+        // between runs nobody reads the ranks' pings: each rank's silence is counted from this run's start
+        remote.forEach(r -> lastHeard.put(r, System.nanoTime()));
+        remote.forEach(lost::remove);
+        remote.forEach(lostAt::remove);
+        remote.forEach(slowest::remove);
+        remote.forEach(phases::remove);
+        // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
+        barrier.onAbort(reason -> tellToStop(remote, reason));
+        for (int rank : remote) {
+            Channel wire = ranks.get(rank);
+            if (wire == null) {
+                // lost in an earlier run of this step (its process gave up and exited): this run cannot have it
+                giveUp(rank, notConnected(rank, hosts.get(rank)), barrier);
+                continue;
+            }
+            Thread handler = new Thread(() -> serve(rank, wire, plan, barrier, listener, results), "prism-coordinator-rank-" + rank);
+            handler.setDaemon(true);
+            handlers.add(handler);
+            served.add(rank);
+            handler.start();
+        }
+        long[] lastLook = {System.nanoTime()};
+        Set<Integer> probing = ConcurrentHashMap.newKeySet();
+        Map<Integer, Long> probedAt = new ConcurrentHashMap<>();
+        // once told to stop, every rank still connected reports what it measured: a live rank does so within moments,
+        // a loaded one later, a silent one is asked about below. So the wait ends when all reported or were lost, or at
+        // the deadline; after a signal, within the signal's grace (SLURM's KillWait counts from it)
+        int[] seen = {0};
+        long[] arrivedAt = {0};
+        RankThreads.awaitUntil(handlers, barrier::stopReason, until.toEpochMilli(), stopSeen -> {
+            if (!plan.interruption().isInterrupted()) {
+                return Long.MAX_VALUE;
+            }
+            // after a signal: its grace, and a little more after each result that still arrives (a loaded node's
+            // ranks report late, not never), within a bound that fits SLURM's KillWait
+            if (results.size() != seen[0]) {
+                seen[0] = results.size();
+                arrivedAt[0] = System.currentTimeMillis();
+            }
+            return Math.min(stopSeen + SIGNALLED_STOP_LIMIT_MILLIS,
+                    Math.max(stopSeen + SIGNALLED_STOP_GRACE_MILLIS, arrivedAt[0] + SIGNALLED_ARRIVAL_GRACE_MILLIS));
+        }, () -> {
+            long now = System.nanoTime();
+            if (now - lastLook[0] > silenceNanos / 2) {
+                // this process itself was stopped or starved that long: the ranks' silence is not theirs
+                served.forEach(r -> lastHeard.put(r, now));
+            }
+            lastLook[0] = now;
+            for (int r : served) {
+                if (results.containsKey(r) || lost.containsKey(r)) {
+                    continue;
+                }
+                if (died.test(r)) {
+                    giveUp(r, rankOn(r, hosts.get(r)) + "'s process died", barrier);
+                    continue;
+                }
+                Channel wire = ranks.get(r);
+                long silent = now - lastHeard.getOrDefault(r, now);
+                if (wire != null && wire.heartbeats() && silent > silenceNanos && !probing.contains(r)
+                        && now - probedAt.getOrDefault(r, 0L) > silenceNanos) {
+                    probedAt.put(r, now);
+                    Thread probe = new Thread(() -> {
+                        try {
+                            judgeSilence(r, wire, silent, barrier, listener);
+                        } finally {
+                            probing.remove(r);
+                        }
+                    }, "prism-coordinator-probe-" + r);
+                    probe.setDaemon(true);
+                    probing.add(r);
+                    probe.start();
+                }
+            }
+        });
+        for (int i = 0; i < handlers.size(); i++) {
+            if (handlers.get(i).isAlive()) {
+                // a rank that has not reported by now is hung: drop its connection so its handler ends
+                barrier.expire();
+                Channel wire = ranks.remove(served.get(i));
+                if (wire != null) {
+                    closing.add(wire);
+                    wire.close();
+                }
+            }
+        }
+        // a rank that was silent but whose node answered says so in its result: slow, with how slow
+        slowest.forEach((r, nanos) -> results.computeIfPresent(r, (k, result) -> noted(result, "liveness", "silent for up to "
+                + Durations.approximately(Duration.ofNanos(nanos)) + " (over the silence limit of "
+                + Durations.format(plan.silenceLimit()) + "), and its " + (onThisHost(r) ? "process" : "node")
+                + " still answered: slow, not lost")));
+        return results;
+    }
+
+    /** @return {@code r} with the note {@code key}: {@code note} added */
+    public static RankResult noted(RankResult r, String key, String note) {
+        Map<String, String> notes = new java.util.LinkedHashMap<>(r.notes());
+        notes.put(key, note);
+        return new RankResult(r.rank(), r.hostname(), r.status(), r.failure(), r.phaseNanos(), r.measurements(),
+                r.counters(), r.stalls(), notes, r.intervals());
+    }
+
+    /**
+     * @return the result of {@code rank}, which sent none: why it was lost (with how long after the first loss, when it
+     *         was lost later: then it is not what the run's failure names), else {@code otherwise}
+     */
+    public RankResult unreported(int rank, String node, String otherwise) {
+        String why = lostReason(rank).orElse(otherwise);
+        java.util.Optional<String> after = lostAfter(rank);
+        return after.isPresent() ? missing(rank, node, Failure.Kind.ABORTED, why + " (" + after.get() + " was lost)")
+                : missing(rank, node, Failure.Kind.EXCEPTION, why);
+    }
+
+    /**
+     * A rank silent for longer than the run's silence limit: asks whether it is still there — its process, when it runs
+     * on this host, else its node's kernel. One that is there is slow (the longest such silence is kept, for its
+     * result); one that is not is given up on, and the run stops.
+     */
+    private void judgeSilence(int rank, Channel wire, long silentNanos, RankBarrier barrier, ScenarioListener listener) {
+        String node = hosts.get(rank);
+        String silence = Durations.approximately(Duration.ofNanos(silentNanos));
+        String unanswered;
+        if (onThisHost(rank)) {
+            unanswered = Heartbeat.processAlive(pids.get(rank)) ? null : "its process " + pids.get(rank) + " is gone";
+        } else if (wire.peer() != null) {
+            unanswered = Heartbeat.nodeAnswers(wire.peer());
+            unanswered = unanswered == null ? null : "its node does not answer (" + unanswered + ")";
+        } else {
+            unanswered = "there is no way to ask";
+        }
+        if (unanswered == null) {
+            slowest.merge(rank, silentNanos, Math::max);
+            listener.rankSlow(rank, Duration.ofNanos(silentNanos));
+            return;
+        }
+        giveUp(rank, rankOn(rank, node) + " has not been heard from for " + silence + " and " + unanswered
+                + ": its node or its network is down", barrier);
+        ranks.remove(rank, wire);
+        wire.close();
+    }
+
+    /** @return whether {@code rank} runs on this host and said its pid, so its process itself can be looked at */
+    private boolean onThisHost(int rank) {
+        return HostProbe.hostname().equals(hosts.get(rank)) && pids.getOrDefault(rank, -1L) > 0;
+    }
+
+    /** Gives up on {@code rank} for {@code why}: remembered (with when, the first loss heads the failure), and the run stops. */
+    private void giveUp(int rank, String why, RankBarrier barrier) {
+        if (lost.putIfAbsent(rank, why) == null) {
+            lostAt.put(rank, System.nanoTime());
+            lostEarlier.put(rank, "lost in an earlier run of this step (" + why + ")");
+        }
+        barrier.abort(why);
+    }
+
+    /**
+     * After a signal, how long ranks told to stop get at least to send what they measured (otherwise every rank still
+     * connected is waited for): under SLURM the clean-up must also fit in KillWait (by default 30 s, often 5–10 s)
+     * from the signal, and a rank whose node is gone would otherwise take the whole grace.
+     */
+    private static final long SIGNALLED_STOP_GRACE_MILLIS = 1_000;
+    /** After a signal, how much longer the wait goes on after each result that arrives. */
+    private static final long SIGNALLED_ARRIVAL_GRACE_MILLIS = 500;
+    /** After a signal, the longest wait for results in all. */
+    private static final long SIGNALLED_STOP_LIMIT_MILLIS = 3_000;
+
+    /** Sends every remote rank the reason to stop, off the caller's thread (which may hold the barrier). */
+    private void tellToStop(Collection<Integer> remote, String reason) {
+        Thread teller = new Thread(() -> {
+            for (int rank : remote) {
+                Channel wire = ranks.get(rank);
+                if (wire != null) {
+                    try {
+                        wire.send(Channel.message("stop").put("reason", reason));
+                    } catch (IOException e) {
+                        // that rank is gone already
+                    }
+                }
+            }
+        }, "prism-coordinator-stop");
+        teller.setDaemon(true);
+        teller.start();
+    }
+
+    private void serve(int rank, Channel wire, RunPlan plan, RankBarrier barrier, ScenarioListener listener,
+                       Map<Integer, RankResult> results) {
+        try {
+            wire.send(PlanCodec.encode(plan));
+            while (true) {
+                JsonNode m = wire.receive();
+                if (m == null) {
+                    throw new SocketException("connection closed");
+                }
+                lastHeard.put(rank, System.nanoTime());
+                switch (m.path("type").asText()) {
+                    case "ping" -> {
+                        // alive: nothing more to do
+                    }
+                    case "barrier" -> {
+                        // waited for in a thread of its own: this one goes on reading, so the rank's pings still count
+                        String name = m.path("name").asText();
+                        Thread waiter = new Thread(() -> awaitBarrier(rank, name, wire, barrier), "prism-coordinator-barrier-" + rank);
+                        waiter.setDaemon(true);
+                        waiter.start();
+                    }
+                    case "abort" -> barrier.abort(m.path("reason").asText());
+                    case "phase" -> {
+                        dev.prism.RankPhase phase = dev.prism.RankPhase.valueOf(m.path("phase").asText());
+                        phases.put(rank, phase);
+                        listener.rankEntered(rank, phase);
+                    }
+                    case "stall" -> listener.stallDetected(new Stall(rank, m.path("operation").asText(),
+                            m.path("path").isNull() ? null : m.path("path").asText(), Instant.now(),
+                            m.path("durationNanos").asLong(), false));
+                    case "result" -> {
+                        results.put(rank, ResultJson.rankFromJson(m.path("document").asText()));
+                        return;
+                    }
+                    default -> throw new IOException("unexpected message " + m);
+                }
+            }
+        } catch (IOException e) {
+            String node = hosts.get(rank);
+            String why = rankOn(rank, node) + " lost its connection to the coordinator ("
+                    + e.getMessage() + ")";
+            if (!closing.contains(wire)) {
+                giveUp(rank, why, barrier);
+            }
+            ranks.remove(rank, wire);
+            wire.close();
+        }
+    }
+
+    /** Waits at {@code barrier} for {@code rank} and tells it the outcome: released, or aborted and why. */
+    private static void awaitBarrier(int rank, String name, Channel wire, RankBarrier barrier) {
+        try {
+            try {
+                barrier.await(rank, name);
+                wire.send(Channel.message("released"));
+            } catch (RankAbortedException e) {
+                wire.send(Channel.message("aborted").put("reason", e.getMessage()));
+            }
+        } catch (IOException e) {
+            // the rank is gone: its handler says so
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return a FAIL result for a rank that never reported */
+    public static RankResult missing(int rank, Failure.Kind kind, String message) {
+        return missing(rank, "?", kind, message);
+    }
+
+    /** @return {@code rank 1 on n2} for messages, or {@code rank 1} when its node is not known (null or "?") */
+    public static String rankOn(int rank, String node) {
+        return "rank " + rank + (node == null || node.equals("?") ? "" : " on " + node);
+    }
+
+    /** @return the result of a rank that reported nothing, on {@code host} ("?" when not known) */
+    public static RankResult missing(int rank, String host, Failure.Kind kind, String message) {
+        return new RankResult(rank, host, Status.FAIL, new Failure(kind, message, rank), 0, Map.of(), Map.of(), List.of());
+    }
+
+    /**
+     * @return the rank lost first in the last run (by time), and how long after it {@code rank} was lost; empty when
+     *         {@code rank} was not lost or is the first
+     */
+    public java.util.Optional<String> lostAfter(int rank) {
+        Long at = lostAt.get(rank);
+        java.util.Optional<Map.Entry<Integer, Long>> first = lostAt.entrySet().stream().min(Map.Entry.comparingByValue());
+        if (at == null || first.isEmpty() || first.get().getKey() == rank
+                || at - first.get().getValue() < java.util.concurrent.TimeUnit.SECONDS.toNanos(LOST_TOGETHER_SECONDS)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(Durations.approximately(Duration.ofNanos(at - first.get().getValue())) + " after "
+                + rankOn(first.get().getKey(), hosts.get(first.get().getKey())));
+    }
+
+    /** Ranks lost within this many seconds of the first one went together (one node's ranks, say). */
+    private static final long LOST_TOGETHER_SECONDS = 2;
+
+    /**
+     * @return why {@code rank} (on {@code node}) cannot take part: {@code rank 8 on n3 is not connected: lost in an
+     *         earlier run of this step (…)}
+     */
+    public String notConnected(int rank, String node) {
+        return rankOn(rank, node) + " is not connected: " + lostEarlier.getOrDefault(rank, "it was lost earlier in this step");
+    }
+
+    /** @return why the coordinator gave up on {@code rank} in the last run (silence, a closed connection), if it did */
+    public java.util.Optional<String> lostReason(int rank) {
+        return java.util.Optional.ofNullable(lost.get(rank));
+    }
+
+    /**
+     * @return where {@code rank} was when it was last heard of in the current run, for a rank that died: {@code in setup},
+     *         {@code in the timed phase}; empty before its first phase
+     */
+    public java.util.Optional<String> whereIs(int rank) {
+        dev.prism.RankPhase phase = phases.get(rank);
+        if (phase == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(phase == dev.prism.RankPhase.FINISHED ? "after it finished, before its result arrived"
+                : "in " + phase.description());
+    }
+
+    /** @return the host rank {@code rank} said it ran on when it connected, if it did */
+    public java.util.Optional<String> hostOf(int rank) {
+        return java.util.Optional.ofNullable(hosts.get(rank));
+    }
+
+    /** @return the ranks connected now, sorted */
+    public TreeSet<Integer> connected() {
+        return new TreeSet<>(ranks.keySet());
+    }
+
+    /** Tells every connected rank to exit, then stops listening. */
+    @Override
+    public void close() {
+        close(Duration.ZERO);
+    }
+
+    /**
+     * Tells every rank to exit and stops; through files, also waits up to {@code departure} for the
+     * ranks to remove their message files, the sign they read their last message and the directory may go.
+     */
+    public void close(Duration departure) {
+        Set<Integer> told = new TreeSet<>(ranks.keySet());
+        for (Channel wire : ranks.values()) {
+            try {
+                wire.send(Channel.message("exit"));
+            } catch (IOException e) {
+                // already gone
+            }
+            closing.add(wire);
+            wire.close();
+        }
+        ranks.clear();
+        closed = true;
+        if (server != null) {
+            try {
+                server.close();
+            } catch (IOException e) {
+                // stopping anyway
+            }
+        }
+        if (directory != null && !departure.isZero()) {
+            awaitDeparture(told, System.nanoTime() + departure.toNanos());
+        }
+    }
+
+    private void awaitDeparture(Set<Integer> told, long deadline) {
+        while (System.nanoTime() < deadline && told.stream().anyMatch(r -> DirectoryChannel.announced(directory, r))) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

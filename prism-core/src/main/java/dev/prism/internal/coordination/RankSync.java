@@ -1,0 +1,26 @@
+package dev.prism.internal.coordination;
+
+/** How the ranks of one repetition meet: in-JVM threads now, TCP or a shared directory later. */
+public interface RankSync {
+    /**
+     * Waits until every rank arrived at barrier {@code name}.
+     *
+     * @throws RankAbortedException when another rank failed, or the run's deadline passed first (the
+     *                              message then names the ranks that never arrived)
+     */
+    void await(int rank, String name) throws InterruptedException;
+
+    /** Releases every waiting rank with {@code reason}; later waits fail at once. */
+    void abort(String reason);
+
+    /** The run's deadline passed: releases every waiting rank with a message naming the ranks that never arrived. */
+    void expire();
+
+    /**
+     * @return why the ranks must stop now (a rank failed or died, the run was interrupted or its
+     *         deadline passed), or null while they may go on; read before every timed operation, so cheap
+     */
+    default String stopReason() {
+        return null;
+    }
+}

@@ -1,0 +1,450 @@
+package dev.prism.internal.files;
+
+import dev.prism.PrismException;
+import dev.prism.TargetException;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * The one directory a scenario may write to, {@code <target>/prism-<runId>}: refuses bad targets,
+ * makes the rank directories and removes the tree without following symbolic links.
+ */
+public final class RunDirectory {
+    private RunDirectory() {
+    }
+
+    /**
+     * Checks {@code target} and creates {@code <target>/prism-<runId>}.
+     *
+     * @throws TargetException when the target is {@code /}, missing, not a directory or not writable
+     */
+    public static Path create(Path target, String runId) {
+        Path absolute = target.toAbsolutePath().normalize();
+        if (absolute.getParent() == null) {
+            throw new TargetException("target " + absolute + " is the root directory; PRISM writes test files,"
+                    + " so give it a directory on the filesystem to qualify, e.g. /mnt/nfs/prism-test");
+        }
+        if (!Files.exists(absolute)) {
+            throw new TargetException("target " + absolute + " does not exist; create it first (mkdir -p "
+                    + absolute + ")");
+        }
+        if (!Files.isDirectory(absolute)) {
+            throw new TargetException("target " + absolute + " is not a directory");
+        }
+        try {
+            if (absolute.toRealPath().getParent() == null) {
+                throw new TargetException("target " + absolute + " resolves to the root directory /; give it a"
+                        + " directory on the filesystem to qualify");
+            }
+        } catch (IOException e) {
+            throw new TargetException("target " + absolute + " cannot be resolved: " + describe(e), e);
+        }
+        Path runDirectory = absolute.resolve("prism-" + runId);
+        try {
+            Files.createDirectory(runDirectory);
+        } catch (FileAlreadyExistsException e) {
+            throw new TargetException("run directory " + runDirectory + " already exists; choose another run id");
+        } catch (IOException e) {
+            // creating the directory is the real test: it says why (read-only file system, permission denied…)
+            throw new TargetException("target " + absolute + " is not writable by user " + System.getProperty("user.name")
+                    + ": cannot create " + runDirectory + ": " + describe(e), e);
+        }
+        return runDirectory;
+    }
+
+    /**
+     * Empties {@code runDirectory} and makes {@code rank-0 … rank-(tasks-1)} and {@code shared} in it. Emptying is
+     * PRISM's own work between repetitions: what it cannot remove (an {@code rmdir} the storage refuses) is said, not
+     * thrown, and a directory left behind is used as it is; only a link or a file where a directory must go, or a
+     * directory that cannot be made, stops the repetition.
+     *
+     * @return null when the directory was emptied, else what could not be removed
+     * @throws IOException when a directory the ranks need cannot be made
+     */
+    public static String prepare(Path runDirectory, int tasks) throws IOException {
+        Removal removal = emptied(runDirectory);
+        makeDirectory(runDirectory.resolve("shared"));
+        for (int rank = 0; rank < tasks; rank++) {
+            makeDirectory(rankDirectory(runDirectory, rank));
+        }
+        return removal.complete() ? null : removal.summary();
+    }
+
+    /**
+     * Makes {@code directory}, or keeps the real directory already there (one whose removal failed); refuses anything
+     * else in its place, a link above all, which is never written through.
+     */
+    public static void makeDirectory(Path directory) throws IOException {
+        try {
+            Files.createDirectory(directory);
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+                throw e;
+            }
+        }
+    }
+
+    /** @return where {@code rank} rehearses in {@code runDirectory}: {@code rehearsal-<r>}, beside its own directory */
+    public static Path rehearsalDirectory(Path runDirectory, int rank) {
+        return runDirectory.resolve("rehearsal-" + rank);
+    }
+
+    /**
+     * After a rank removed its own directories with nobody else to clean up (its parent or rank 0 died, a node-local
+     * target): when no rank's directory is left in {@code runDirectory}, removes its {@code shared} directory and
+     * the run directory itself. Each rank removes its own first and looks after, so the last one out always sees
+     * the others gone; two that both see it remove {@code shared} side by side, harmlessly.
+     *
+     * @return null when nothing is left or another rank is still at work (it takes the rest), else what was left
+     */
+    public static String removeIfLastRank(Path runDirectory) {
+        try (java.util.stream.Stream<Path> entries = Files.list(runDirectory)) {
+            if (entries.anyMatch(p -> p.getFileName().toString().startsWith("rank-")
+                    || p.getFileName().toString().startsWith("rehearsal-"))) {
+                return null;
+            }
+        } catch (IOException e) {
+            return null; // gone already, or taken by another rank
+        }
+        Removal shared = remove(runDirectory.resolve("shared"));
+        removeIfEmpty(runDirectory);
+        return shared.complete() ? null : shared.summary();
+    }
+
+    /** @return the directory of {@code rank} in {@code runDirectory}: {@code rank-<r>} */
+    public static Path rankDirectory(Path runDirectory, int rank) {
+        return runDirectory.resolve("rank-" + rank);
+    }
+
+    /**
+     * Removes everything inside {@code directory}, never following symbolic links (see {@link #remove}).
+     *
+     * @throws IOException summarising what was left, after trying every entry
+     */
+    public static void deleteContents(Path directory) throws IOException {
+        emptied(directory).throwIfIncomplete();
+    }
+
+    /** @return the removal of everything inside {@code directory}, a real directory, after trying every entry */
+    private static Removal emptied(Path directory) {
+        requireRealDirectory(directory);
+        Removal removal = new Removal(directory);
+        removal.contentsOf(directory);
+        return removal;
+    }
+
+    /**
+     * Removes {@code root} and everything below it, never following a symbolic link (see {@link #remove}).
+     *
+     * @throws IOException summarising what was left, after trying every entry
+     */
+    public static void deleteTree(Path root) throws IOException {
+        Removal removal = remove(root);
+        removal.throwIfIncomplete();
+    }
+
+    /**
+     * Removes {@code root} and everything below it as coreutils' {@code rm -r} does: by directory
+     * descriptor. Each directory is opened relative to its parent's descriptor with
+     * {@code O_NOFOLLOW}, checked to be the same device and inode that was seen before opening it,
+     * and its entries are removed with {@code unlinkat} relative to it, so a directory swapped for a
+     * link during the walk never leads outside the tree. A symbolic link is removed itself. An error
+     * does not stop the walk: every other entry is still tried, and the result says what was left.
+     *
+     * @return what could not be removed (nothing when {@link Removal#complete()})
+     */
+    public static Removal remove(Path root) {
+        Removal removal = new Removal(root);
+        remove(root, removal);
+        return removal;
+    }
+
+    /**
+     * Removes {@code directory} when it is empty (rmdir: a symbolic link there is removed itself, never followed);
+     * does nothing when it still holds something or is gone. A rank that removed its own directory after losing
+     * rank 0 uses it, so the last one out leaves no empty run directory behind.
+     */
+    public static void removeIfEmpty(Path directory) {
+        try {
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            // not empty (another rank, or rank 0, still works in it) or not ours to remove: left as it is
+        }
+    }
+
+    /** @return a removal of {@code root} not yet started: {@link #remove(Path, Removal)} runs it, another thread may watch it */
+    public static Removal removalOf(Path root) {
+        return new Removal(root);
+    }
+
+    /**
+     * Starts {@code removal} in a daemon thread of its own, so a removal stuck on hung storage holds nobody back: it
+     * removes each of {@code roots} in turn (see {@link #remove(Path)}), all counted in {@code removal}. The caller
+     * joins the thread for as long as it may wait and, if it gives up, says so with {@link Removal#givenUp}.
+     */
+    public static Thread startRemoval(Removal removal, String threadName, Path... roots) {
+        Thread remover = new Thread(() -> {
+            for (Path root : roots) {
+                remove(root, removal);
+            }
+        }, threadName);
+        remover.setDaemon(true);
+        remover.start();
+        return remover;
+    }
+
+    /** Runs {@code removal} of {@code root} (see {@link #remove(Path)}). */
+    public static void remove(Path root, Removal removal) {
+        Path absolute = root.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        if (parent == null) {
+            removal.failed("unlinkat", absolute, "refusing to remove the root directory");
+            return;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(parent)) {
+            if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
+                removal.failed("openat", parent, "this platform cannot remove files relative to a directory descriptor");
+                return;
+            }
+            removal.entry(secure, absolute.getFileName(), absolute);
+        } catch (NoSuchFileException e) {
+            // nothing there to remove
+        } catch (IOException e) {
+            removal.failed("opendir", parent, e);
+        }
+    }
+
+    /** What a removal left: how many entries could not be removed and the first call that failed. */
+    public static final class Removal {
+        private final Path root;
+        private volatile long failures;
+        private volatile String firstProblem;
+        private volatile long removed;
+
+        private Removal(Path root) {
+            this.root = root;
+        }
+
+        /** @return true when everything was removed */
+        public boolean complete() {
+            return failures == 0;
+        }
+
+        /** @return how many entries were removed so far: a removal that still counts up is not stuck */
+        public long removed() {
+            return removed;
+        }
+
+        /** @return how many entries (files, links, directories) could not be removed */
+        public long failures() {
+            return failures;
+        }
+
+        /** @return the first failed call, its path and errno, e.g. {@code unlinkat("/t/prism-x/rank-0/f"): Input/output error (EIO)}; null when complete */
+        public String firstProblem() {
+            return firstProblem;
+        }
+
+        /** @return one line for a person: what was left below the root and why */
+        public String summary() {
+            return complete() ? "removed " + root : failures + " entr" + (failures == 1 ? "y" : "ies") + " could not be removed from "
+                    + root + "; the first: " + firstProblem;
+        }
+
+        /**
+         * @return one line for a person when the removal was given up while still running:
+         *         {@code removing ROOT WHY; N entries were removed, the rest is still there}, and what failed, if anything
+         */
+        public String givenUp(String why) {
+            return "removing " + root + " " + why + "; " + removed + " entries were removed, the rest is still there"
+                    + (complete() ? "" : "; " + failures + " could not be removed, the first: " + firstProblem);
+        }
+
+        void throwIfIncomplete() throws IOException {
+            if (!complete()) {
+                throw new IOException(summary());
+            }
+        }
+
+        private void failed(String call, Path path, IOException e) {
+            failed(call, path, Errno.describe(e));
+        }
+
+        private void failed(String call, Path path, String reason) {
+            failures++;
+            if (firstProblem == null) {
+                firstProblem = Errno.failedCall(call, path, reason);
+            }
+        }
+
+        private void contentsOf(Path directory) {
+            Path absolute = directory.toAbsolutePath().normalize();
+            try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(absolute.getParent())) {
+                if (!(parentStream instanceof SecureDirectoryStream<Path> parent)) {
+                    failed("openat", absolute, "this platform cannot remove files relative to a directory descriptor");
+                    return;
+                }
+                BasicFileAttributes seen = attributes(parent, absolute.getFileName(), absolute);
+                if (seen == null) {
+                    return;
+                }
+                if (!seen.isDirectory()) {
+                    failed("openat", absolute, "not a directory (replaced by a link or a file); refusing to clean it");
+                    return;
+                }
+                try (SecureDirectoryStream<Path> self = open(parent, absolute.getFileName(), absolute, seen)) {
+                    if (self != null) {
+                        children(self, absolute);
+                    }
+                }
+            } catch (IOException e) {
+                failed("opendir", absolute.getParent(), e);
+            }
+        }
+
+        /** Removes {@code name} (shown as {@code path}) from the directory open as {@code parent}. */
+        private void entry(SecureDirectoryStream<Path> parent, Path name, Path path) {
+            BasicFileAttributes seen = attributes(parent, name, path);
+            if (seen == null) {
+                return;
+            }
+            if (seen.isDirectory()) {
+                try (SecureDirectoryStream<Path> child = open(parent, name, path, seen)) {
+                    if (child == null) {
+                        return;
+                    }
+                    children(child, path);
+                } catch (IOException e) {
+                    failed("close", path, e);
+                }
+                try {
+                    parent.deleteDirectory(name);
+                    removed++;
+                } catch (NoSuchFileException e) {
+                    // removed meanwhile
+                } catch (IOException e) {
+                    if (!unlinkIfNoLongerADirectory(parent, name, path)) {
+                        failed("unlinkat(AT_REMOVEDIR)", path, e);
+                    }
+                }
+                return;
+            }
+            try {
+                parent.deleteFile(name);
+                removed++;
+            } catch (NoSuchFileException e) {
+                // removed meanwhile
+            } catch (IOException e) {
+                failed("unlinkat", path, e);
+            }
+        }
+
+        private void children(SecureDirectoryStream<Path> directory, Path path) {
+            try {
+                for (Path child : directory) {
+                    Path name = child.getFileName();
+                    entry(directory, name, path.resolve(name.toString()));
+                }
+            } catch (DirectoryIteratorException e) {
+                failed("readdir", path, e.getCause());
+            }
+        }
+
+        /** @return the attributes of {@code name} itself (fstatat with AT_SYMLINK_NOFOLLOW), or null when gone or failing */
+        private BasicFileAttributes attributes(SecureDirectoryStream<Path> parent, Path name, Path path) {
+            try {
+                return parent.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .readAttributes();
+            } catch (NoSuchFileException e) {
+                return null;
+            } catch (IOException e) {
+                failed("fstatat", path, e);
+                return null;
+            }
+        }
+
+        /**
+         * Opens directory {@code name} relative to {@code parent} without following a link, and checks
+         * it is the directory {@code seen} described (device and inode).
+         *
+         * @return the open directory, or null when it is gone, was swapped (then a link is removed) or cannot be opened
+         */
+        private SecureDirectoryStream<Path> open(SecureDirectoryStream<Path> parent, Path name, Path path,
+                                                 BasicFileAttributes seen) {
+            SecureDirectoryStream<Path> child;
+            try {
+                child = parent.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException e) {
+                return null;
+            } catch (IOException e) {
+                // O_NOFOLLOW refuses a directory swapped for a link since it was seen: remove the link itself
+                if (!unlinkIfNoLongerADirectory(parent, name, path)) {
+                    failed("openat(O_NOFOLLOW)", path, e);
+                }
+                return null;
+            }
+            try {
+                Object key = child.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+                if (key != null && !key.equals(seen.fileKey())) {
+                    failed("openat(O_NOFOLLOW)", path, "replaced by another directory during clean-up; not entered");
+                    child.close();
+                    return null;
+                }
+                return child;
+            } catch (IOException e) {
+                failed("fstat", path, e);
+                try {
+                    child.close();
+                } catch (IOException ignored) {
+                    // already reported
+                }
+                return null;
+            }
+        }
+
+        /** @return true when {@code name} is now something other than a directory, and was removed */
+        private boolean unlinkIfNoLongerADirectory(SecureDirectoryStream<Path> parent, Path name, Path path) {
+            BasicFileAttributes now = attributes(parent, name, path);
+            if (now == null) {
+                return true;
+            }
+            if (now.isDirectory()) {
+                return false;
+            }
+            try {
+                parent.deleteFile(name);
+            } catch (NoSuchFileException e) {
+                // gone too
+            } catch (IOException e) {
+                failed("unlinkat", path, e);
+            }
+            return true;
+        }
+    }
+
+    private static void requireRealDirectory(Path directory) {
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
+            throw new PrismException("run directory " + directory + " is no longer a real directory"
+                    + " (replaced by a link or removed); refusing to clean it");
+        }
+    }
+
+    /** @return the reason an I/O call failed, as a person reads it: text and errno's name, never a class name */
+    public static String describe(IOException e) {
+        if (e instanceof AccessDeniedException && ((AccessDeniedException) e).getReason() == null) {
+            return "permission denied";
+        }
+        return Errno.describe(e);
+    }
+}

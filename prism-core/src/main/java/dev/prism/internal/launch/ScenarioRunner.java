@@ -1,0 +1,303 @@
+package dev.prism.internal.launch;
+
+import dev.prism.internal.output.Durations;
+import dev.prism.internal.rank.RankExecution;
+import dev.prism.internal.output.ResultJson;
+import dev.prism.internal.files.RunDirectory;
+import dev.prism.internal.rank.StorageCall;
+
+import dev.prism.Benchmark;
+import dev.prism.Failure;
+import dev.prism.HostInfo;
+import dev.prism.Launcher;
+import dev.prism.Measurement;
+import dev.prism.PrismException;
+import dev.prism.RankResult;
+import dev.prism.RankSpread;
+import dev.prism.RepetitionResult;
+import dev.prism.RunPlan;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.ScenarioResult;
+import dev.prism.Status;
+import dev.prism.TargetInfo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Executes a {@link Scenario}: every benchmark × task count × (warm-ups + repetitions). */
+public final class ScenarioRunner {
+    private final Scenario scenario;
+    private final int totalExecutions;
+    private int doneExecutions;
+    /** What emptying the run directory between repetitions could not remove (the first time), said beside the results */
+    private String betweenRepetitions;
+
+    /** @param scenario what to run */
+    public ScenarioRunner(Scenario scenario) {
+        this.scenario = scenario;
+        this.totalExecutions = scenario.benchmarks().size() * scenario.tasks().size()
+                * (scenario.warmups() + scenario.repetitions());
+    }
+
+    /**
+     * @return what the scenario measured. The run directory is removed before this returns, or, on
+     *         storage that hangs, abandoned after the scenario's clean-up grace; the result says what was left.
+     */
+    public ScenarioResult execute() {
+        Instant startedAt = Instant.now();
+        requireOutputDirectory(scenario.output());
+        // the driver's own calls on the target are bounded by the timeout too: storage that never answers ends the
+        // scenario with a message naming the call, not a driver that waits for ever
+        Path runDirectory = onTarget("creating the run directory in " + scenario.target(),
+                () -> RunDirectory.create(scenario.target(), scenario.runId()), RunDirectory::removeIfEmpty);
+        HostInfo host = HostInfo.current();
+        List<RunResult> runs = new ArrayList<>();
+        String writeProblem = null;
+        try {
+            TargetInfo target = onTarget("looking up the target's filesystem (statfs " + scenario.target() + ")",
+                    () -> TargetInfo.of(scenario.target()), null);
+            for (Benchmark benchmark : scenario.benchmarks()) {
+                for (int tasks : scenario.tasks()) {
+                    if (scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut)) {
+                        break; // after a timeout the storage may hang: the next configuration would hang on it too
+                    }
+                    RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host, runs.size() + 1);
+                    runs.add(run);
+                    if (scenario.output() != null && writeProblem == null) {
+                        try {
+                            ResultJson.writeInto(scenario.output(), runs.size() - 1, run);
+                        } catch (IOException e) {
+                            // the run's result is still returned and printed; the failed write is said once
+                            writeProblem = "could not write results into " + scenario.output() + ": " + RunDirectory.describe(e);
+                        }
+                    }
+                    scenario.listener().runFinished(run);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            // a launcher refused or broke: nothing to report, but the run directory still goes
+            closeLaunchers();
+            cleanUp(runDirectory, true);
+            throw e;
+        }
+        closeLaunchers();
+        // after a timeout too, progress decides: a loaded machine removes slowly, hung storage not at all
+        boolean bounded = scenario.interruption().isInterrupted();
+        String cleanup = cleanUp(runDirectory, bounded);
+        if (betweenRepetitions != null) {
+            cleanup = cleanup == null ? betweenRepetitions : cleanup + "; before that, " + betweenRepetitions;
+        }
+        if (writeProblem != null) {
+            throw new PrismException(writeProblem + (cleanup == null ? "" : "; " + cleanup));
+        }
+        return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
+                scenario.interruption().reason().orElse(null), cleanup);
+    }
+
+    /** @return what {@code call} on the target returned, within the scenario's timeout (see {@link StorageCall}) */
+    private <T> T onTarget(String what, java.util.concurrent.Callable<T> call, java.util.function.Consumer<T> undo) {
+        try {
+            return StorageCall.within(what, scenario.timeout(), call, undo);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new PrismException(what + ": " + RankExecution.describe(e), e);
+        }
+    }
+
+    private void closeLaunchers() {
+        scenario.launcher().close();
+        scenario.benchmarks().forEach(b -> b.launcher().ifPresent(Launcher::close));
+    }
+
+    /**
+     * Creates the output directory before any work, refusing a symbolic link (results are written
+     * only where they were asked to go) and anything that cannot hold files.
+     */
+    private static void requireOutputDirectory(Path output) {
+        if (output == null) {
+            return;
+        }
+        if (Files.isSymbolicLink(output)) {
+            throw new IllegalArgumentException("output directory " + output + " is a symbolic link; refusing to write"
+                    + " results through it");
+        }
+        try {
+            Files.createDirectories(output);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot create the output directory " + output + ": "
+                    + RunDirectory.describe(e), e);
+        }
+    }
+
+    /**
+     * Removes the run directory in a thread of its own, so a removal stuck on hung storage cannot
+     * hold the results back. After an interruption it must end by the interruption plus that grace (a SLURM job's KillWait, before its
+     * SIGKILL, counts from the signal), and removes rank 0's own directory first, while every other
+     * rank removes its own. Otherwise it may take as long as it needs while it makes progress
+     * (millions of files take minutes), and is abandoned once no entry was removed for a whole grace.
+     *
+     * @return null when everything was removed, else what was left
+     */
+    private String cleanUp(Path runDirectory, boolean bounded) {
+        scenario.listener().cleanupStarted(runDirectory);
+        RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
+        Thread remover = scenario.interruption().isInterrupted()
+                ? RunDirectory.startRemoval(removal, "prism-cleanup", RunDirectory.rankDirectory(runDirectory, 0), runDirectory)
+                : RunDirectory.startRemoval(removal, "prism-cleanup", runDirectory);
+        long grace = scenario.cleanupGrace().toMillis();
+        long end = bounded ? graceEnd(grace) : System.currentTimeMillis() + grace;
+        long lastCount = -1;
+        try {
+            while (remover.isAlive()) {
+                long now = System.currentTimeMillis();
+                if (!bounded && scenario.interruption().isInterrupted()) {
+                    bounded = true; // a signal during a long clean-up: it gets the grace from the signal on
+                    end = graceEnd(grace);
+                }
+                long count = removal.removed();
+                if (!bounded && count != lastCount) {
+                    lastCount = count;
+                    end = now + grace; // still making progress
+                }
+                if (now >= end) {
+                    break;
+                }
+                remover.join(Math.max(1, Math.min(100, end - now)));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (remover.isAlive()) {
+            String within = Durations.format(scenario.cleanupGrace());
+            return removal.givenUp(!bounded ? "made no progress for " + within + " (the storage may hang)"
+                    : scenario.interruption().isInterrupted() ? "did not finish within " + within + " of the interruption"
+                    : "did not finish within " + within + " (the storage may hang)");
+        }
+        return removal.complete() ? null : removal.summary();
+    }
+
+    /** @return when a bounded clean-up must end: the grace from the interruption, if there was one, else from now */
+    private long graceEnd(long grace) {
+        return scenario.interruption().interruptedAt().map(Instant::toEpochMilli).orElse(System.currentTimeMillis()) + grace;
+    }
+
+    private RunResult runBenchmark(Benchmark benchmark, int tasks, Path runDirectory, TargetInfo target,
+                                   HostInfo host, int runNumber) {
+        Instant startedAt = Instant.now();
+        List<RepetitionResult> repetitions = new ArrayList<>();
+        Failure failure = null;
+        int executions = scenario.warmups() + scenario.repetitions();
+        for (int i = 0; i < executions && failure == null; i++) {
+            boolean warmup = i < scenario.warmups();
+            String step = warmup ? "warm-up " + (i + 1) : "repetition " + (i - scenario.warmups() + 1);
+            if (scenario.interruption().isInterrupted()) {
+                failure = interrupted("before " + step + " of " + executions);
+                doneExecutions += executions - i;
+                break;
+            }
+            scenario.listener().executionStarted(benchmark, tasks, warmup ? i : i - scenario.warmups(), warmup,
+                    doneExecutions, totalExecutions);
+            int index = warmup ? -1 : i - scenario.warmups();
+            Path rankOutput = scenario.output() == null || warmup ? null : scenario.output().resolve(
+                    String.format("%02d-%s-t%d", runNumber, benchmark.name(), tasks)).resolve("rep-" + index);
+            RepetitionResult repetition = runOnce(benchmark, tasks, runDirectory, index, rankOutput);
+            doneExecutions++;
+            if (!warmup) {
+                repetitions.add(repetition);
+            }
+            if (scenario.interruption().isInterrupted()) {
+                failure = interrupted("during " + step + "; what it measured until then is kept");
+                doneExecutions += executions - i - 1;
+            } else if (repetition.failure() != null) {
+                Failure f = repetition.failure();
+                failure = new Failure(f.kind(), step + ": " + f.message(), f.rank());
+                doneExecutions += executions - i - 1;
+            }
+        }
+        return new RunResult(scenario.runId(), benchmark.name(), benchmark.recordedParameters(), tasks,
+                launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
+                scenario.stallThreshold(), failure == null ? Status.PASS : Status.FAIL, failure,
+                merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
+                repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host);
+    }
+
+    private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
+        try {
+            String left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(),
+                    () -> java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks)), null).orElse(null);
+            if (left != null && betweenRepetitions == null) {
+                betweenRepetitions = "emptying it between repetitions: " + left;
+            }
+        } catch (StorageCall.Hung e) {
+            Failure failure = new Failure(Failure.Kind.TIMEOUT, e.getMessage(), -1);
+            return new RepetitionResult(index, Status.FAIL, failure, Map.of(), List.of(), RankSpread.of(List.of(), index));
+        } catch (Exception e) {
+            // the storage failed before the ranks started: a failure of this repetition, results so far kept
+            Failure failure = new Failure(Failure.Kind.EXCEPTION, "could not prepare the run directory " + runDirectory
+                    + ": " + (e instanceof IOException io ? RunDirectory.describe(io) : RankExecution.describe(e)), -1);
+            return new RepetitionResult(index, Status.FAIL, failure, Map.of(), List.of(), RankSpread.of(List.of(), index));
+        }
+        Instant deadline = Instant.now().plus(scenario.timeout());
+        RunPlan plan = new RunPlan(benchmark, tasks, runDirectory, scenario.seed(), scenario.timeout(), deadline,
+                scenario.stallThreshold(), scenario.listener(), scenario.runId(), index, rankOutput, scenario.interruption(),
+                scenario.continueOnError(), scenario.pacing(), scenario.silenceLimit().orElse(null));
+        Launcher launcher = launcherOf(benchmark);
+        List<RankResult> ranks = launcher.launch(plan);
+        if (ranks.size() != tasks) {
+            throw new PrismException("launcher " + launcher.name() + " returned " + ranks.size()
+                    + " rank results for " + tasks + " tasks");
+        }
+        Failure failure = firstFailure(ranks);
+        return new RepetitionResult(index, failure == null ? Status.PASS : Status.FAIL, failure,
+                merge(ranks.stream().map(RankResult::measurements).toList(), true), ranks, RankSpread.of(ranks, index));
+    }
+
+    private static boolean timedOut(RunResult run) {
+        return run.failure() != null && run.failure().kind() == Failure.Kind.TIMEOUT;
+    }
+
+    private Failure interrupted(String when) {
+        return new Failure(Failure.Kind.INTERRUPTED, "interrupted by " + scenario.interruption().reason().orElse("?")
+                + " " + when, -1);
+    }
+
+    /** @return the launcher {@code benchmark} brings (torchrun), or the scenario's */
+    private Launcher launcherOf(Benchmark benchmark) {
+        return benchmark.launcher().orElse(scenario.launcher());
+    }
+
+    /** @return the failure of the lowest rank that failed on its own, else of the lowest aborted rank */
+    static Failure firstFailure(List<RankResult> ranks) {
+        Failure aborted = null;
+        for (RankResult rank : ranks) {
+            Failure f = rank.failure();
+            if (f != null && f.kind() != Failure.Kind.ABORTED) {
+                return f;
+            }
+            if (f != null && aborted == null) {
+                aborted = f;
+            }
+        }
+        return aborted;
+    }
+
+    /** Merges per-operation measurements, keeping the order operations were first seen in. */
+    static Map<String, Measurement> merge(List<Map<String, Measurement>> parts, boolean concurrent) {
+        Map<String, List<Measurement>> byOperation = new LinkedHashMap<>();
+        for (Map<String, Measurement> part : parts) {
+            part.forEach((op, m) -> byOperation.computeIfAbsent(op, k -> new ArrayList<>()).add(m));
+        }
+        Map<String, Measurement> merged = new LinkedHashMap<>();
+        byOperation.forEach((op, list) -> merged.put(op,
+                concurrent ? Measurement.combineRanks(list) : Measurement.combineRepetitions(list)));
+        return merged;
+    }
+}

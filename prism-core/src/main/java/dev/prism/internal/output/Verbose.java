@@ -1,0 +1,26 @@
+package dev.prism.internal.output;
+
+/**
+ * Whether a person asked for Java's view of failures ({@code prism --verbose}, system property
+ * {@code prism.verbose=true}): exception class names, their stack traces, causes. Without
+ * it, users read the call, the path and errno only.
+ */
+public final class Verbose {
+    /** The system property that turns it on; rank processes inherit it. */
+    public static final String PROPERTY = "prism.verbose";
+
+    private Verbose() {
+    }
+
+    /** @return true when failures are described with class names and frames */
+    public static boolean enabled() {
+        return Boolean.getBoolean(PROPERTY);
+    }
+
+    /** @return {@code t}'s stack trace as Java prints it, causes included, for a person who asked for Java's view */
+    public static String stackTrace(Throwable t) {
+        java.io.StringWriter trace = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(trace));
+        return trace.toString().stripTrailing();
+    }
+}

@@ -1,0 +1,199 @@
+package dev.prism.internal.rank;
+
+import dev.prism.internal.coordination.RankSync;
+
+import dev.prism.LatencyRecorder;
+import dev.prism.Stall;
+import dev.prism.WorkloadContext;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One operation of one rank: its recorder, and the running timer whose start the stall monitor
+ * can see from another thread. Reused for every timing of that operation, so timing allocates
+ * nothing.
+ */
+final class OperationSlot implements WorkloadContext.Timer {
+    // The timing thread publishes with release stores (plain stores on x86, no fence inside the timed
+    // window); the monitor reads running first, with acquire, so it never pairs a new start with a stale one.
+    private static final VarHandle RUNNING;
+    private static final VarHandle STARTED;
+    private static final VarHandle PATH;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUNNING = lookup.findVarHandle(OperationSlot.class, "running", boolean.class);
+            STARTED = lookup.findVarHandle(OperationSlot.class, "startedNanos", long.class);
+            PATH = lookup.findVarHandle(OperationSlot.class, "path", Path.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int rank;
+    private final String operation;
+    private final LatencyRecorder recorder;
+    private final long stallThresholdNanos;
+    private final List<Stall> stalls;
+    private boolean running;
+    private boolean failed;
+    private long startedNanos;
+    private Path path;
+    /** The wall time the operation's samples ran over, when the workload said so; −1: the timed phase. */
+    private long elapsedNanos = -1;
+    /** The start of the timing the monitor last reported, so each stall is reported once. */
+    volatile long reportedStartNanos = Long.MIN_VALUE;
+
+    private final RankSync sync;
+    private final RankContext context;
+
+    OperationSlot(int rank, String operation, long stallThresholdNanos, List<Stall> stalls, RankSync sync, RankContext context) {
+        this.sync = sync;
+        this.context = context;
+        this.rank = rank;
+        this.operation = operation;
+        this.recorder = new LatencyRecorder(operation);
+        this.stallThresholdNanos = stallThresholdNanos;
+        this.stalls = stalls;
+    }
+
+    OperationSlot start(Path path) {
+        if (running) {
+            throw new IllegalStateException("time(\"" + operation + "\") is already running on rank " + rank
+                    + "; close the first timer before timing the operation again");
+        }
+        failed = false;
+        PATH.setRelease(this, path);
+        STARTED.setRelease(this, System.nanoTime());
+        RUNNING.setRelease(this, true);
+        return this;
+    }
+
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        long end = System.nanoTime();
+        long duration = end - startedNanos;
+        RUNNING.setRelease(this, false);
+        if (duration >= stallThresholdNanos) {
+            stalls.add(stall(duration, true));
+        }
+        if (sync.stopReason() != null) {
+            // the rank was told to stop while this ran: it may have been cut short, so it is no sample
+            return;
+        }
+        if (startedNanos < context.recordingFromNanos()) {
+            // started within a time-based run's ramp: untimed by design
+            return;
+        }
+        long intervalNanos = context.intervalNanos();
+        // intervals count from the start of recording: nothing before the timed phase (set-up, a rehearsal) has one
+        LatencyRecorder interval = intervalNanos == 0 || context.intervalOriginNanos() == Long.MIN_VALUE ? null
+                : intervalAt(end, intervalNanos);
+        if (failed) {
+            recorder.recordError();
+            if (interval != null) {
+                interval.recordError();
+            }
+            context.operationFailed(operation);
+        } else {
+            recorder.record(duration);
+            if (interval != null) {
+                interval.record(duration);
+            }
+        }
+    }
+
+    /**
+     * Records a latency the workload measured itself ({@code ctx.record}), ending now: as a timing would be, it is
+     * left out when it started within a ramp, and goes into its interval.
+     */
+    void recordMeasured(long nanos) {
+        long end = System.nanoTime();
+        if (end - nanos < context.recordingFromNanos()) {
+            return;
+        }
+        recorder.record(nanos);
+        long intervalNanos = context.intervalNanos();
+        if (intervalNanos != 0 && context.intervalOriginNanos() != Long.MIN_VALUE) {
+            intervalAt(end, intervalNanos).record(nanos);
+        }
+    }
+
+    /** Interval histograms: the finished ones, in order (empty ones included), and the one filling now. */
+    private final List<dev.prism.Measurement> intervals = new java.util.ArrayList<>();
+    private LatencyRecorder intervalRecorder;
+
+    /** @return the recorder of the interval that {@code end} falls in, closing the ones before it (once per interval) */
+    private LatencyRecorder intervalAt(long end, long intervalNanos) {
+        // an operation that ends just after a time-based run's end belongs to its last interval
+        int index = (int) Math.max(0, Math.min((end - context.intervalOriginNanos()) / intervalNanos, context.lastIntervalIndex()));
+        if (intervalRecorder == null) {
+            intervalRecorder = new LatencyRecorder(operation);
+        }
+        while (intervals.size() < index) {
+            intervals.add(intervalRecorder.snapshot(intervalNanos));
+            intervalRecorder = new LatencyRecorder(operation);
+        }
+        return intervalRecorder;
+    }
+
+    /** @return every interval's measurement so far, the last one (still filling) included; empty without intervals */
+    List<dev.prism.Measurement> intervals() {
+        List<dev.prism.Measurement> all = new java.util.ArrayList<>(intervals);
+        if (intervalRecorder != null) {
+            all.add(intervalRecorder.snapshot(context.intervalNanos()));
+        }
+        return all;
+    }
+
+    @Override
+    public void fail() {
+        failed = true;
+    }
+
+    void elapsed(long nanos) {
+        elapsedNanos = nanos;
+    }
+
+    /** @return the wall time this operation ran over: what the workload said, else {@code phaseNanos} */
+    long elapsedOr(long phaseNanos) {
+        return elapsedNanos >= 0 ? elapsedNanos : phaseNanos;
+    }
+
+    LatencyRecorder recorder() {
+        return recorder;
+    }
+
+    String operation() {
+        return operation;
+    }
+
+    int rank() {
+        return rank;
+    }
+
+    /** @return whether a timing is running; read it before {@link #startedNanos()} (from another thread) */
+    boolean running() {
+        return (boolean) RUNNING.getAcquire(this);
+    }
+
+    /** @return when the running timing started: that timing's start or a later one's */
+    long startedNanos() {
+        return (long) STARTED.getAcquire(this);
+    }
+
+    /** @return the timing now running as a stall of {@code durationNanos} so far */
+    Stall stall(long durationNanos, boolean finished) {
+        Path p = (Path) PATH.getAcquire(this);
+        return new Stall(rank, operation, p == null ? null : p.toString(),
+                Instant.now().minusNanos(durationNanos), durationNanos, finished);
+    }
+}

@@ -1,0 +1,421 @@
+package dev.prism.internal.rank;
+
+import dev.prism.internal.files.Errno;
+import dev.prism.internal.coordination.RankAbortedException;
+import dev.prism.internal.coordination.RankSync;
+
+import dev.prism.Measurement;
+import dev.prism.Parameters;
+import dev.prism.PrismException;
+import dev.prism.Stall;
+import dev.prism.WorkloadContext;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/** The {@link WorkloadContext} of one rank. */
+final class RankContext implements WorkloadContext {
+    private final int rank;
+    private final int worldSize;
+    private final Path workDirectory;
+    private final Path sharedDirectory;
+    private final Random random;
+    private final Parameters parameters;
+    private final RankSync sync;
+    private final long stallThresholdNanos;
+    private final StallMonitor monitor;
+    private final Map<String, OperationSlot> measuredSlots = new HashMap<>();
+    private final List<OperationSlot> slotOrder = new ArrayList<>();
+    private final List<Stall> stalls = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, Long> measuredCounters = new LinkedHashMap<>();
+    private final Map<String, String> measuredNotes = new LinkedHashMap<>();
+    // During a rehearsal these point at throwaway maps, so the timed code path is the very same
+    // code (no branch on "rehearsing" for the JIT to specialise) and nothing of it is kept.
+    private Map<String, OperationSlot> slots = measuredSlots;
+    private Map<String, Long> counters = measuredCounters;
+    private Map<String, String> notes = measuredNotes;
+    private int userBarriers;
+    private boolean continueOnError;
+    private dev.prism.Pacing pacing = dev.prism.Pacing.NONE;
+    /** Where the intervals count from: the end of the ramp; Long.MIN_VALUE before the timed phase. */
+    private long intervalOriginNanos = Long.MIN_VALUE;
+    /** When a time-based run's timed phase ends. */
+    private long endNanos = Long.MAX_VALUE;
+    /** The operation whose timing failed last, for {@link #attempt} to charge its error to. */
+    private String lastFailedOperation;
+    private final java.util.Set<Path> failedItems = new java.util.HashSet<>();
+
+    RankContext(int rank, int worldSize, Path workDirectory, Path sharedDirectory, long seed, Parameters parameters,
+                RankSync sync, long stallThresholdNanos, StallMonitor monitor) {
+        this.rank = rank;
+        this.worldSize = worldSize;
+        this.workDirectory = workDirectory;
+        this.sharedDirectory = sharedDirectory;
+        this.random = new Random(rankSeed(seed, rank));
+        this.parameters = parameters;
+        this.sync = sync;
+        this.stallThresholdNanos = stallThresholdNanos;
+        this.monitor = monitor;
+    }
+
+    /** Mixes the scenario seed with the rank (SplitMix64's finaliser) so ranks get unrelated streams. */
+    static long rankSeed(long seed, int rank) {
+        return SplitMix.mix(seed + 0x9E3779B97F4A7C15L * (rank + 1));
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int worldSize() {
+        return worldSize;
+    }
+
+    @Override
+    public Path workDirectory() {
+        return workDirectory;
+    }
+
+    @Override
+    public Path sharedDirectory() {
+        return sharedDirectory;
+    }
+
+    @Override
+    public Random random() {
+        return random;
+    }
+
+    @Override
+    public Parameters parameters() {
+        return parameters;
+    }
+
+    @Override
+    public Timer time(String operation) {
+        stopIfTold();
+        return slot(operation).start(null);
+    }
+
+    @Override
+    public Timer time(String operation, Path path) {
+        stopIfTold();
+        return slot(operation).start(path);
+    }
+
+    /** Between operations, a rank stops at once when another rank failed or died, or the run was interrupted. */
+    private void stopIfTold() {
+        String reason = sync.stopReason();
+        if (reason != null) {
+            throw new RankAbortedException("stopped: " + reason, true);
+        }
+    }
+
+    /** Paces this rank: time-based with a ramp, intervals. */
+    void pacing(dev.prism.Pacing pacing) {
+        this.pacing = pacing;
+    }
+
+    /** The timed phase starts now: a ramp, if any, runs first, and a time-based run ends after ramp and duration. */
+    void phaseStarts(long nowNanos) {
+        intervalOriginNanos = nowNanos + pacing.ramp().toNanos();
+        if (pacing.timeBased()) {
+            endNanos = intervalOriginNanos + pacing.duration().toNanos();
+        }
+    }
+
+    /** @return when recording starts: the end of the ramp; Long.MIN_VALUE without a ramp or before the phase */
+    long recordingFromNanos() {
+        // without a ramp everything is recorded, a latency the workload measured from before the phase (its intended start) too
+        return pacing.ramp().isZero() ? Long.MIN_VALUE : intervalOriginNanos;
+    }
+
+    /** @return where intervals count from: the end of the ramp; Long.MIN_VALUE before the timed phase */
+    long intervalOriginNanos() {
+        return intervalOriginNanos;
+    }
+
+    /** @return the index of a time-based run's last interval (the duration over the interval, rounded up, less one); else unbounded */
+    long lastIntervalIndex() {
+        if (!pacing.timeBased() || pacing.interval().isZero()) {
+            return Long.MAX_VALUE;
+        }
+        long d = pacing.duration().toNanos();
+        long i = pacing.interval().toNanos();
+        return Math.max(0, (d + i - 1) / i - 1);
+    }
+
+    /** @return the interval length in nanoseconds, 0 without intervals */
+    long intervalNanos() {
+        return pacing.interval().toNanos();
+    }
+
+    @Override
+    public boolean timeBased() {
+        return pacing.timeBased();
+    }
+
+    @Override
+    public boolean keepGoing(long done, long amount) {
+        return pacing.timeBased() ? System.nanoTime() < endNanos : done < amount;
+    }
+
+    /** @return per operation, its interval measurements (only operations that kept any) */
+    Map<String, List<Measurement>> intervals() {
+        Map<String, List<Measurement>> result = new LinkedHashMap<>();
+        if (pacing.interval().isZero()) {
+            return result;
+        }
+        synchronized (slotOrder) {
+            for (OperationSlot slot : slotOrder) {
+                List<Measurement> intervals = slot.intervals();
+                if (!intervals.isEmpty()) {
+                    result.put(slot.operation(), intervals);
+                }
+            }
+        }
+        return result;
+    }
+
+    /** Continue past failed items ({@link WorkloadContext#attempt}) in this rank. */
+    void continueOnError(boolean on) {
+        this.continueOnError = on;
+    }
+
+    @Override
+    public boolean continueOnError() {
+        return continueOnError;
+    }
+
+    /** Told by an operation slot when its timing ended in failure. */
+    void operationFailed(String operation) {
+        lastFailedOperation = operation;
+    }
+
+    @Override
+    public <E extends Exception> boolean attempt(String what, Path item, Action<E> action) throws E {
+        lastFailedOperation = null;
+        try {
+            action.run();
+            return true;
+        } catch (Exception e) {
+            String errno = continueOnError ? errnoOf(e) : null;
+            if (errno == null) {
+                throw e;
+            }
+            String operation = lastFailedOperation != null ? lastFailedOperation : what;
+            addCounter("errors:" + operation + ":" + errno, 1);
+            if (item != null) {
+                failedItems.add(item);
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public boolean failed(Path item) {
+        return failedItems.contains(item);
+    }
+
+    /** @return the symbolic errno of an I/O failure ({@code EIO}), {@code EIO?} for an I/O error that names none, or null for anything else */
+    static String errnoOf(Throwable e) {
+        if (e instanceof RankAbortedException || e instanceof dev.prism.ValidationException || e instanceof InterruptedException) {
+            return null;
+        }
+        Throwable cause = e instanceof java.io.UncheckedIOException u ? u.getCause() : e;
+        if (cause instanceof java.io.IOException io) {
+            String name = Errno.nameOf(io);
+            return name != null ? name : errnoInText(io.getMessage(), "EIO?");
+        }
+        return errnoInText(cause.getMessage(), null);
+    }
+
+    /** An errno name as PRISM's messages write it: {@code (EIO)} after glibc's text, or {@code : EIO (5)} from the binding. */
+    private static final java.util.regex.Pattern ERRNO = java.util.regex.Pattern.compile("(?:\\(|: )(E[A-Z0-9]+)(?:\\)| \\(\\d+\\))");
+
+    private static String errnoInText(String message, String otherwise) {
+        java.util.regex.Matcher m = message == null ? null : ERRNO.matcher(message);
+        return m != null && m.find() ? m.group(1) : otherwise;
+    }
+
+    @Override
+    public void addBytes(String operation, long bytes) {
+        long recordingFrom = recordingFromNanos();
+        if (recordingFrom != Long.MIN_VALUE && System.nanoTime() < recordingFrom) {
+            return;   // within a ramp: its operations are not recorded, nor their bytes
+        }
+        slot(operation).recorder().addBytes(bytes);
+    }
+
+    @Override
+    public void record(String operation, long nanos) {
+        slot(operation).recordMeasured(nanos);
+    }
+
+    @Override
+    public void elapsed(String operation, long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("elapsed nanos of '" + operation + "' must be >= 0, was " + nanos);
+        }
+        slot(operation).elapsed(nanos);
+    }
+
+    /** How many timings the timer machinery is exercised with before a rehearsal (a few milliseconds). */
+    private static final int TIMER_WARMUP_TIMINGS = 20_000;
+
+    /**
+     * Runs {@code workload}'s rehearsal with everything it records thrown away, after exercising
+     * the timers themselves (time, close, record) so that their code is compiled before the clock.
+     */
+    void rehearse(dev.prism.Workload workload) throws Exception {
+        slots = new HashMap<>();
+        counters = new LinkedHashMap<>();
+        notes = new LinkedHashMap<>();
+        try {
+            for (int i = 0; i < TIMER_WARMUP_TIMINGS; i++) {
+                Timer t = time("prism.timer-warm-up", workDirectory);
+                if ((i & 1) == 0) {
+                    t.fail();
+                }
+                t.close();
+            }
+            workload.rehearse(this);
+        } finally {
+            slots = measuredSlots;
+            counters = measuredCounters;
+            notes = measuredNotes;
+        }
+    }
+
+    @Override
+    public void addCounter(String counter, long delta) {
+        synchronized (counters) {
+            counters.merge(counter, delta, Long::sum);
+        }
+    }
+
+    @Override
+    public void note(String key, String value) {
+        synchronized (notes) {
+            notes.put(key, value);
+        }
+    }
+
+    /** How many untimed steps failed (see {@link #untimedProblem}), and the first: kept across the rehearsal's swap */
+    private long untimedProblems;
+    private String firstUntimedProblem;
+
+    @Override
+    public synchronized void untimedProblem(String step, Exception problem) {
+        if (untimedProblems++ == 0) {
+            firstUntimedProblem = step + ": " + RankExecution.describe(problem);
+        }
+    }
+
+    /** @return this rank's notes, with what untimed steps failed */
+    Map<String, String> notes() {
+        Map<String, String> copy;
+        synchronized (notes) {
+            copy = new LinkedHashMap<>(notes);
+        }
+        synchronized (this) {
+            if (untimedProblems > 0) {
+                copy.put("untimed_problems", untimedProblems + " untimed step" + (untimedProblems == 1 ? "" : "s")
+                        + " failed (the measurement is kept); the first: " + firstUntimedProblem);
+            }
+        }
+        return copy;
+    }
+
+    /** @return this rank's counters, in the order first added */
+    Map<String, Long> counters() {
+        synchronized (counters) {
+            return new LinkedHashMap<>(counters);
+        }
+    }
+
+    @Override
+    public void barrier() {
+        if (rehearsing()) {
+            throw new IllegalStateException("a rehearsal must not wait at a barrier: other ranks may not rehearse");
+        }
+        await("workload-" + (++userBarriers));
+    }
+
+    void await(String name) {
+        try {
+            sync.await(rank, name);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrismException("rank " + rank + " was interrupted at barrier '" + name + "'", e);
+        }
+    }
+
+    private OperationSlot slot(String operation) {
+        OperationSlot slot = slots.get(operation);
+        if (slot == null) {
+            slot = newSlot(operation);
+        }
+        return slot;
+    }
+
+    /** @return whether a rehearsal is running: its timings go to throwaway slots */
+    private boolean rehearsing() {
+        return slots != measuredSlots;
+    }
+
+    private OperationSlot newSlot(String operation) {
+        if (rehearsing()) {
+            // never a stall, never watched, never reported
+            OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>(), sync, this);
+            slots.put(operation, slot);
+            return slot;
+        }
+        OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls, sync, this);
+        slots.put(operation, slot);
+        synchronized (slotOrder) {
+            slotOrder.add(slot);
+        }
+        monitor.watch(slot);
+        return slot;
+    }
+
+    /** @return what each operation measured so far, with {@code elapsedNanos} as the timed phase */
+    Map<String, Measurement> measurements(long elapsedNanos) {
+        Map<String, Measurement> result = new LinkedHashMap<>();
+        synchronized (slotOrder) {
+            for (OperationSlot slot : slotOrder) {
+                result.put(slot.operation(), slot.recorder().snapshot(slot.elapsedOr(elapsedNanos)));
+            }
+        }
+        return result;
+    }
+
+    /** @return finished stalls, and operations still running past the threshold as unfinished stalls */
+    List<Stall> stalls() {
+        List<Stall> all;
+        synchronized (stalls) {
+            all = new ArrayList<>(stalls);
+        }
+        long now = System.nanoTime();
+        synchronized (slotOrder) {
+            for (OperationSlot slot : slotOrder) {
+                if (slot.running()) {
+                    long running = now - slot.startedNanos();
+                    if (running >= stallThresholdNanos) {
+                        all.add(slot.stall(running, false));
+                    }
+                }
+            }
+        }
+        return all;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.prism.internal.output;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.prism.Failure;
+import dev.prism.HostInfo;
+import dev.prism.LatencyRecorder;
+import dev.prism.Measurement;
+import dev.prism.RankResult;
+import dev.prism.RankSpread;
+import dev.prism.RepetitionResult;
+import dev.prism.RunResult;
+import dev.prism.Stall;
+import dev.prism.Status;
+import dev.prism.TargetInfo;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Base64;
+import java.util.zip.DataFormatException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Pins the prism.run/1 schema: field names, order and values. Regenerate deliberately with
+ * {@code mvn test -pl prism-core -Dprism.updateGolden=true -Dtest=ResultJsonGoldenTest} and say why in the commit.
+ */
+class ResultJsonGoldenTest {
+    private static final Path PASSED = Path.of("src/test/resources/golden/run-pass.json");
+    private static final Path FAILED = Path.of("src/test/resources/golden/run-fail.json");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static Measurement measurement(String op, long elapsed, long bytes, long... values) {
+        LatencyRecorder r = new LatencyRecorder(op);
+        for (long v : values) {
+            r.record(v);
+        }
+        r.addBytes(bytes);
+        return r.snapshot(elapsed);
+    }
+
+    private static RankResult rank(int rank, long phase, long... values) {
+        Map<String, Measurement> m = new LinkedHashMap<>();
+        m.put("open", measurement("open", phase, 0, values));
+        m.put("write", measurement("write", phase, 4096L * values.length, 2_000, 3_000));
+        return new RankResult(rank, "node" + rank, Status.PASS, null, phase, m, Map.of("resident_bytes", 4096L * rank), List.of());
+    }
+
+    private static RunResult run(boolean fail) {
+        RankResult r0 = rank(0, 2_000_000, 10_000, 12_000, 15_000);
+        RankResult r1 = fail
+                ? new RankResult(1, "node1", Status.FAIL, new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of 10s", 1),
+                3_000_000, Map.of("open", measurement("open", 3_000_000, 0, 20_000)), Map.of(),
+                List.of(new Stall(1, "open", "/mnt/nfs/prism-golden/rank-1/file-1.dat",
+                        Instant.parse("2026-11-29T12:00:01Z"), 5_000_000_000L, false)))
+                : rank(1, 3_000_000, 20_000, 25_000, 30_000);
+        List<RankResult> ranks = List.of(r0, r1);
+        Map<String, Measurement> merged = new LinkedHashMap<>();
+        merged.put("open", Measurement.combineRanks(List.of(r0.measurements().get("open"), r1.measurements().get("open"))));
+        merged.put("write", fail ? r0.measurements().get("write")
+                : Measurement.combineRanks(List.of(r0.measurements().get("write"), r1.measurements().get("write"))));
+        Failure failure = fail ? r1.failure() : null;
+        Status status = fail ? Status.FAIL : Status.PASS;
+        RepetitionResult rep = new RepetitionResult(0, status, failure, merged, ranks, RankSpread.of(ranks, 0));
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("files", "3");
+        parameters.put("file_size", "4KiB");
+        return new RunResult("golden", "create_files", parameters, 2, "threads", 1, 42, Duration.ofSeconds(10),
+                Duration.ofSeconds(1), status, failure, merged, List.of(rep), RankSpread.ofRepetitions(List.of(rep)),
+                Instant.parse("2026-11-29T12:00:00Z"), Instant.parse("2026-11-29T12:00:02Z"),
+                new TargetInfo("/mnt/nfs/prism", "/mnt/nfs", "nfs4", "filer:/export", "rw,relatime",
+                        "rw,vers=4.2", 1L << 40, 1L << 39),
+                new HostInfo("node0", "6.1.0-test", "Linux", "amd64", 64, 1L << 38, "17.0.15 (Debian)", "0.1.0"));
+    }
+
+    @Test
+    void passingRun_matchesTheGoldenDocument() throws IOException {
+        assertMatchesGolden(run(false), PASSED);
+    }
+
+    @Test
+    void failingRun_keepsItsMeasurementsAndStalls_matchesTheGoldenDocument() throws IOException {
+        assertMatchesGolden(run(true), FAILED);
+    }
+
+    private static void assertMatchesGolden(RunResult run, Path golden) throws IOException {
+        String json = ResultJson.toJson(run);
+        if (Boolean.getBoolean("prism.updateGolden")) {
+            Files.createDirectories(golden.getParent());
+            Files.writeString(golden, json, StandardCharsets.UTF_8);
+        }
+        JsonNode actual = MAPPER.readTree(json);
+        JsonNode expected = MAPPER.readTree(Files.readString(golden));
+        // histograms are compared by content: their compressed bytes may differ between zlib builds
+        assertThat(histogramsOf(actual)).isEqualTo(histogramsOf(expected));
+        assertThat(withoutHistograms(actual).toPrettyString()).isEqualTo(withoutHistograms(expected).toPrettyString());
+        assertThat(actual.get("schema").asText()).isEqualTo("prism.run/1");
+    }
+
+    private static List<Histogram> histogramsOf(JsonNode node) {
+        return node.findValues("histogram").stream().map(h -> {
+            try {
+                return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(h.asText())), 0);
+            } catch (DataFormatException e) {
+                throw new AssertionError("histogram does not decode: " + h, e);
+            }
+        }).toList();
+    }
+
+    private static JsonNode withoutHistograms(JsonNode node) {
+        JsonNode copy = node.deepCopy();
+        strip(copy);
+        return copy;
+    }
+
+    private static void strip(JsonNode node) {
+        if (node instanceof ObjectNode object && object.has("histogram")) {
+            object.put("histogram", "<compared by content>");
+        }
+        node.forEach(ResultJsonGoldenTest::strip);
+    }
+}
