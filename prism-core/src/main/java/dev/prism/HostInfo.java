@@ -25,4 +25,9 @@ public record HostInfo(String hostname, String kernel, String os, String arch, i
     public static HostInfo current() {
         return HostProbe.read();
     }
+
+    /** @return memory available for new work now ({@code MemAvailable} of {@code /proc/meminfo}), 0 when unknown */
+    public static long availableMemoryBytes() {
+        return HostProbe.availableMemoryBytes();
+    }
 }

@@ -3,7 +3,7 @@ package dev.prism;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.prism.internal.files.AtomicFiles;
+import dev.prism.spi.AtomicFiles;
 import dev.prism.internal.output.TextTable;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;

@@ -28,6 +28,12 @@ public interface WorkloadContext {
     /** @return a directory all ranks share, {@code <target>/prism-<runId>/shared} */
     Path sharedDirectory();
 
+    /**
+     * @return where this rank may warm its code before the clock starts, {@code <target>/prism-<runId>/rehearsal-<rank>}:
+     *         not created, and removed with the run directory when the benchmark leaves anything there
+     */
+    Path rehearsalDirectory();
+
     /** @return a random source seeded from the scenario's seed and this rank: the same every run */
     Random random();
 

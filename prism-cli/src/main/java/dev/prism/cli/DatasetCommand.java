@@ -3,12 +3,11 @@ package dev.prism.cli;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.TargetException;
-import dev.prism.internal.output.TextTable;
+import dev.prism.spi.Formats;
 import dev.prism.posix.data.CreateDataset;
 import dev.prism.posix.data.DatasetManifest;
 import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.Datasets;
-import dev.prism.posix.internal.FileWork;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -60,25 +59,12 @@ final class DatasetCommand implements Runnable {
             }
             DatasetSpec dataset = CreateDataset.of(Parameters.defaults(CreateDataset.PARAMETERS).withText(values)).spec();
             Path dir = directory.toAbsolutePath().normalize();
-            if (Files.isSymbolicLink(dir)) {
-                throw new TargetException("dataset directory " + dir + " is a symbolic link; give the directory itself");
-            }
-            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-                try (Stream<Path> entries = Files.list(dir)) {
-                    if (entries.findAny().isPresent()) {
-                        throw new TargetException("dataset directory " + dir + " is not empty; give a new or empty directory");
-                    }
-                }
-            } else {
-                Files.createDirectory(dir);
-            }
-            FileWork.requireSpaceForSizes(dir, dataset.fileCount(), dataset.bytes(), "the dataset");
             long start = System.nanoTime();
-            DatasetManifest manifest = Datasets.write(dir, dataset);
+            DatasetManifest manifest = Datasets.create(dir, dataset);
             double seconds = (System.nanoTime() - start) / 1e9;
             PrintWriter out = spec.commandLine().getOut();
             out.printf("dataset %s: %d files, %s, layout %s, seed %d, written in %.1f s; read it with -p dataset=%s%n", dir,
-                    manifest.entries().size(), TextTable.bytes(dataset.bytes()), dataset.layout().name().toLowerCase(java.util.Locale.ROOT)
+                    manifest.entries().size(), Formats.bytes(dataset.bytes()), dataset.layout().name().toLowerCase(java.util.Locale.ROOT)
                             + (dataset.layout() == dev.prism.posix.data.DatasetLayout.SHARDED ? " (" + dataset.shards() + " shards)" : ""),
                     dataset.seed(), seconds, dir);
             out.flush();
@@ -100,7 +86,7 @@ final class DatasetCommand implements Runnable {
             Datasets.Verification v = Datasets.verify(directory.toAbsolutePath().normalize());
             PrintWriter out = spec.commandLine().getOut();
             out.println("dataset " + directory.toAbsolutePath().normalize() + ": " + v.files() + " files, "
-                    + TextTable.bytes(v.bytes()) + (v.passed() ? ": every file matches the manifest" : ""));
+                    + Formats.bytes(v.bytes()) + (v.passed() ? ": every file matches the manifest" : ""));
             v.problems().forEach(p -> out.println("  " + p));
             if (!v.passed()) {
                 out.println(v.problems().size() + " problem(s)");

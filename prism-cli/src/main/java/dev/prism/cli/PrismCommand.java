@@ -3,7 +3,6 @@ package dev.prism.cli;
 import dev.prism.PrismException;
 import dev.prism.TargetException;
 import dev.prism.UnknownBenchmarkException;
-import dev.prism.internal.coordination.HostProbe;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,7 +38,7 @@ public final class PrismCommand implements Runnable {
             description = "on failure, show Java's view too: exception classes and stack traces")
     void verbose(boolean on) {
         if (on) {
-            System.setProperty(dev.prism.internal.output.Verbose.PROPERTY, "true");
+            System.setProperty(dev.prism.spi.Verbose.PROPERTY, "true");
         }
     }
 
@@ -83,7 +82,7 @@ public final class PrismCommand implements Runnable {
 
     /** @return the command line, with --verbose off until this command line turns it on */
     static CommandLine commandLine() {
-        System.clearProperty(dev.prism.internal.output.Verbose.PROPERTY);
+        System.clearProperty(dev.prism.spi.Verbose.PROPERTY);
         return configured();
     }
 
@@ -107,7 +106,7 @@ public final class PrismCommand implements Runnable {
 
     private static int handleException(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
         PrintWriter err = cli.getErr();
-        boolean verbose = dev.prism.internal.output.Verbose.enabled();
+        boolean verbose = dev.prism.spi.Verbose.enabled();
         if (e instanceof IllegalArgumentException || e instanceof TargetException
                 || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException
                 || e instanceof dev.prism.RefusedException) {
@@ -120,7 +119,7 @@ public final class PrismCommand implements Runnable {
         if (e instanceof PrismException) {
             err.println("prism: " + oneLine(e.getMessage()));
         } else if (e instanceof java.io.IOException io) {
-            err.println("prism: " + oneLine(dev.prism.internal.files.Errno.describe(io)));
+            err.println("prism: " + oneLine(dev.prism.spi.Errno.describe(io)));
         } else {
             err.println("prism: internal error: " + oneLine(String.valueOf(e.getMessage()))
                     + (verbose ? "" : " (run with --verbose for details, and please report it)"));
@@ -163,7 +162,7 @@ public final class PrismCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"prism " + HostProbe.prismVersion(),
+            return new String[]{"prism " + dev.prism.HostInfo.current().prismVersion(),
                     "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
         }
     }

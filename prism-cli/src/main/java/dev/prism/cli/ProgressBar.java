@@ -79,7 +79,7 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
             synchronized (this) {
                 clear();
                 err.println("slow: rank " + rank + " has not been heard from for "
-                        + dev.prism.internal.output.Durations.approximately(silence) + ", but its node still answers: waiting for it");
+                        + dev.prism.spi.Formats.duration(silence) + ", but its node still answers: waiting for it");
                 err.flush();
             }
         }

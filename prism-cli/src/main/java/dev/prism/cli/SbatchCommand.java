@@ -234,8 +234,8 @@ final class SbatchCommand implements Runnable {
         } catch (java.io.IOException e) {
             return null; // not here: nothing to say about it
         }
-        return dev.prism.internal.files.MountTable.current().find(real).map(m -> m.filesystemType())
-                .filter(LOCAL_TYPES::contains).orElse(null);
+        String type = dev.prism.TargetInfo.of(Path.of(real)).filesystemType();
+        return LOCAL_TYPES.contains(type) ? type : null;
     }
 
     /** @return the benchmark names at the head of the run arguments, before the first option */

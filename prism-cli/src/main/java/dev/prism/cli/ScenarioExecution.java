@@ -2,15 +2,13 @@ package dev.prism.cli;
 
 import dev.prism.HostInfo;
 import dev.prism.Interruption;
-import dev.prism.internal.launch.Signals;
+import dev.prism.Signals;
 import dev.prism.Launcher;
 import dev.prism.SlurmEnvironment;
-import dev.prism.internal.coordination.CoordinatorEndpoint;
-import dev.prism.internal.rank.RankWorker;
-import dev.prism.internal.coordination.Rendezvous;
+import dev.prism.SlurmWorker;
 import dev.prism.RunResult;
 import dev.prism.TargetInfo;
-import dev.prism.internal.output.TextTable;
+import dev.prism.spi.Formats;
 import dev.prism.RunPlan;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
@@ -23,58 +21,7 @@ import java.util.stream.Collectors;
 
 /** What {@code run} and {@code suite} share: options → scenario → progress → tables or JSON → exit code. */
 final class ScenarioExecution {
-    /** What a worker allows beyond the run's timeout: rank 0 cleaning up and writing results between runs. */
-    private static final Duration WORKER_GRACE = Duration.ofSeconds(30);
-
     private ScenarioExecution() {
-    }
-
-    /**
-     * A SLURM task other than rank 0: find rank 0 (its published address in the target, unless
-     * MASTER_ADDR and MASTER_PORT fix it), then serve its plans until it says the run is over. Every wait
-     * is bounded by the run's timeout (and a grace for rank 0's clean-up between runs). SIGINT or SIGTERM
-     * (scancel) stops this rank's work and tells rank 0, which stops the others.
-     */
-    private static int serveAsWorker(CommandLine cli, SlurmEnvironment slurm, java.nio.file.Path meeting, Path target,
-                                     Duration timeout, Duration cleanupGrace, Duration silenceLimit) {
-        Duration window = timeout.plus(WORKER_GRACE);
-        java.util.concurrent.atomic.AtomicReference<RankWorker> serving = new java.util.concurrent.atomic.AtomicReference<>();
-        Signals signals = Signals.install(signal -> {
-            RankWorker worker = serving.get();
-            if (worker != null) {
-                worker.stop("rank " + slurm.rank() + " received " + signal);
-            }
-        });
-        int code;
-        try {
-            Rendezvous rendezvous;
-            if (meeting != null) {
-                rendezvous = Rendezvous.directory(slurm.meetingDirectory(meeting));
-            } else if (slurm.publishesCoordinator()) {
-                rendezvous = CoordinatorEndpoint.await(slurm.endpointFile(target), slurm.rank(),
-                        java.time.Instant.now().plus(window), () -> signals.received() != null);
-            } else {
-                rendezvous = Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort());
-            }
-            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace).silenceLimit(silenceLimit);
-            serving.set(worker);
-            if (signals.received() != null) {
-                worker.stop("rank " + slurm.rank() + " received " + signals.received());
-            }
-            try {
-                worker.serve(window);
-            } finally {
-                worker.leftBehind().ifPresent(left -> cli.getErr().println("prism: rank " + slurm.rank() + ": " + left));
-            }
-            code = PrismCommand.EXIT_PASSED;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            code = PrismCommand.EXIT_FAILED;
-        } catch (java.io.IOException e) {
-            cli.getErr().println("prism: rank " + slurm.rank() + ": " + dev.prism.internal.files.Errno.describe(e));
-            code = PrismCommand.EXIT_FAILED;
-        }
-        return signals.received() != null ? signals.exitCode() : code;
     }
 
     /**
@@ -117,12 +64,12 @@ final class ScenarioExecution {
         TargetInfo t = run.target();
         HostInfo h = run.host();
         String line = String.format("target %s: %s on %s (%s), %s free; host %s, %d CPUs, kernel %s", t.path(),
-                t.filesystemType(), t.mountSource(), t.mountOptions(), TextTable.bytes(t.freeBytes()),
+                t.filesystemType(), t.mountSource(), t.mountOptions(), Formats.bytes(t.freeBytes()),
                 h.hostname(), h.cpus(), h.kernel());
         java.util.Map<String, java.util.SortedSet<Integer>> nodes = run.nodes();
         if (nodes.size() > 1 || (nodes.size() == 1 && !nodes.containsKey(h.hostname()))) {
             // the I/O ran elsewhere than the driver (or on several nodes): say where
-            line += "; ranks on " + nodes.entrySet().stream().map(e -> e.getKey() + " (" + TextTable.ranks(e.getValue()) + ")")
+            line += "; ranks on " + nodes.entrySet().stream().map(e -> e.getKey() + " (" + Formats.ranks(e.getValue()) + ")")
                     .collect(Collectors.joining(", "));
         }
         return line;
@@ -150,8 +97,9 @@ final class ScenarioExecution {
                 Duration grace = options.cleanupGrace != null ? options.cleanupGrace
                         : cleanupGraceWithin(SlurmEnvironment.killWait(System.getenv()));
                 if (slurm.rank() != 0) {
-                    return serveAsWorker(cli, slurm, meeting, builder.tasks(slurm.worldSize()).build().target(), options.timeout,
-                            grace, options.silenceLimit != null ? options.silenceLimit : RunPlan.defaultSilenceLimit(options.timeout));
+                    return SlurmWorker.of(slurm).target(builder.tasks(slurm.worldSize()).build().target()).meeting(meeting)
+                            .timeout(options.timeout).cleanupGrace(grace).silenceLimit(options.silenceLimit)
+                            .errors(cli.getErr()).serve();
                 }
                 builder.cleanupGrace(grace);
                 if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {

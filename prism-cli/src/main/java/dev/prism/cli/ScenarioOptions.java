@@ -85,7 +85,7 @@ final class ScenarioOptions {
                     + " of one JVM; use --launcher processes or slurm");
         }
         if (launcher == LauncherKind.PROCESSES) {
-            long available = dev.prism.internal.coordination.HostProbe.availableMemoryBytes();
+            long available = dev.prism.HostInfo.availableMemoryBytes();
             long limit = available == 0 ? 1024 : Math.max(1, Math.min(1024, available / BYTES_PER_RANK_PROCESS));
             if (most > limit) {
                 throw new IllegalArgumentException("--tasks " + most + " rank processes need about " + (most * 96)

@@ -1,7 +1,6 @@
 package dev.prism.cli;
 
 import dev.prism.Suite;
-import dev.prism.internal.files.RunDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,7 +53,7 @@ final class SuiteCommand implements Callable<Integer> {
         int i = 0;
         for (Suite.Entry e : entries) {
             String number = e.runs() ? String.format("%3d", ++i) : "  -";
-            String parameters = dev.prism.internal.output.TextTable.parameters(e.benchmark().parameters().changedFromDefaults());
+            String parameters = dev.prism.spi.Formats.parameters(e.benchmark().parameters().changedFromDefaults());
             out.printf("%s  %-" + width + "s  %s%s%n", number, e.benchmark().name(), parameters.isEmpty() ? "(defaults)" : parameters,
                     e.runs() ? "" : "   left out: " + e.missing());
         }
@@ -89,7 +88,7 @@ final class SuiteCommand implements Callable<Integer> {
         } finally {
             if (temporary != null) {
                 // after the results: a problem here is said, never in their place
-                RunDirectory.Removal removal = RunDirectory.remove(temporary);
+                dev.prism.DirectoryRemoval removal = dev.prism.DirectoryRemoval.of(temporary);
                 if (!removal.complete()) {
                     spec.commandLine().getErr().println("prism: could not remove the temporary target: " + removal.summary());
                 }

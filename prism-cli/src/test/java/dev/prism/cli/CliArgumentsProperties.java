@@ -35,7 +35,7 @@ class CliArgumentsProperties {
 
     @AfterContainer
     static void removeScratch() throws IOException {
-        dev.prism.internal.files.RunDirectory.deleteTree(scratch);
+        dev.prism.DirectoryRemoval.of(scratch);
     }
 
     @Property(tries = 60)

@@ -136,7 +136,7 @@ class PrismCommandTest {
         assertThat(untargeted.err()).contains("warning: no --target given");
         // this checkout's ./prism is on the machine's own disk here (no network filesystem holds it): nodes would not see it
         Path script = Path.of("..", "prism").toAbsolutePath().normalize();
-        String type = dev.prism.internal.files.MountTable.current().find(script.toString()).map(m -> m.filesystemType()).orElse("");
+        String type = dev.prism.TargetInfo.of(script).filesystemType();
         System.setProperty("prism.script", script.toString());
         try {
             Cli.Outcome local = prism("sbatch", "--tasks", "4", "--", "create_files", "--target", "/lustre/p");

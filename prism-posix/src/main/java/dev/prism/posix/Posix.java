@@ -3,7 +3,7 @@ package dev.prism.posix;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import dev.prism.PrismException;
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 import dev.prism.posix.internal.NativeCalls;
 
 import java.nio.ByteBuffer;

@@ -5,7 +5,6 @@ import dev.prism.DataSize;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetInfo;
-import dev.prism.internal.files.RunDirectory;
 import dev.prism.posix.metadata.DirectoryLayout;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,7 +108,7 @@ class MetadataBenchmarksTest {
                 assertThat(left).as("left behind in " + target).isEmpty();
             }
         } finally {
-            RunDirectory.deleteTree(target);
+            dev.prism.DirectoryRemoval.of(target);
         }
     }
 

@@ -32,7 +32,7 @@ class NetworkFilesystemTest {
         if (fs != null) {
             fs.close();
         }
-        dev.prism.internal.files.RunDirectory.deleteTree(dir);
+        dev.prism.DirectoryRemoval.of(dir);
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.prism.posix;
 import dev.prism.Launcher;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
-import dev.prism.internal.files.RunDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +32,7 @@ class OneOffCostsTest {
 
     @AfterEach
     void remove() throws IOException {
-        RunDirectory.deleteTree(target);
+        dev.prism.DirectoryRemoval.of(target);
     }
 
     @Test

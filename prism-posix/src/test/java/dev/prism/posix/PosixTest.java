@@ -1,6 +1,6 @@
 package dev.prism.posix;
 
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

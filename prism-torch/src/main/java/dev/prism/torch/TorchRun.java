@@ -1,8 +1,7 @@
 package dev.prism.torch;
 
-import dev.prism.internal.output.Durations;
 import dev.prism.SlurmEnvironment;
-import dev.prism.internal.files.OutputTail;
+import dev.prism.spi.ChildProcess;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -266,52 +265,10 @@ public final class TorchRun {
 
     private static Outcome execute(List<String> command, Duration timeout, Map<String, String> env, Path dir)
             throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        if (dir != null) {
-            pb.directory(dir.toFile());
-        }
-        long start = System.nanoTime();
-        Process p = pb.start();
-        OutputTail tail = new OutputTail(p.getInputStream(), TAIL_BYTES, "prism-torchrun-output");
-        boolean finished;
-        try {
-            finished = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            if (!finished) {
-                // SIGTERM lets torchrun stop its workers; SIGKILL would orphan them: escalate only after a grace period
-                p.destroy();
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
-                    p.waitFor(5, TimeUnit.SECONDS);
-                }
-            }
-            tail.await(2_000);
-        } catch (InterruptedException e) {
-            List<ProcessHandle> all = new ArrayList<>(p.descendants().toList());
-            all.add(p.toHandle());
-            all.forEach(ProcessHandle::destroyForcibly);
-            awaitExit(all);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
-        return new Outcome(finished ? p.exitValue() : -1, !finished, tail.text(), System.nanoTime() - start);
-    }
-
-    /** Waits up to 5 s for killed processes to be gone, so that none outlives the run; keeps the interrupt for later. */
-    private static void awaitExit(List<ProcessHandle> processes) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        for (ProcessHandle h : processes) {
-            while (h.isAlive() && System.nanoTime() < end) {
-                try {
-                    h.onExit().get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException again) {
-                    // the interrupt is restored by the caller; go on waiting
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException gone) {
-                    break;
-                }
-            }
-        }
+        // SIGTERM lets torchrun stop its workers; SIGKILL would orphan them: escalate only after a grace period
+        ChildProcess.Result r = ChildProcess.of(command).environment(env).directory(dir).timeout(timeout)
+                .terminateGrace(Duration.ofSeconds(10)).mergeErrors().keepStdout(TAIL_BYTES).run();
+        return new Outcome(r.exitCode(), r.timedOut(), r.stdout(), r.wallNanos());
     }
 
     private static String lastLine(String text) {
@@ -373,7 +330,7 @@ public final class TorchRun {
         /** @param timeout how long a run may take, 1s..7 days */
         public Builder timeout(Duration timeout) {
             if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofDays(7)) > 0) {
-                throw new IllegalArgumentException("timeout must be in 1s..7 days, was " + (timeout == null ? "null" : Durations.format(timeout)));
+                throw new IllegalArgumentException("timeout must be in 1s..7 days, was " + (timeout == null ? "null" : dev.prism.spi.Formats.exactDuration(timeout)));
             }
             this.timeout = timeout;
             return this;

@@ -1,8 +1,8 @@
 package dev.prism.internal.coordination;
 
-import dev.prism.internal.files.AtomicFiles;
+import dev.prism.spi.AtomicFiles;
 import dev.prism.internal.output.Durations;
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 
 import dev.prism.PrismException;
 

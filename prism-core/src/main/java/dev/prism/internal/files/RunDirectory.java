@@ -1,5 +1,9 @@
 package dev.prism.internal.files;
 
+import dev.prism.spi.Directories;
+
+import dev.prism.spi.Errno;
+
 import dev.prism.PrismException;
 import dev.prism.TargetException;
 
@@ -74,25 +78,11 @@ public final class RunDirectory {
      */
     public static String prepare(Path runDirectory, int tasks) throws IOException {
         Removal removal = emptied(runDirectory);
-        makeDirectory(runDirectory.resolve("shared"));
+        Directories.makeOrKeep(runDirectory.resolve("shared"));
         for (int rank = 0; rank < tasks; rank++) {
-            makeDirectory(rankDirectory(runDirectory, rank));
+            Directories.makeOrKeep(rankDirectory(runDirectory, rank));
         }
         return removal.complete() ? null : removal.summary();
-    }
-
-    /**
-     * Makes {@code directory}, or keeps the real directory already there (one whose removal failed); refuses anything
-     * else in its place, a link above all, which is never written through.
-     */
-    public static void makeDirectory(Path directory) throws IOException {
-        try {
-            Files.createDirectory(directory);
-        } catch (FileAlreadyExistsException e) {
-            if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS)) {
-                throw e;
-            }
-        }
     }
 
     /** @return where {@code rank} rehearses in {@code runDirectory}: {@code rehearsal-<r>}, beside its own directory */

@@ -2,7 +2,7 @@ package dev.prism.internal.launch;
 
 import dev.prism.internal.coordination.Coordinator;
 import dev.prism.internal.output.Durations;
-import dev.prism.internal.files.OutputTail;
+import dev.prism.spi.OutputTail;
 import dev.prism.internal.coordination.PlanCodec;
 import dev.prism.internal.coordination.RankBarrier;
 import dev.prism.internal.rank.RankWorker;

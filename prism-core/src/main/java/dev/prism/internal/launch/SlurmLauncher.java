@@ -3,7 +3,7 @@ package dev.prism.internal.launch;
 import dev.prism.internal.coordination.Coordinator;
 import dev.prism.internal.coordination.CoordinatorEndpoint;
 import dev.prism.internal.output.Durations;
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 import dev.prism.internal.coordination.HostProbe;
 import dev.prism.internal.coordination.PlanCodec;
 import dev.prism.internal.coordination.RankBarrier;

@@ -1,6 +1,6 @@
 package dev.prism.internal.output;
 
-import dev.prism.internal.files.AtomicFiles;
+import dev.prism.spi.AtomicFiles;
 import dev.prism.internal.files.RunDirectory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,6 +1,9 @@
 package dev.prism.internal.rank;
 
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.SplitMix;
+import dev.prism.internal.files.RunDirectory;
+
+import dev.prism.spi.Errno;
 import dev.prism.internal.coordination.RankAbortedException;
 import dev.prism.internal.coordination.RankSync;
 
@@ -82,6 +85,11 @@ final class RankContext implements WorkloadContext {
     @Override
     public Path workDirectory() {
         return workDirectory;
+    }
+
+    @Override
+    public Path rehearsalDirectory() {
+        return RunDirectory.rehearsalDirectory(workDirectory.getParent(), rank);
     }
 
     @Override

@@ -1,12 +1,12 @@
 package dev.prism.internal.rank;
 
 import dev.prism.internal.output.Durations;
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 import dev.prism.internal.coordination.HostProbe;
 import dev.prism.internal.coordination.RankAbortedException;
 import dev.prism.internal.coordination.RankSync;
 import dev.prism.internal.output.ResultJson;
-import dev.prism.internal.output.Verbose;
+import dev.prism.spi.Verbose;
 
 import dev.prism.Benchmark;
 import dev.prism.Failure;

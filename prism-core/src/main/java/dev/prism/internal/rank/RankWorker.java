@@ -14,7 +14,7 @@ import dev.prism.internal.coordination.RankThreads;
 import dev.prism.internal.coordination.Rendezvous;
 import dev.prism.internal.output.ResultJson;
 import dev.prism.internal.files.RunDirectory;
-import dev.prism.internal.launch.Signals;
+import dev.prism.Signals;
 import dev.prism.internal.coordination.TcpChannel;
 
 import com.fasterxml.jackson.databind.JsonNode;

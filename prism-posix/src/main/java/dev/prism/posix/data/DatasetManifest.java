@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.prism.internal.files.AtomicFiles;
+import dev.prism.spi.AtomicFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -88,7 +88,7 @@ public record DatasetManifest(long seed, List<Entry> entries) {
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException(file + " is not a " + SCHEMA + " manifest (" + e.getOriginalMessage() + ")", e);
         } catch (IOException e) {
-            throw dev.prism.internal.files.Errno.named("read", file, e);
+            throw dev.prism.spi.Errno.named("read", file, e);
         }
         if (!SCHEMA.equals(root.path("schema").asText())) {
             throw new IOException(file + " is not a " + SCHEMA + " manifest");

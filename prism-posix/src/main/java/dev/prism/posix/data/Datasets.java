@@ -29,6 +29,33 @@ public final class Datasets {
     }
 
     /**
+     * What {@code prism dataset create} does: makes {@code directory} (or takes an empty one), refuses a symbolic link
+     * or a directory with anything in it, checks the filesystem has the space and inodes the dataset needs, then
+     * {@link #write}s it.
+     *
+     * @return the manifest written
+     * @throws dev.prism.TargetException when the directory is a link or not empty
+     * @throws dev.prism.RefusedException when the dataset does not fit
+     */
+    public static DatasetManifest create(Path directory, DatasetSpec spec) throws IOException {
+        Path dir = directory.toAbsolutePath().normalize();
+        if (Files.isSymbolicLink(dir)) {
+            throw new dev.prism.TargetException("dataset directory " + dir + " is a symbolic link; give the directory itself");
+        }
+        if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new dev.prism.TargetException("dataset directory " + dir + " is not empty; give a new or empty directory");
+                }
+            }
+        } else {
+            Files.createDirectory(dir);
+        }
+        dev.prism.posix.internal.FileWork.requireSpaceForSizes(dir, spec.fileCount(), spec.bytes(), "the dataset");
+        return write(dir, spec);
+    }
+
+    /**
      * Writes every file of {@code spec} under {@code directory} (which must exist and hold none of
      * them yet) and its {@code manifest.json}.
      *
@@ -73,7 +100,7 @@ public final class Datasets {
 
         @Override
         public String toString() {
-            return files + " files, " + dev.prism.internal.output.TextTable.bytes(bytes) + ": " + (passed()
+            return files + " files, " + dev.prism.spi.Formats.bytes(bytes) + ": " + (passed()
                     ? "all match the manifest" : problems.size() + " problem(s); the first: " + problems.get(0));
         }
     }

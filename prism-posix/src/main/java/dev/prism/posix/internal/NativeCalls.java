@@ -1,7 +1,7 @@
 package dev.prism.posix.internal;
 
 import com.sun.jna.Native;
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.PageCacheResidency;
 import dev.prism.posix.Posix;

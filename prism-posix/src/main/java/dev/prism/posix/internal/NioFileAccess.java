@@ -1,6 +1,6 @@
 package dev.prism.posix.internal;
 
-import dev.prism.internal.files.Errno;
+import dev.prism.spi.Errno;
 import dev.prism.posix.FileAccess;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.PosixException;

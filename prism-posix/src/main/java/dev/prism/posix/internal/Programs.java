@@ -2,7 +2,7 @@ package dev.prism.posix.internal;
 
 import dev.prism.PrismException;
 import dev.prism.WorkloadContext;
-import dev.prism.internal.files.OutputTail;
+import dev.prism.spi.ChildProcess;
 
 import java.io.File;
 import java.io.IOException;
@@ -96,39 +96,23 @@ public final class Programs {
         return r;
     }
 
-    /** Runs {@code command}; never waits past {@code timeout} (the process is killed then). */
+    /** Runs {@code command}; never waits past {@code timeout} (the process tree is killed then). */
     public static Result run(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
-        ProcessBuilder pb = new ProcessBuilder(command);
-        if (directory != null) {
-            pb.directory(directory.toFile());
-        }
-        pb.environment().putAll(environment);
-        Process p;
+        // stdout is parsed (fio's JSON): keep all of it up to 16 MiB; of stderr only the end matters
+        ChildProcess.Result r;
         try {
-            p = pb.start();
+            r = ChildProcess.of(command).directory(directory).environment(environment).timeout(timeout)
+                    .keepStdout(16 << 20).keepStderr(TAIL).run();
+        } catch (java.io.InterruptedIOException e) {
+            throw new PrismException("interrupted while running " + command.get(0), e);
         } catch (IOException e) {
             throw new PrismException("cannot run " + command.get(0) + ": " + e.getMessage(), e);
         }
-        // stdout is parsed (fio's JSON): keep all of it up to 16 MiB; of stderr only the end matters
-        OutputTail out = new OutputTail(p.getInputStream(), 16 << 20, "prism-program-stdout");
-        OutputTail err = new OutputTail(p.getErrorStream(), TAIL, "prism-program-stderr");
-        try {
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor(5, TimeUnit.SECONDS);
-                throw new PrismException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
-                        + "s and was killed");
-            }
-            out.await(5_000);
-            err.await(5_000);
-        } catch (InterruptedException e) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new PrismException("interrupted while running " + command.get(0), e);
+        if (r.timedOut()) {
+            throw new PrismException(String.join(" ", command) + " did not finish within " + timeout.toSeconds()
+                    + "s and was killed");
         }
-        return new Result(p.exitValue(), out.text(), err.text());
+        return new Result(r.exitCode(), r.stdout(), r.stderr());
     }
 
     public static String tail(String text) {

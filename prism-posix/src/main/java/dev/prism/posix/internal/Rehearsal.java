@@ -1,7 +1,6 @@
 package dev.prism.posix.internal;
 
 import dev.prism.WorkloadContext;
-import dev.prism.internal.files.RunDirectory;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,9 +37,9 @@ public final class Rehearsal {
      * never a failure of the measurement.
      */
     public static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
-        Path dir = RunDirectory.rehearsalDirectory(ctx.workDirectory().getParent(), ctx.rank());
+        Path dir = ctx.rehearsalDirectory();
         remove(ctx, dir, "removing what an earlier rehearsal left in " + dir);
-        RunDirectory.makeDirectory(dir); // one whose removal failed is worked in as it is
+        dev.prism.spi.Directories.makeOrKeep(dir); // one whose removal failed is worked in as it is
         try {
             if (ctx.continueOnError()) {
                 ctx.attempt("rehearsal", null, () -> body.run(dir));
@@ -53,7 +52,7 @@ public final class Rehearsal {
     }
 
     private static void remove(WorkloadContext ctx, Path dir, String step) {
-        RunDirectory.Removal removal = RunDirectory.remove(dir);
+        dev.prism.DirectoryRemoval removal = dev.prism.DirectoryRemoval.of(dir);
         if (!removal.complete()) {
             ctx.untimedProblem(step, new IOException(removal.summary()));
         }

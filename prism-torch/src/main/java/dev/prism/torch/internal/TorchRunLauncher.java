@@ -13,7 +13,7 @@ import dev.prism.PrismException;
 import dev.prism.RankResult;
 import dev.prism.RunPlan;
 import dev.prism.Status;
-import dev.prism.internal.output.ResultJson;
+import dev.prism.spi.RankDocuments;
 import dev.prism.torch.TorchBenchmark;
 import dev.prism.torch.TorchException;
 import dev.prism.torch.TorchRun;
@@ -115,7 +115,7 @@ public final class TorchRunLauncher implements Launcher {
                         rank), 0, Map.of(), Map.of(), List.of());
             }
             results.add(result);
-            ResultJson.writeRank(plan, result);
+            RankDocuments.write(plan, result);
         }
         return results;
     }

@@ -186,7 +186,7 @@ public final class Md5CheckWorkload implements Workload {
             long bytes = entries.stream().mapToLong(DatasetManifest.Entry::sizeBytes).sum();
             java.util.Map<Long, Long> bySize = new java.util.TreeMap<>(entries.stream().collect(
                     java.util.stream.Collectors.groupingBy(DatasetManifest.Entry::sizeBytes, java.util.stream.Collectors.counting())));
-            s.append(", ").append(dev.prism.internal.output.TextTable.bytes(bytes)).append(" (");
+            s.append(", ").append(dev.prism.spi.Formats.bytes(bytes)).append(" (");
             s.append(String.join(" ", bySize.entrySet().stream().map(e -> dev.prism.DataSize.ofBytes(e.getKey()) + "×" + e.getValue())
                     .toList())).append("), manifest");
         } else {

@@ -2,7 +2,7 @@ package dev.prism.posix.data.internal;
 
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
-import dev.prism.internal.rank.SplitMix;
+import dev.prism.spi.SplitMix;
 import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
 import dev.prism.posix.data.Arrival;

@@ -1,4 +1,4 @@
-package dev.prism.internal.files;
+package dev.prism.spi;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.prism.internal.output;
+package dev.prism.spi;
 
 /**
  * Whether a person asked for Java's view of failures ({@code prism --verbose}, system property

@@ -1,4 +1,4 @@
-package dev.prism.internal.launch;
+package dev.prism;
 
 import java.util.function.Consumer;
 

@@ -1,5 +1,6 @@
-package dev.prism.internal.files;
+package dev.prism.spi;
 
+import dev.prism.internal.files.RunDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package dev.prism.internal.rank;
+package dev.prism.spi;
 
 /** SplitMix64's finaliser: a bijection of 64-bit values whose outputs look unrelated for nearby inputs. */
 public final class SplitMix {

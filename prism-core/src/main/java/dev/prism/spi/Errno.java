@@ -1,4 +1,4 @@
-package dev.prism.internal.files;
+package dev.prism.spi;
 
 /** Symbolic names of Linux errno values (asm-generic numbering, shared by x86-64 and aarch64). */
 public final class Errno {
