@@ -6,6 +6,13 @@ import java.util.function.Consumer;
  * SIGINT and SIGTERM (Ctrl-C, {@code scancel}, a SLURM time limit) as a request to stop: the first
  * one calls back, so the run stops its ranks, keeps what they measured and cleans up; a second one
  * ends the process at once with 128 + the signal's number, as a shell reports it.
+ *
+ * <pre>{@code
+ * var interruption = dev.prism.Interruption.create();
+ * // a tool's main: var signals = dev.prism.Signals.install(interruption::interrupt); then scenario.interruption(interruption)
+ * var signals = dev.prism.Signals.none();   // nothing installed, as inside a test or JShell
+ * System.out.println(signals.received());   // null: no signal yet
+ * }</pre>
  */
 public final class Signals {
     private volatile String received;

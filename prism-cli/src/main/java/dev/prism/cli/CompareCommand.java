@@ -1,6 +1,6 @@
 package dev.prism.cli;
 
-import dev.prism.Comparison;
+import dev.prism.report.Comparison;
 import dev.prism.Results;
 import dev.prism.RunResult;
 import picocli.CommandLine;

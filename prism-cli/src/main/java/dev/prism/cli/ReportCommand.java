@@ -1,6 +1,6 @@
 package dev.prism.cli;
 
-import dev.prism.Report;
+import dev.prism.report.Report;
 import dev.prism.Results;
 import dev.prism.RunResult;
 import picocli.CommandLine;

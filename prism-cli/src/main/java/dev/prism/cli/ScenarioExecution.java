@@ -113,11 +113,11 @@ final class ScenarioExecution {
         if (options.runId != null) {
             builder.runId(options.runId);
         }
-        dev.prism.Comparison.Options comparing = judging.toOptions();
-        dev.prism.Gate gate = null;
+        dev.prism.report.Comparison.Options comparing = judging.toOptions();
+        dev.prism.report.Gate gate = null;
         java.util.List<RunResult> baseline = null;
         try {
-            gate = options.gate == null ? null : dev.prism.Gate.fromJson(options.gate);
+            gate = options.gate == null ? null : dev.prism.report.Gate.fromJson(options.gate);
             baseline = options.baseline == null ? null : dev.prism.Results.load(options.baseline);
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException("cannot read " + (gate == null ? options.gate : options.baseline) + ": "
@@ -180,7 +180,7 @@ final class ScenarioExecution {
             stdout.print(comparing.compare(baseline, result.runs()).table(false));
         }
         if (gate != null) {
-            dev.prism.Gate.Verdict verdict = gate.evaluate(result.runs(), baseline);
+            dev.prism.report.Gate.Verdict verdict = gate.evaluate(result.runs(), baseline);
             (options.json ? stderr : stdout).println(verdict);
             gatePassed = verdict.passed();
         }

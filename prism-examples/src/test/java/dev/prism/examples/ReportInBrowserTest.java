@@ -1,6 +1,6 @@
 package dev.prism.examples;
 
-import dev.prism.Report;
+import dev.prism.report.Report;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.posix.PosixBenchmarks;

@@ -1,6 +1,6 @@
 package dev.prism.examples;
 
-import dev.prism.Gate;
+import dev.prism.report.Gate;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
 import dev.prism.junit.PrismTarget;

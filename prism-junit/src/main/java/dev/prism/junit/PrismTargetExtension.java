@@ -24,7 +24,7 @@ import java.nio.file.Path;
  *         var result = dev.prism.Scenario.builder().target(target)
  *                 .benchmark(dev.prism.Benchmarks.create("create_files", java.util.Map.of("files", "200")))
  *                 .repetitions(3).build().execute();
- *         dev.prism.Gate.of(dev.prism.Gate.expect("create_files").op("create").p99().below(java.time.Duration.ofSeconds(1)))
+ *         dev.prism.report.Gate.of(dev.prism.report.Gate.expect("create_files").op("create").p99().below(java.time.Duration.ofSeconds(1)))
  *                 .evaluate(result.runs()).assertPassed();
  *     }
  * }

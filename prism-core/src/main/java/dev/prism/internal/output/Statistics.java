@@ -1,6 +1,6 @@
 package dev.prism.internal.output;
 
-import org.apache.commons.math3.distribution.TDistribution;
+import dev.prism.spi.StudentT;
 
 /** Small statistics PRISM needs in more than one place. */
 public final class Statistics {
@@ -12,7 +12,7 @@ public final class Statistics {
         if (n < 2) {
             return 0;
         }
-        return new TDistribution(null, n - 1).inverseCumulativeProbability(0.975) * s / Math.sqrt(n);
+        return StudentT.quantile975(n - 1) * s / Math.sqrt(n);
     }
 
     /**

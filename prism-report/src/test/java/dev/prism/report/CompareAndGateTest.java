@@ -1,4 +1,17 @@
-package dev.prism;
+package dev.prism.report;
+
+import dev.prism.Failure;
+import dev.prism.HostInfo;
+import dev.prism.LatencyRecorder;
+import dev.prism.Measurement;
+import dev.prism.RankResult;
+import dev.prism.RankSpread;
+import dev.prism.RepetitionResult;
+import dev.prism.Results;
+import dev.prism.RunResult;
+import dev.prism.Stat;
+import dev.prism.Status;
+import dev.prism.TargetInfo;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,7 @@
-package dev.prism;
+package dev.prism.report;
+
+import dev.prism.RunResult;
+import dev.prism.Stat;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

@@ -1,10 +1,21 @@
-package dev.prism;
+package dev.prism.report;
+
+import dev.prism.DataSize;
+import dev.prism.Measurement;
+import dev.prism.Pacing;
+import dev.prism.RepetitionResult;
+import dev.prism.RepetitionStats;
+import dev.prism.RunResult;
+import dev.prism.Stat;
+import dev.prism.report.internal.HistogramLog;
+import dev.prism.report.internal.HtmlPage;
+import dev.prism.report.internal.MeasurementCsv;
+import dev.prism.spi.Formats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.prism.spi.AtomicFiles;
-import dev.prism.internal.output.TextTable;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
@@ -45,12 +56,11 @@ import java.util.TreeSet;
  * var sets = new java.util.LinkedHashMap<String, java.util.List<dev.prism.RunResult>>();
  * sets.put("first", scenario.execute().runs());
  * sets.put("second", scenario.execute().runs());
- * var report = dev.prism.Report.of(sets);
+ * var report = dev.prism.report.Report.of(sets);
  * report.writeHtml(tmp.resolve("prism-example-report.html"));
  * }</pre>
  */
 public final class Report {
-    private static final String CHART_JS = "/META-INF/resources/webjars/chart.js/4.4.1/dist/chart.umd.js";
     private final Map<String, List<RunResult>> sets;
     private final Comparison.Options comparing;
     private final String xParameter;
@@ -105,169 +115,9 @@ public final class Report {
 
     /** @return the HTML page */
     public String html() throws IOException {
-        String chartJs;
-        try (InputStream in = Report.class.getResourceAsStream(CHART_JS)) {
-            if (in == null) {
-                throw new IOException("Chart.js (" + CHART_JS + ") is missing from the class path");
-            }
-            chartJs = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        String chartJs = HtmlPage.chartJs();
         String data = new ObjectMapper().writeValueAsString(data()).replace("</", "<\\/");
-        return """
-                <!doctype html>
-                <html lang="en"><head><meta charset="utf-8"><title>PRISM report</title>
-                <style>
-                body { font: 14px system-ui, sans-serif; margin: 24px; color: #222; }
-                .group { border: 1px solid #ddd; padding: 8px 12px; margin: 0 0 20px; }
-                .group h3 { margin: 4px 0 0; } .group .params { color: #666; font-size: 12px; margin: 2px 0 8px; overflow-wrap: anywhere; }
-                .row { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 16px; }
-                .chart { position: relative; height: 260px; }
-                table { border-collapse: collapse; margin: 8px 0 24px; } td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: right; }
-                td:nth-child(-n+4), th { text-align: left; } table.meta td { text-align: left; }
-                td.verdict { text-align: left; } td.bad { background: #fde0e0; font-weight: bold; } td.good { background: #e3f4e3; }
-                </style>
-                <script>window.onerror = function (m) { document.documentElement.dataset.error = String(m); };</script>
-                <script>""" + chartJs + """
-                </script></head><body>
-                <h1>PRISM report</h1>""" + summary() + """
-                <h2>Charts</h2>
-                <p>Per operation: latency against task count, or the parameter named on the x axis (log axis; mean solid, p99 dashed, error bars the 95% confidence
-                interval over repetitions); the latency distribution from the stored histograms (x: percentile, each step a
-                further nine); ops/s (solid) and bytes/s (dashed) against the same x axis. One colour per result set (and task count,
-when a parameter is on the x axis).</p>
-                <div id="charts"></div>
-                <h2>Measurements</h2>""" + tables() + """
-                <script>
-                const DATA = """ + data + """
-                ;
-                function duration(ns) {
-                  if (ns < 1e3) return +ns.toPrecision(3) + ' ns';
-                  if (ns < 1e6) return +(ns / 1e3).toPrecision(3) + ' µs';
-                  if (ns < 1e9) return +(ns / 1e6).toPrecision(3) + ' ms';
-                  return +(ns / 1e9).toPrecision(3) + ' s';
-                }
-                function rate(v) {
-                  if (v >= 1e9) return +(v / 1e9).toPrecision(3) + 'G';
-                  if (v >= 1e6) return +(v / 1e6).toPrecision(3) + 'M';
-                  if (v >= 1e3) return +(v / 1e3).toPrecision(3) + 'k';
-                  return +v.toPrecision(3) + '';
-                }
-                function percentile(nines) {
-                  return nines <= 0 ? '0%' : +(100 - 100 / Math.pow(10, nines)).toPrecision(6) + '%';
-                }
-                let overflowingBars = 0;
-                const errorBars = { id: 'errorBars', afterDatasetsDraw(chart) {
-                  const ctx = chart.ctx, y = chart.scales.y, area = chart.chartArea;
-                  chart.data.datasets.forEach((ds, i) => {
-                    if (!ds.errorBars || chart.getDatasetMeta(i).hidden) return;
-                    chart.getDatasetMeta(i).data.forEach((point, j) => {
-                      const bar = ds.errorBars[j]; if (!bar) return;
-                      const top = y.getPixelForValue(bar[1]), bottom = y.getPixelForValue(bar[0]);
-                      if (top < area.top - 1 || bottom > area.bottom + 1) overflowingBars++;
-                      ctx.save(); ctx.strokeStyle = ds.borderColor; ctx.lineWidth = 1.5; ctx.setLineDash([]); ctx.beginPath();
-                      ctx.moveTo(point.x, top); ctx.lineTo(point.x, bottom);
-                      ctx.moveTo(point.x - 4, top); ctx.lineTo(point.x + 4, top);
-                      ctx.moveTo(point.x - 4, bottom); ctx.lineTo(point.x + 4, bottom); ctx.stroke(); ctx.restore();
-                    });
-                  });
-                } };
-                const colours = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
-                const dashes = [[], [2, 3], [8, 3, 2, 3], [1, 2]];
-                function range(values) {
-                  const v = values.filter(x => x !== null && x > 0);
-                  return v.length === 0 ? {} : { min: Math.min(...v) / 1.5, max: Math.max(...v) * 1.5 };
-                }
-                function logLatencyAxis(values, title) {
-                  const r = range(values);
-                  return { type: 'logarithmic', min: r.min, max: r.max, title: { display: true, text: title },
-                    ticks: { callback: (v) => { const m = v / Math.pow(10, Math.floor(Math.log10(v) + 1e-9));
-                      return [1, 2, 5].some(k => Math.abs(m - k) < 1e-6) ? duration(v) : ''; } } };
-                }
-                const charts = [];
-                function addChart(row, config) {
-                  const box = document.createElement('div'); box.className = 'chart';
-                  const canvas = document.createElement('canvas'); box.appendChild(canvas); row.appendChild(box);
-                  config.options = Object.assign({ animation: false, responsive: true, maintainAspectRatio: false,
-                    plugins: { legend: { labels: { boxWidth: 18, font: { size: 11 } } } } }, config.options);
-                  charts.push(new Chart(canvas, config));
-                }
-                for (const group of DATA.groups) {
-                  const section = document.createElement('div'); section.className = 'group';
-                  const title = document.createElement('h3'); title.textContent = group.title; section.appendChild(title);
-                  const params = document.createElement('div'); params.className = 'params'; params.textContent = group.params || 'default parameters';
-                  section.appendChild(params);
-                  const row = document.createElement('div'); row.className = 'row'; section.appendChild(row);
-                  document.getElementById('charts').appendChild(section);
-
-                  const latency = [], values = [];
-                  group.latency.series.forEach((s, i) => {
-                    const colour = colours[i % colours.length];
-                    latency.push({ label: s.set + ' mean', data: s.mean, errorBars: s.ci, borderColor: colour, backgroundColor: colour });
-                    latency.push({ label: s.set + ' p99', data: s.p99, errorBars: s.p99ci, borderColor: colour, backgroundColor: colour, borderDash: [6, 4] });
-                    values.push(...s.mean, ...s.p99, ...s.ci.filter(b => b).flat(), ...s.p99ci.filter(b => b).flat());
-                  });
-                  addChart(row, { type: 'line', data: { labels: group.labels, datasets: latency }, plugins: [errorBars],
-                    options: { scales: { x: { title: { display: true, text: group.axis } }, y: logLatencyAxis(values, 'latency') } } });
-
-                  const distribution = [], points = [];
-                  group.percentiles.forEach((s) => {
-                    const colour = colours[s.set % colours.length];
-                    distribution.push({ label: s.label, data: s.points, borderColor: colour, backgroundColor: colour,
-                      borderDash: dashes[s.taskIndex % dashes.length], pointRadius: 0, borderWidth: 1.5 });
-                    points.push(...s.points.map(p => p.y));
-                  });
-                  addChart(row, { type: 'line', data: { datasets: distribution },
-                    options: { scales: { x: { type: 'linear', min: 0, title: { display: true, text: 'percentile' },
-                      ticks: { stepSize: 1, callback: percentile } }, y: logLatencyAxis(points, 'latency') } } });
-
-                  const throughput = [];
-                  group.throughput.series.forEach((s, i) => {
-                    const colour = colours[i % colours.length];
-                    throughput.push({ label: s.set + ' ops/s', data: s.ops, borderColor: colour, backgroundColor: colour, yAxisID: 'y' });
-                    if (group.throughput.bytes) {
-                      throughput.push({ label: s.set + ' bytes/s', data: s.bytes, borderColor: colour, backgroundColor: colour,
-                        borderDash: [6, 4], yAxisID: 'bytes' });
-                    }
-                  });
-                  const rateAxes = { x: { title: { display: true, text: group.axis } },
-                    y: { beginAtZero: true, title: { display: true, text: 'ops/s' }, ticks: { callback: rate } } };
-                  if (group.throughput.bytes) {
-                    rateAxes.bytes = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
-                      title: { display: true, text: 'bytes/s' }, ticks: { callback: v => rate(v) + 'B' } };
-                  }
-                  addChart(row, { type: 'line', data: { labels: group.labels, datasets: throughput }, options: { scales: rateAxes } });
-
-                  if (group.timeline.length > 0) {
-                    const overTime = [], latencies = [];
-                    group.timeline.forEach((s, i) => {
-                      const colour = colours[i % colours.length];
-                      overTime.push({ label: s.label + ' p99', data: s.p99, borderColor: colour, backgroundColor: colour,
-                        pointRadius: 0, borderWidth: 1.5, yAxisID: 'y' });
-                      overTime.push({ label: s.label + ' ops/s', data: s.ops, borderColor: colour, backgroundColor: colour,
-                        pointRadius: 0, borderWidth: 1, borderDash: [6, 4], yAxisID: 'rate' });
-                      latencies.push(...s.p99.map(p => p.y));
-                    });
-                    addChart(row, { type: 'line', data: { datasets: overTime }, options: { scales: {
-                      x: { type: 'linear', min: 0, title: { display: true, text: 'seconds into the timed phase' } },
-                      y: logLatencyAxis(latencies, 'p99 per interval'),
-                      rate: { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
-                        title: { display: true, text: 'ops/s' }, ticks: { callback: rate } } } } });
-                  }
-                }
-                let blank = 0;
-                for (const chart of charts) {
-                  const pixels = chart.ctx.getImageData(0, 0, chart.canvas.width, chart.canvas.height).data;
-                  let painted = 0;
-                  for (let i = 3; i < pixels.length; i += 4 * 7) if (pixels[i] > 0) painted++;
-                  if (painted < 200) blank++;
-                }
-                const root = document.documentElement.dataset;
-                root.rendered = String(charts.length);
-                root.logAxes = String(charts.filter(c => c.scales.y.type === 'logarithmic').length);
-                root.overflowingBars = String(overflowingBars);
-                root.blankCharts = String(blank);
-                </script></body></html>
-                """;
+        return HtmlPage.fill(Map.of("chart.js", chartJs, "summary", summary(), "tables", tables(), "data", data));
     }
 
     /** @return the run's configuration without the parameters ignored when pairing (and without empty values) */
@@ -276,7 +126,7 @@ when a parameter is on the x axis).</p>
         if (xParameter != null) {
             shared.remove(xParameter);
         }
-        String params = TextTable.parameters(shared);
+        String params = Formats.parameters(shared);
         return run.benchmark() + (params.isEmpty() ? "" : " " + params);
     }
 
@@ -490,7 +340,7 @@ when a parameter is on the x axis).</p>
             comparisons.add(comparing.compare(first, sets.get(label)));
         }
         for (RunResult base : first) {
-            String shared = TextTable.parameters(comparing.withoutIgnored(base.parameters()));
+            String shared = Formats.parameters(comparing.withoutIgnored(base.parameters()));
             for (String op : base.measurements().keySet()) {
                 html.append("<tr><td>").append(escape(base.benchmark())).append("</td><td>").append(escape(shared))
                         .append("</td><td>").append(base.tasks()).append("</td><td>").append(escape(op)).append("</td>");
@@ -517,7 +367,7 @@ when a parameter is on the x axis).</p>
                 parameters.put(pair.substring(0, eq), pair.substring(eq + 1));
             }
         }
-        return TextTable.parameters(comparing.withoutIgnored(parameters));
+        return Formats.parameters(comparing.withoutIgnored(parameters));
     }
 
     private static String ratioCell(List<Comparison.Row> rows, Stat stat) {
@@ -557,16 +407,16 @@ when a parameter is on the x axis).</p>
                     Measurement m = e.getValue();
                     RepetitionStats rs = run.acrossRepetitions().get(e.getKey());
                     tables.append("<tr><td>").append(escape(run.benchmark())).append("</td><td>")
-                            .append(escape(TextTable.parameters(run.parameters()))).append("</td><td>").append(run.tasks())
+                            .append(escape(Formats.parameters(run.parameters()))).append("</td><td>").append(run.tasks())
                             .append("</td><td>").append(escape(e.getKey())).append("</td><td>").append(m.count())
-                            .append("</td><td>").append(TextTable.duration(m.meanNanos())).append("</td><td>")
-                            .append(rs.repetitions() < 2 ? "-" : TextTable.duration(rs.ci95HighNanos() - rs.meanNanos()))
-                            .append("</td><td>").append(TextTable.duration(m.p50Nanos())).append("</td><td>")
-                            .append(TextTable.duration(m.p90Nanos())).append("</td><td>").append(TextTable.duration(m.p99Nanos()))
-                            .append("</td><td>").append(TextTable.duration(m.p999Nanos())).append("</td><td>")
-                            .append(TextTable.duration(m.maxNanos())).append("</td><td>")
+                            .append("</td><td>").append(Formats.latency(m.meanNanos())).append("</td><td>")
+                            .append(rs.repetitions() < 2 ? "-" : Formats.latency(rs.ci95HighNanos() - rs.meanNanos()))
+                            .append("</td><td>").append(Formats.latency(m.p50Nanos())).append("</td><td>")
+                            .append(Formats.latency(m.p90Nanos())).append("</td><td>").append(Formats.latency(m.p99Nanos()))
+                            .append("</td><td>").append(Formats.latency(m.p999Nanos())).append("</td><td>")
+                            .append(Formats.latency(m.maxNanos())).append("</td><td>")
                             .append(String.format(Locale.ROOT, "%.1f", m.opsPerSecond())).append("</td><td>")
-                            .append(TextTable.bytes(m.bytesPerSecond())).append("/s</td></tr>");
+                            .append(Formats.bytes(m.bytesPerSecond())).append("/s</td></tr>");
                 }
                 if (!run.passed()) {
                     tables.append("<tr><td>").append(escape(run.benchmark())).append("</td><td></td><td>").append(run.tasks())
@@ -580,53 +430,12 @@ when a parameter is on the x axis).</p>
 
     /** Writes every measurement as CSV: one row per set × run × operation. */
     public void writeCsv(Path file) throws IOException {
-        StringBuilder csv = new StringBuilder("set,benchmark,parameters,tasks,operation,count,bytes,mean_ns,ci95_low_ns,"
-                + "ci95_high_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,ops_per_s,bytes_per_s,repetitions,filesystem\n");
-        sets.forEach((label, runs) -> {
-            for (RunResult run : runs) {
-                run.measurements().forEach((op, m) -> {
-                    RepetitionStats rs = run.acrossRepetitions().get(op);
-                    csv.append(String.join(",", quote(label), quote(run.benchmark()), quote(TextTable.parameters(run.parameters())),
-                            String.valueOf(run.tasks()), quote(op), String.valueOf(m.count()), String.valueOf(m.bytes()),
-                            num(rs.meanNanos()), num(rs.ci95LowNanos()), num(rs.ci95HighNanos()), String.valueOf(m.p50Nanos()),
-                            String.valueOf(m.p90Nanos()), String.valueOf(m.p99Nanos()), String.valueOf(m.p999Nanos()),
-                            String.valueOf(m.maxNanos()), num(m.opsPerSecond()), num(m.bytesPerSecond()),
-                            String.valueOf(rs.repetitions()), quote(run.target().filesystemType()))).append('\n');
-                });
-            }
-        });
-        AtomicFiles.write(file, csv.toString().getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.write(file, MeasurementCsv.of(sets).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Writes each operation's histogram as an HdrHistogram log, tagged {@code set/benchmark/t<tasks>/op}. */
     public void writeHistogramLog(Path file) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            HistogramLogWriter writer = new HistogramLogWriter(out);
-            writer.outputComment("PRISM latencies in nanoseconds; tags are set/benchmark/t<tasks>/operation");
-            writer.outputLogFormatVersion();
-            writer.outputLegend();
-            sets.forEach((label, runs) -> {
-                for (RunResult run : runs) {
-                    run.measurements().forEach((op, m) -> {
-                        Histogram h = m.histogram();
-                        h.setTag((label + "/" + run.benchmark() + "/t" + run.tasks() + "/" + op).replaceAll("[\\s,]", "_"));
-                        h.setStartTimeStamp(run.startedAt().toEpochMilli());
-                        h.setEndTimeStamp(run.finishedAt().toEpochMilli());
-                        writer.outputIntervalHistogram(h);
-                    });
-                }
-            });
-        }
-        AtomicFiles.write(file, bytes.toByteArray());
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\"", "\"\"") + "\"";
-    }
-
-    private static String num(double v) {
-        return String.format(Locale.ROOT, "%.3f", v);
+        AtomicFiles.write(file, HistogramLog.of(sets));
     }
 
     private static String row(String k, String v) {

@@ -1,6 +1,12 @@
-package dev.prism;
+package dev.prism.report;
 
-import dev.prism.internal.output.Durations;
+import dev.prism.Benchmark;
+import dev.prism.Measurement;
+import dev.prism.Parameter;
+import dev.prism.RunResult;
+import dev.prism.Stat;
+import dev.prism.spi.Formats;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +31,9 @@ import java.util.Objects;
  * }).build();
  * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
  * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute();
- * var gate = dev.prism.Gate.of(
- *         dev.prism.Gate.expect("touch").op("create").p99().below(java.time.Duration.ofSeconds(1)),
- *         dev.prism.Gate.expect("touch").op("create").opsPerSecond().above(10));
+ * var gate = dev.prism.report.Gate.of(
+ *         dev.prism.report.Gate.expect("touch").op("create").p99().below(java.time.Duration.ofSeconds(1)),
+ *         dev.prism.report.Gate.expect("touch").op("create").opsPerSecond().above(10));
  * System.out.println(gate.evaluate(result.runs()));   // gate PASSED, a line per expectation
  * }</pre>
  */
@@ -58,50 +64,7 @@ public final class Gate {
      * @throws IllegalArgumentException naming the expectation and field that is wrong
      */
     public static Gate fromJson(java.nio.file.Path file) throws java.io.IOException {
-        com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile());
-        List<Expectation> list = new ArrayList<>();
-        int i = 0;
-        for (com.fasterxml.jackson.databind.JsonNode e : root.path("expectations")) {
-            String where = file + ": expectation " + i++;
-            try {
-                list.add(fromJson(e));
-            } catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException(where + ": " + ex.getMessage(), ex);
-            }
-        }
-        if (list.isEmpty()) {
-            throw new IllegalArgumentException(file + " holds no expectations");
-        }
-        return new Gate(list);
-    }
-
-    private static Expectation fromJson(com.fasterxml.jackson.databind.JsonNode e) {
-        if (!e.hasNonNull("benchmark") || !e.hasNonNull("op") || !e.hasNonNull("stat")) {
-            throw new IllegalArgumentException("needs benchmark, op and stat");
-        }
-        Subject subject = expect(e.get("benchmark").asText());
-        if (e.has("tasks")) {
-            subject = subject.tasks(e.get("tasks").asInt());
-        }
-        Operation op = subject.op(e.get("op").asText());
-        Stat stat = Stat.parse(e.get("stat").asText());
-        List<String> bounds = java.util.stream.Stream.of("below", "above", "notSlowerThanBaselineBy").filter(e::has).toList();
-        if (bounds.size() != 1) {
-            throw new IllegalArgumentException("needs exactly one of below, above or notSlowerThanBaselineBy, has "
-                    + (bounds.isEmpty() ? "none" : String.join(" and ", bounds)));
-        }
-        String bound = bounds.get(0);
-        if (bound.equals("notSlowerThanBaselineBy")) {
-            return new Expectation(op, stat, Kind.BASELINE, 0, Latency.checkPercent(e.get(bound).asDouble()));
-        }
-        if (stat.isRate() != bound.equals("above")) {
-            throw new IllegalArgumentException(stat.isRate() ? stat + " is a rate: use above" : stat + " is a latency: use below");
-        }
-        if (stat.isRate()) {
-            return new Rate(op, stat).above(e.get(bound).asDouble());
-        }
-        return new Latency(op, stat).below(Parameter.ofDuration("below", Duration.ofSeconds(1), Duration.ZERO,
-                Duration.ofDays(365), "limit").parse(e.get(bound).asText()));
+        return new Gate(dev.prism.report.internal.GateFile.read(file));
     }
 
     /** @return the start of an expectation on {@code benchmark} */
@@ -185,7 +148,11 @@ public final class Gate {
 
         /** @param operation the operation, e.g. {@code create} */
         public Operation op(String operation) {
-            return new Operation(this, Measurement.checkOperation(operation));
+            if (operation == null || operation.isBlank()) {
+                throw new IllegalArgumentException("operation must be a non-blank name, was "
+                        + (operation == null ? "null" : "'" + operation + "'"));
+            }
+            return new Operation(this, operation);
         }
     }
 
@@ -229,6 +196,24 @@ public final class Gate {
             return new Latency(this, Stat.MAX);
         }
 
+        /** @return an expectation on {@code stat}, a latency statistic ({@code p99}, not {@code ops/s}) */
+        public Latency latency(Stat stat) {
+            if (stat.isRate()) {
+                throw new IllegalArgumentException("stat " + stat + " is a rate, not a latency; latencies: "
+                        + String.join(", ", java.util.Arrays.stream(Stat.values()).filter(x -> !x.isRate()).map(Stat::toString).toList()));
+            }
+            return new Latency(this, stat);
+        }
+
+        /** @return an expectation on {@code stat}, a rate ({@code ops/s} or {@code bytes/s}) */
+        public Rate rate(Stat stat) {
+            if (!stat.isRate()) {
+                throw new IllegalArgumentException("stat " + stat + " is a latency, not a rate; rates: "
+                        + String.join(", ", java.util.Arrays.stream(Stat.values()).filter(Stat::isRate).map(Stat::toString).toList()));
+            }
+            return new Rate(this, stat);
+        }
+
         /** @return an expectation on bytes per second */
         public Rate bytesPerSecond() {
             return new Rate(this, Stat.BYTES_PER_SECOND);
@@ -260,7 +245,7 @@ public final class Gate {
         /** @return: the statistic must be below {@code limit} (positive) */
         public Expectation below(Duration limit) {
             if (limit == null || limit.isNegative() || limit.isZero()) {
-                throw new IllegalArgumentException("below must be a positive duration, was " + (limit == null ? "null" : Durations.format(limit)));
+                throw new IllegalArgumentException("below must be a positive duration, was " + (limit == null ? "null" : Formats.exactDuration(limit)));
             }
             return new Expectation(operation, stat, Kind.BELOW, limit.toNanos(), 0);
         }
@@ -383,9 +368,9 @@ public final class Gate {
 
         private String show(double v) {
             if (stat == Stat.BYTES_PER_SECOND) {
-                return dev.prism.internal.output.TextTable.bytes(v) + "/s";
+                return Formats.bytes(v) + "/s";
             }
-            return stat.isRate() ? String.format(Locale.ROOT, "%.4g/s", v) : dev.prism.internal.output.TextTable.duration(v);
+            return stat.isRate() ? String.format(Locale.ROOT, "%.4g/s", v) : Formats.latency(v);
         }
 
         @Override

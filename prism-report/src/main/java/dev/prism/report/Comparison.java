@@ -1,8 +1,12 @@
-package dev.prism;
+package dev.prism.report;
 
-import dev.prism.internal.output.Statistics;
-import dev.prism.internal.output.TextTable;
+import dev.prism.Measurement;
+import dev.prism.RunResult;
+import dev.prism.Stat;
+import dev.prism.spi.Formats;
+
 import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.StatUtils;
 import org.apache.commons.math3.stat.inference.TTest;
 
 import java.util.ArrayList;
@@ -44,7 +48,7 @@ import java.util.stream.Collectors;
  * var scenario = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build();
  * var before = scenario.execute().runs();
  * var after = scenario.execute().runs();
- * var c = dev.prism.Comparison.defaults().threshold(10).threshold(dev.prism.Stat.P99, 25).compare(before, after);
+ * var c = dev.prism.report.Comparison.defaults().threshold(10).threshold(dev.prism.Stat.P99, 25).compare(before, after);
  * System.out.print(c.table(false));
  * System.out.println(c.passed() ? "no regression" : "regressed: " + c.regressions());
  * }</pre>
@@ -314,9 +318,9 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             verdict = Verdict.NOT_APPLICABLE;
             note = notEnough(b, c, op, stat, sb.length, sc.length);
         } else {
-            double vb = Math.pow(Statistics.stddev(sb), 2) / sb.length;
-            double vc = Math.pow(Statistics.stddev(sc), 2) / sc.length;
-            double diff = Statistics.mean(sc) - Statistics.mean(sb);
+            double vb = StatUtils.variance(sb) / sb.length;
+            double vc = StatUtils.variance(sc) / sc.length;
+            double diff = StatUtils.mean(sc) - StatUtils.mean(sb);
             if (vb + vc == 0) {
                 p = diff == 0 ? 1 : 0;
                 low = diff;
@@ -337,7 +341,7 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
                 verdict = slowdown > 1 ? Verdict.SLOWER : Verdict.FASTER;
             }
         }
-        return new Row(c.benchmark(), TextTable.parameters(c.parameters()), pairedOn(b, c, ignored), c.tasks(), op, stat,
+        return new Row(c.benchmark(), Formats.parameters(c.parameters()), pairedOn(b, c, ignored), c.tasks(), op, stat,
                 sb.length, sc.length, valueB, valueC, ratio, low, high, p, verdict, note);
     }
 
@@ -445,8 +449,8 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
     }
 
     private static String value(Stat stat, double v) {
-        return stat.isRate() ? (stat == Stat.BYTES_PER_SECOND ? TextTable.bytes(v) + "/s" : String.format(Locale.ROOT, "%.4g/s", v))
-                : TextTable.duration(v);
+        return stat.isRate() ? (stat == Stat.BYTES_PER_SECOND ? Formats.bytes(v) + "/s" : String.format(Locale.ROOT, "%.4g/s", v))
+                : Formats.latency(v);
     }
 
     private static String pad(String s, int width, boolean left) {
