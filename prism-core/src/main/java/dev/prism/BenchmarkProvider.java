@@ -36,6 +36,14 @@ public interface BenchmarkProvider {
     }
 
     /**
+     * @return what the benchmark needs on a machine beyond the JDK, as a suite lists it ({@code "fio"},
+     *         {@code "Python with torch"}); empty when nothing
+     */
+    default String needs() {
+        return "";
+    }
+
+    /**
      * @return what this machine lacks to run the benchmark ({@code "fio is not installed (apt-get install fio)"}),
      *         or null when it can run; a suite leaves such a benchmark out and says why
      */

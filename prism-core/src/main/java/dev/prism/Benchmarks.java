@@ -41,6 +41,24 @@ public final class Benchmarks {
     }
 
     /**
+     * @return the names of the benchmarks that {@linkplain Benchmark#runsByTime run by time} (their work is a loop of
+     *         items), as their providers build them with default parameters
+     */
+    public static List<String> runningByTime() {
+        List<String> names = new java.util.ArrayList<>();
+        for (BenchmarkProvider p : providers()) {
+            try {
+                if (p.create(Map.of()).runsByTime()) {
+                    names.add(p.name());
+                }
+            } catch (RuntimeException e) {
+                // a benchmark that cannot be built without parameters of the user's is not offered here
+            }
+        }
+        return names;
+    }
+
+    /**
      * @return the provider of {@code name}
      * @throws UnknownBenchmarkException listing the known names
      */

@@ -379,7 +379,7 @@ public final class Scenario {
                 if (!byWork.isEmpty()) {
                     throw new IllegalArgumentException("a duration of " + Durations.format(pacing.duration()) + " needs benchmarks whose work is a"
                             + " loop; " + String.join(", ", byWork) + " run" + (byWork.size() == 1 ? "s" : "")
-                            + " a fixed amount of work (time-based: create_files, list_files, move_files, open_contention, md5_check, create_synthetic_workload)");
+                            + " a fixed amount of work (time-based: " + String.join(", ", Benchmarks.runningByTime()) + ")");
                 }
                 if (pacing.duration().plus(pacing.ramp()).compareTo(timeout) >= 0) {
                     throw new IllegalArgumentException("timeout " + Durations.format(timeout) + " must leave room for the ramp and duration ("

@@ -17,37 +17,29 @@ import java.util.Locale;
  */
 public enum Suite {
     /** The main job: every family that needs only the JDK, small sizes, 1 and 2 tasks, well under a minute. */
-    QUICK("every benchmark family that needs nothing beyond the JDK, small sizes, 1 and 2 tasks",
-            "the JDK, git and tar", "about a minute on a 2-core VM", new int[]{1, 2}, 3, 1),
+    QUICK("every benchmark family that needs nothing beyond the JDK and the base system, small sizes, 1 and 2 tasks",
+            "about a minute on a 2-core VM", new int[]{1, 2}, 3, 1),
     /**
-     * The nightly qualification of a node or an allocation: every family — torch checkpoints, model and data loading,
-     * environments and fio included where this machine has what they need — at sizes for about 15–30 minutes on one node.
+     * The nightly qualification of a node or an allocation: every family, those that run programs included where this
+     * machine has them, at working sizes for about 15–30 minutes on one node.
      */
-    STANDARD("the nightly qualification: every benchmark family at working sizes, torch checkpoints and loaders included",
-            "the JDK, git and tar; fio, and Python with torch (and transformers for hf_load) for the torch benchmarks"
-                    + " (each left out, saying so, when missing)",
+    STANDARD("the nightly qualification: every benchmark family at working sizes",
             "15-30 minutes on one node at 1 and 2 tasks", new int[]{1, 2}, 3, 1),
     /**
-     * The benchmarks of the paper's Table 3 at the paper's sizes: md5_check over 800K × 32 KiB files, flat and
-     * sharded, random order, page cache dropped; the metadata family; checkpoints and from_pretrained of GPT-2 (124M
-     * parameters); a DataLoader over 100,000 files of 32 KiB; at the paper's task counts, 8 to 256. Meant for a cluster allocation, not a laptop.
+     * The benchmarks of the paper's Table 3 at the paper's sizes and task counts, 8 to 256: meant for a cluster
+     * allocation, not a laptop. Each benchmark's provider says what the paper's size is.
      */
-    PAPER("the paper's Table 3 at its sizes: md5_check over 800K x 32 KiB files flat and sharded, metadata, GPT-2 checkpoints"
-            + " and loading, a DataLoader, 8 to 256 tasks",
-            "25 GiB free on the target; the JDK, git and tar; Python with torch and transformers for the torch benchmarks",
-            "hours: the dataset is written once per configuration (keep it with 'prism dataset create' and -p dataset=DIR)",
-            new int[]{8, 16, 32, 64, 128, 256}, 3, 1);
+    PAPER("the paper's Table 3 at its sizes and task counts, 8 to 256",
+            "hours, on a cluster allocation", new int[]{8, 16, 32, 64, 128, 256}, 3, 1);
 
     private final String description;
-    private final String needs;
     private final String duration;
     private final int[] tasks;
     private final int repetitions;
     private final int warmups;
 
-    Suite(String description, String needs, String duration, int[] tasks, int repetitions, int warmups) {
+    Suite(String description, String duration, int[] tasks, int repetitions, int warmups) {
         this.description = description;
-        this.needs = needs;
         this.duration = duration;
         this.tasks = tasks;
         this.repetitions = repetitions;
@@ -77,9 +69,19 @@ public enum Suite {
         return description;
     }
 
-    /** @return what the suite needs on the machine and the target */
+    /**
+     * @return what the suite needs on the machine: the JDK, and what each benchmark in it says it needs
+     *         ({@link BenchmarkProvider#needs}); one that is missing is left out, saying so
+     */
     public String needs() {
-        return needs;
+        java.util.Set<String> needs = new java.util.LinkedHashSet<>();
+        needs.add("the JDK");
+        for (BenchmarkProvider provider : Benchmarks.providers()) {
+            if (!provider.needs().isBlank() && !provider.suite(this).isEmpty()) {
+                needs.add(provider.needs());
+            }
+        }
+        return String.join(", ", needs) + (needs.size() > 1 ? " (each benchmark left out, saying so, where what it needs is missing)" : "");
     }
 
     /** @return how long it takes, roughly */

@@ -234,7 +234,7 @@ class PrismCommandTest {
     void suitePlan_listsEveryConfigurationWithoutRunningIt_torchIncluded() {
         Cli.Outcome standard = prism("suite", "standard", "--plan", "--target", target.toString());
         assertThat(standard.exit()).as(standard.err()).isZero();
-        assertThat(standard.out()).contains("suite standard:").contains("needs:").contains("takes:")
+        assertThat(standard.out()).contains("suite standard:").contains("needs: the JDK, Python with torch").contains("takes:")
                 .containsPattern("tasks 1,2; 3 repetitions after 1 warm-up\\(s\\); \\d+ configurations")
                 .contains("ddp_save").contains("fsdp_load").contains("rl_load").contains("fio").contains("env_create")
                 .contains("md5_check").contains("create_files               files=5000 directory=shared");
@@ -374,7 +374,7 @@ class PrismCommandTest {
     void aDurationInAMessage_readsAsTheUserWroteIt() {
         Cli.Outcome o = prism("run", "delete_files", "--target", target.toString(), "--duration", "5s", "-q");
         assertThat(o.exit()).isEqualTo(2);
-        assertThat(o.err()).contains("a duration of 5s needs benchmarks whose work is a loop").doesNotContain("PT5S");
+        assertThat(o.err()).contains("a duration of 5s needs benchmarks whose work is a loop").contains("time-based: create_files, create_synthetic_workload, list_files, md5_check, move_files, open_contention)").doesNotContain("PT5S");
     }
 
     @Test

@@ -61,6 +61,11 @@ public abstract class PosixProvider implements BenchmarkProvider {
     }
 
     @Override
+    public String needs() {
+        return program == null ? "" : program;
+    }
+
+    @Override
     public String missing() {
         return program == null ? null : Programs.missing(program, install);
     }

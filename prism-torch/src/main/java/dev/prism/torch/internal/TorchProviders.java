@@ -86,6 +86,11 @@ public final class TorchProviders {
         }
 
         @Override
+        public String needs() {
+            return name.equals("hf_load") ? "Python with torch and transformers" : "Python with torch";
+        }
+
+        @Override
         public String missing() {
             return name.equals("hf_load") ? Availability.MISSING_FOR_HUGGING_FACE : Availability.MISSING;
         }
