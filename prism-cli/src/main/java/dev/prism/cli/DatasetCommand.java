@@ -2,7 +2,6 @@ package dev.prism.cli;
 
 import dev.prism.Parameter;
 import dev.prism.Parameters;
-import dev.prism.TargetException;
 import dev.prism.spi.Formats;
 import dev.prism.posix.data.CreateDataset;
 import dev.prism.posix.data.DatasetManifest;
@@ -14,13 +13,10 @@ import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /** {@code prism dataset create|verify DIR}: a dataset written once and read by many runs ({@code md5_check -p dataset=DIR}). */
 @Command(name = "dataset", description = "Writes a dataset and its manifest once (create), or checks a kept one against its"

@@ -9,7 +9,6 @@ import dev.prism.SlurmWorker;
 import dev.prism.RunResult;
 import dev.prism.TargetInfo;
 import dev.prism.spi.Formats;
-import dev.prism.RunPlan;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
 import picocli.CommandLine;

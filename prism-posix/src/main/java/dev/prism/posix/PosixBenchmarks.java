@@ -25,42 +25,42 @@ public final class PosixBenchmarks {
 
     /** @return {@code create_files}: 1000 files of 4KiB per rank, per-rank directories */
     public static CreateFiles createFiles() {
-        return new CreateFiles(Parameters.defaults(CreateFiles.PARAMETERS));
+        return CreateFiles.of(Parameters.none());
     }
 
     /** @return {@code list_files}: readdir + stat of 1000 files per rank */
     public static ListFiles listFiles() {
-        return new ListFiles(Parameters.defaults(ListFiles.PARAMETERS));
+        return ListFiles.of(Parameters.none());
     }
 
     /** @return {@code move_files}: rename 1000 files per rank */
     public static MoveFiles moveFiles() {
-        return new MoveFiles(Parameters.defaults(MoveFiles.PARAMETERS));
+        return MoveFiles.of(Parameters.none());
     }
 
     /** @return {@code delete_files}: unlink 1000 files per rank */
     public static DeleteFiles deleteFiles() {
-        return new DeleteFiles(Parameters.defaults(DeleteFiles.PARAMETERS));
+        return DeleteFiles.of(Parameters.none());
     }
 
     /** @return {@code folder_bench}: a tree of depth 3 × breadth 4 per rank */
     public static FolderBench folderBench() {
-        return new FolderBench(Parameters.defaults(FolderBench.PARAMETERS));
+        return FolderBench.of(Parameters.none());
     }
 
     /** @return {@code open_contention}: 1000 opens per rank of one shared 4KiB file */
     public static OpenContention openContention() {
-        return new OpenContention(Parameters.defaults(OpenContention.PARAMETERS));
+        return OpenContention.of(Parameters.none());
     }
 
     /** @return {@code link_lock}: 20 packages × 50 files linked per rank under a shared lock */
     public static LinkLock linkLock() {
-        return new LinkLock(Parameters.defaults(LinkLock.PARAMETERS));
+        return LinkLock.of(Parameters.none());
     }
 
     /** @return {@code create_dataset}: classes 8KiB…1GiB, 4 files each, up to 1GiB, 16 shards */
     public static CreateDataset createDataset() {
-        return new CreateDataset(Parameters.defaults(CreateDataset.PARAMETERS));
+        return CreateDataset.of(Parameters.none());
     }
 
     /** @return {@code md5_check}: generates the default dataset, reads it sequentially in 1MiB chunks, page cache kept */
@@ -70,6 +70,6 @@ public final class PosixBenchmarks {
 
     /** @return {@code create_synthetic_workload}: 200 files per rank, Poisson at 200/s, lognormal sizes around 64KiB */
     public static CreateSyntheticWorkload createSyntheticWorkload() {
-        return new CreateSyntheticWorkload(Parameters.defaults(CreateSyntheticWorkload.PARAMETERS));
+        return CreateSyntheticWorkload.of(Parameters.none());
     }
 }

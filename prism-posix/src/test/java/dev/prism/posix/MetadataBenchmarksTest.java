@@ -1,7 +1,6 @@
 package dev.prism.posix;
 
 import dev.prism.Benchmark;
-import dev.prism.DataSize;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetInfo;

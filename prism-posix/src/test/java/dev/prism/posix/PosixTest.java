@@ -1,6 +1,5 @@
 package dev.prism.posix;
 
-import dev.prism.spi.Errno;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

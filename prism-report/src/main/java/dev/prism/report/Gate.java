@@ -2,7 +2,6 @@ package dev.prism.report;
 
 import dev.prism.Benchmark;
 import dev.prism.Measurement;
-import dev.prism.Parameter;
 import dev.prism.RunResult;
 import dev.prism.Stat;
 import dev.prism.spi.Formats;

@@ -8,26 +8,24 @@ import dev.prism.Parameters;
 import dev.prism.Workload;
 import dev.prism.torch.internal.TorchRunLauncher;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One of the PyTorch benchmarks (Table 3 of the paper), run by torchrun with one process per rank
- * executing the real framework code paths: {@code torch.save}/{@code torch.load} and
- * {@code torch.distributed.checkpoint} for model and optimizer state, Hugging Face
- * {@code from_pretrained}, a {@code torch.utils.data.DataLoader}. Each benchmark takes the parameters
- * {@link #parametersOf(String)} lists; a setter for another one fails naming it. Immutable: setters
- * return checked copies.
+ * What the PyTorch benchmarks (Table 3 of the paper) share: torchrun runs them with one process per rank executing
+ * the real framework code paths — {@code torch.save}/{@code torch.load} and {@code torch.distributed.checkpoint} for
+ * model and optimizer state, Hugging Face {@code from_pretrained}, a {@code torch.utils.data.DataLoader}. Each
+ * benchmark has a type of its own ({@link DdpSave}, {@link FsdpLoad}, {@link HfLoad}, {@link Dataloader}…) whose
+ * setters are the parameters it takes ({@link #parametersOf(String)}), so one it does not take does not compile.
+ * Immutable: setters return checked copies.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.ddpSave().parameters(100_000_000).layers(8);
- * System.out.println(b.parameters());
+ * dev.prism.torch.TorchBenchmark b = dev.prism.torch.TorchBenchmarks.ddpSave().parameters(100_000_000).layers(8);
+ * System.out.println(b.name() + " " + b.parameters() + " via " + b.torchRun().python());
  * }</pre>
  */
-public final class TorchBenchmark extends AbstractBenchmark {
+public abstract class TorchBenchmark extends AbstractBenchmark {
     /** The model. */
     public static final Parameter<TorchModel> MODEL = Parameter.ofEnum("model", TorchModel.class, TorchModel.SYNTHETIC,
             "synthetic (linear layers), gpt2, llama or bert (built from their config classes; needs transformers)");
@@ -115,117 +113,13 @@ public final class TorchBenchmark extends AbstractBenchmark {
     private final Launcher launcher;
 
     TorchBenchmark(String name, String description, Parameters parameters, TorchRun torchRun) {
-        super(name, description, checked(name, parameters));
-        this.torchRun = torchRun;
+        super(name, description, parameters);
+        this.torchRun = Objects.requireNonNull(torchRun, "torchRun");
         this.launcher = new TorchRunLauncher(torchRun);
     }
 
-    /** Checks what one parameter's range cannot: dataloader's kept dataset exists. */
-    private static Parameters checked(String name, Parameters p) {
-        if (name.equals("dataloader") && !p.get(DATASET).isEmpty() && !Files.isDirectory(Path.of(p.get(DATASET)))) {
-            throw new IllegalArgumentException("dataset " + p.get(DATASET) + " is not an existing directory");
-        }
-        return p;
-    }
-
-    private <T> TorchBenchmark with(Parameter<T> p, T value) {
-        return new TorchBenchmark(name(), description(), parameters().with(p, value), torchRun);
-    }
-
-    /** @param model the model (hf_load: gpt2, llama or bert) */
-    public TorchBenchmark model(TorchModel model) {
-        return with(parameters().declared().contains(HF_MODEL) ? HF_MODEL : MODEL, model);
-    }
-
-    /** @param count parameters, approximately, 1000..1e11 */
-    public TorchBenchmark parameters(long count) {
-        return with(PARAMS, count);
-    }
-
-    /** @param layers layers, 1..1000 */
-    public TorchBenchmark layers(int layers) {
-        return with(LAYERS, layers);
-    }
-
-    /** @param threads DCP writer threads, 1..64 */
-    public TorchBenchmark threadCount(int threads) {
-        return with(THREAD_COUNT, threads);
-    }
-
-    /** @param sync whether DCP fsyncs each file */
-    public TorchBenchmark syncFiles(boolean sync) {
-        return with(SYNC_FILES, sync);
-    }
-
-    /** @param drop whether to drop the checkpoint from the page cache before loading */
-    public TorchBenchmark dropCache(boolean drop) {
-        return with(DROP_CACHE, drop);
-    }
-
-    /** @param full fsdp_load: gather the full state dict after loading */
-    public TorchBenchmark fullStateDict(boolean full) {
-        return with(FULL_STATE_DICT, full);
-    }
-
-    /** @param optimizer the optimizer whose state the checkpoint holds */
-    public TorchBenchmark optimizer(TorchOptimizer optimizer) {
-        return with(OPTIMIZER, optimizer);
-    }
-
-    /** @param size hf_load: save_pretrained's max_shard_size, 64KiB..1TiB */
-    public TorchBenchmark shardSize(DataSize size) {
-        return with(SHARD_SIZE, size);
-    }
-
-    /** @param directory dataloader: a kept dataset to read (never written); null: generate one in the run */
-    public TorchBenchmark dataset(Path directory) {
-        return with(DATASET, directory == null ? "" : directory.toAbsolutePath().toString());
-    }
-
-    /** @param files dataloader: files of the generated dataset, 1..1e8 */
-    public TorchBenchmark files(int files) {
-        return with(FILES, files);
-    }
-
-    /** @param size dataloader: bytes of each generated file, 1B..1GiB */
-    public TorchBenchmark fileSize(DataSize size) {
-        return with(FILE_SIZE, size);
-    }
-
-    /** @param layout dataloader: layout of the generated dataset */
-    public TorchBenchmark layout(TorchDatasetLayout layout) {
-        return with(LAYOUT, layout);
-    }
-
-    /** @param shards dataloader: subdirectories of a sharded generated dataset, 1..1000000 */
-    public TorchBenchmark shards(int shards) {
-        return with(SHARDS, shards);
-    }
-
-    /** @param workers dataloader: DataLoader num_workers, 0..256 */
-    public TorchBenchmark numWorkers(int workers) {
-        return with(NUM_WORKERS, workers);
-    }
-
-    /** @param size dataloader: DataLoader batch_size, 1..65536 */
-    public TorchBenchmark batchSize(int size) {
-        return with(BATCH_SIZE, size);
-    }
-
-    /** @param shuffle dataloader: whether the DistributedSampler shuffles */
-    public TorchBenchmark shuffle(boolean shuffle) {
-        return with(SHUFFLE, shuffle);
-    }
-
-    /** @param epochs dataloader: passes over the dataset, 1..100000 */
-    public TorchBenchmark epochs(int epochs) {
-        return with(EPOCHS, epochs);
-    }
-
-    /** @param fault a fault to inject */
-    public TorchBenchmark fault(TorchFault fault) {
-        return with(FAULT, fault);
-    }
+    /** @return a copy of this benchmark with these parameters and torchrun */
+    abstract TorchBenchmark copy(Parameters parameters, TorchRun torchRun);
 
     /** @return how torchrun is started */
     public TorchRun torchRun() {
@@ -234,7 +128,7 @@ public final class TorchBenchmark extends AbstractBenchmark {
 
     /** @param torchRun how torchrun is started (interpreter, nodes, timeout, environment) */
     public TorchBenchmark torchRun(TorchRun torchRun) {
-        return new TorchBenchmark(name(), description(), parameters(), Objects.requireNonNull(torchRun, "torchRun"));
+        return copy(parameters(), Objects.requireNonNull(torchRun, "torchRun"));
     }
 
     /** Torch ranks are torchrun's processes, never PRISM workloads. */

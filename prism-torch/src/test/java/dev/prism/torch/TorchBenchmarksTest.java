@@ -148,13 +148,34 @@ class TorchBenchmarksTest {
         });
     }
 
+    /** @return the public methods a benchmark's type adds for its parameters */
+    private static java.util.Set<String> setters(Class<? extends TorchBenchmark> type) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (java.lang.reflect.Method m : type.getMethods()) {
+            if (m.getParameterCount() == 1 && TorchBenchmark.class.isAssignableFrom(m.getReturnType())) {
+                names.add(m.getName());
+            }
+        }
+        return names;
+    }
+
     @Test
     void eachBenchmarkRefusesWhatItCannotDo_namingTheParameter() {
         assertThatThrownBy(() -> TorchBenchmarks.hfLoad().model(TorchModel.SYNTHETIC))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("model must be one of gpt2, llama, bert")
                 .hasMessageContaining("was synthetic");
-        assertThatThrownBy(() -> TorchBenchmarks.hfLoad().optimizer(TorchOptimizer.SGD))
-                .hasMessageContaining("unknown parameter 'optimizer'");
+        // what a benchmark does not take has no setter: hfLoad().optimizer(…) and ddpSave().epochs(3) do not compile
+        assertThat(setters(HfLoad.class)).doesNotContain("optimizer", "threadCount", "epochs", "fault")
+                .contains("model", "parameters", "shardSize", "dropCache");
+        assertThat(setters(DdpSave.class)).doesNotContain("epochs", "numWorkers", "shardSize", "fullStateDict")
+                .contains("optimizer", "threadCount", "fault");
+        assertThat(setters(FsdpLoad.class)).contains("fullStateDict");
+        assertThat(setters(Dataloader.class)).doesNotContain("optimizer", "layers", "model").contains("epochs", "numWorkers");
+        // the typed factories build what the CLI builds by name: the same parameters
+        for (String name : java.util.List.of("ddp_save", "fsdp_load", "hf_load", "dataloader")) {
+            TorchBenchmark b = TorchBenchmarks.named(name, Map.of());
+            assertThat(b.parameters().declared()).as(name).isEqualTo(TorchBenchmark.parametersOf(name));
+        }
         assertThatThrownBy(() -> TorchBenchmarks.dataloader().dataset(target.resolve("absent")))
                 .hasMessageContaining("is not an existing directory");
         assertThatThrownBy(() -> TorchBenchmarks.dataloader().numWorkers(257))

@@ -9,7 +9,6 @@ import dev.prism.Launcher;
 import dev.prism.RankResult;
 import dev.prism.RunPlan;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;

@@ -58,8 +58,8 @@ public final class CreateDataset extends PosixBenchmark<CreateDataset> {
     public static final List<Parameter<?>> DATASET_PARAMETERS =
             List.of(SIZE_CLASSES, FILES_PER_CLASS, TOTAL_SIZE, LAYOUT, SHARDS, CONTENT_SEED);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public CreateDataset(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private CreateDataset(Parameters parameters) {
         super("create_dataset", "write a dataset of files from 8 KiB to 1 GiB with verifiable content and a manifest",
                 parameters);
     }

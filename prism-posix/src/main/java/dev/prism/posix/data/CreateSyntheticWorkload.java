@@ -66,8 +66,8 @@ public final class CreateSyntheticWorkload extends PosixBenchmark<CreateSyntheti
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, SYNTHETIC_FILES, ARRIVAL, RATE, BURST_ON, BURST_OFF,
             SIZES, MEAN_SIZE, MIN_SIZE, MAX_SIZE, SIGMA, PATTERN, COMPRESS_RATIO);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public CreateSyntheticWorkload(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private CreateSyntheticWorkload(Parameters parameters) {
         super("create_synthetic_workload", "write files with an arrival process and a size distribution;"
                 + " latency as service time and from the intended start", parameters);
     }

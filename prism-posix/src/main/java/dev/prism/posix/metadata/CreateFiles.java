@@ -34,8 +34,8 @@ public final class CreateFiles extends FileSetBenchmark<CreateFiles> {
     public static final List<Parameter<?>> PARAMETERS =
             List.of(ACCESS, FILES, FILE_SIZE, BLOCK_SIZE, DIRECTORY, FSYNC, DROP_CACHE);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public CreateFiles(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private CreateFiles(Parameters parameters) {
         super("create_files", "each rank creates N files of a size (open/write/close timed apart), per-rank or shared directory",
                 parameters);
     }

@@ -19,8 +19,8 @@ public final class DeleteFiles extends FileSetBenchmark<DeleteFiles> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public DeleteFiles(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private DeleteFiles(Parameters parameters) {
         super("delete_files", "unlink N files per rank (created untimed)", parameters);
     }
 

@@ -38,8 +38,8 @@ public final class FolderBench extends PosixBenchmark<FolderBench> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, DEPTH, BREADTH, FILES_PER_LEAF, LEAF_FILE_SIZE);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public FolderBench(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private FolderBench(Parameters parameters) {
         super("folder_bench", "build a directory tree of depth × breadth (× files per leaf), walk it, remove it",
                 parameters);
     }

@@ -19,8 +19,8 @@ public final class ListFiles extends FileSetBenchmark<ListFiles> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public ListFiles(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private ListFiles(Parameters parameters) {
         super("list_files", "readdir of a directory of N files per rank, then stat of every entry (populated untimed)", parameters);
     }
 

@@ -19,8 +19,8 @@ public final class MoveFiles extends FileSetBenchmark<MoveFiles> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public MoveFiles(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private MoveFiles(Parameters parameters) {
         super("move_files", "rename N files per rank into a second directory (created untimed)", parameters);
     }
 

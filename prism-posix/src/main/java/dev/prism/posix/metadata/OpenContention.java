@@ -31,8 +31,8 @@ public final class OpenContention extends PosixBenchmark<OpenContention> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, OPENS, FILE_SIZE, READ);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public OpenContention(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private OpenContention(Parameters parameters) {
         super("open_contention", "every rank opens (reads) and closes the same file again and again", parameters);
     }
 

@@ -32,8 +32,8 @@ public final class LinkLock extends PosixBenchmark<LinkLock> {
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, PACKAGES, FILES_PER_PACKAGE, FILE_SIZE);
 
-    /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
-    public LinkLock(Parameters parameters) {
+    /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
+    private LinkLock(Parameters parameters) {
         super("link_lock", "hard-link a package cache into per-rank environments under a contended flock, as conda and uv do",
                 parameters);
     }

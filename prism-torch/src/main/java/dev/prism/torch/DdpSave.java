@@ -1,0 +1,25 @@
+package dev.prism.torch;
+
+import dev.prism.Parameters;
+
+/**
+ * {@code ddp_save}: a training iteration, then rank 0 writes the full state dict with torch.save (atomically).
+ *
+ * <pre>{@code
+ * var b = dev.prism.torch.TorchBenchmarks.ddpSave().parameters(50_000_000).optimizer(dev.prism.torch.TorchOptimizer.SGD);
+ * System.out.println(b.name() + " " + b.parameters());
+ * }</pre>
+ */
+public final class DdpSave extends TorchCheckpoint<DdpSave> {
+    /** What it does, as {@code prism list} says it. */
+    static final String DESCRIPTION = "a training iteration, then rank 0 writes the full state dict with torch.save (atomically)";
+
+    DdpSave(Parameters parameters, TorchRun torchRun) {
+        super("ddp_save", DESCRIPTION, parameters, torchRun);
+    }
+
+    @Override
+    DdpSave copy(Parameters parameters, TorchRun torchRun) {
+        return new DdpSave(parameters, torchRun);
+    }
+}

@@ -1,0 +1,25 @@
+package dev.prism.torch;
+
+import dev.prism.Parameters;
+
+/**
+ * {@code rl_load}: every rank consolidates the full model from a sharded DCP checkpoint, as RL rollout workers do.
+ *
+ * <pre>{@code
+ * var b = dev.prism.torch.TorchBenchmarks.rlLoad().parameters(100_000_000);
+ * System.out.println(b.name() + " " + b.parameters());
+ * }</pre>
+ */
+public final class RlLoad extends TorchCheckpoint<RlLoad> {
+    /** What it does, as {@code prism list} says it. */
+    static final String DESCRIPTION = "every rank consolidates the full model from a sharded DCP checkpoint, as RL rollout workers do";
+
+    RlLoad(Parameters parameters, TorchRun torchRun) {
+        super("rl_load", DESCRIPTION, parameters, torchRun);
+    }
+
+    @Override
+    RlLoad copy(Parameters parameters, TorchRun torchRun) {
+        return new RlLoad(parameters, torchRun);
+    }
+}
