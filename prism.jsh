@@ -5,6 +5,8 @@ import dev.prism.posix.*;
 import dev.prism.posix.metadata.*;
 import dev.prism.posix.data.*;
 import dev.prism.posix.workflows.*;
+import dev.prism.report.*;
+import dev.prism.torch.*;
 import java.nio.file.*;
 import java.time.Duration;
 

@@ -72,6 +72,14 @@ final class SbatchCommand implements Runnable {
         if (runArgs.isEmpty()) {
             throw new IllegalArgumentException("name what to run after '--' (benchmarks and --target), or give --suite NAME");
         }
+        for (String arg : runArgs) {
+            for (String added : List.of("--tasks", "--launcher", "--torch-nodes", "--run-id")) {
+                if (arg.equals(added) || arg.startsWith(added + "=")) {
+                    throw new IllegalArgumentException(added + " is what 'prism sbatch' adds to each 'prism run' (from its own"
+                            + " --tasks and --nodes); leave it out of RUN_ARGS");
+                }
+            }
+        }
         int max = Arrays.stream(tasks).max().orElse(1);
         boolean torch = bringsOwnRanks(benchmarkNames());
         int torchNodes = nodes == null ? 1 : nodes;
