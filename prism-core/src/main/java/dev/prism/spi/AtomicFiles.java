@@ -10,7 +10,16 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 
-/** Writes files so a reader sees the old content or the whole new one, never a part. */
+/**
+ * Writes files so a reader sees the old content or the whole new one, never a part: a temporary file beside it,
+ * written and synced, then renamed over it.
+ *
+ * <pre>{@code
+ * var file = java.nio.file.Files.createTempDirectory("prism-atomic-").resolve("result.json");
+ * dev.prism.spi.AtomicFiles.write(file, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+ * System.out.println(java.nio.file.Files.readString(file));
+ * }</pre>
+ */
 public final class AtomicFiles {
     private AtomicFiles() {
     }

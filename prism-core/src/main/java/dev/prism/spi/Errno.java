@@ -1,6 +1,18 @@
 package dev.prism.spi;
 
-/** Symbolic names of Linux errno values (asm-generic numbering, shared by x86-64 and aarch64). */
+/**
+ * Errno in messages, as PRISM writes them: symbolic names of Linux errno values (asm-generic numbering, shared by
+ * x86-64 and aarch64), and a failed call named with its path and reason, never a Java class name.
+ *
+ * <pre>{@code
+ * System.out.println(dev.prism.spi.Errno.name(5) + " " + dev.prism.spi.Errno.number("ENOSPC"));   // EIO 28
+ * try {
+ *     java.nio.file.Files.readString(java.nio.file.Path.of("/nonexistent/prism"));
+ * } catch (java.io.IOException e) {
+ *     System.out.println(dev.prism.spi.Errno.named("open", java.nio.file.Path.of("/nonexistent/prism"), e).getMessage());
+ * }   // open("/nonexistent/prism"): No such file or directory (ENOENT)
+ * }</pre>
+ */
 public final class Errno {
     private static final String[] NAMES = {"", "EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG",
             "ENOEXEC", "EBADF", "ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST",

@@ -7,7 +7,15 @@ import java.nio.charset.StandardCharsets;
 /**
  * Drains a child process's output on a daemon thread, so the child never blocks on a full pipe, and
  * keeps its last {@code capacity} bytes: for failure messages (a small tail) or for output a caller
- * parses (a capacity larger than the output).
+ * parses (a capacity larger than the output). {@link ChildProcess} uses it for both streams.
+ *
+ * <pre>{@code
+ * var p = new ProcessBuilder("sh", "-c", "seq 1 100000").start();
+ * var tail = new dev.prism.spi.OutputTail(p.getInputStream(), 16, "example-tail");
+ * p.waitFor();
+ * tail.await(5_000);
+ * System.out.println(tail.text().strip());   // the last 16 bytes: ...99999 and 100000
+ * }</pre>
  */
 public final class OutputTail {
     private final byte[] ring;

@@ -1,6 +1,13 @@
 package dev.prism.spi;
 
-/** SplitMix64's finaliser: a bijection of 64-bit values whose outputs look unrelated for nearby inputs. */
+/**
+ * SplitMix64's finaliser: a bijection of 64-bit values whose outputs look unrelated for nearby inputs, for content
+ * any reader can regenerate from (rank, file, offset) without storing it.
+ *
+ * <pre>{@code
+ * System.out.println(Long.toHexString(dev.prism.spi.SplitMix.mix(1)) + " " + Long.toHexString(dev.prism.spi.SplitMix.mix(2)));
+ * }</pre>
+ */
 public final class SplitMix {
     private SplitMix() {
     }

@@ -4,6 +4,11 @@ package dev.prism.spi;
  * Whether a person asked for Java's view of failures ({@code prism --verbose}, system property
  * {@code prism.verbose=true}): exception class names, their stack traces, causes. Without
  * it, users read the call, the path and errno only.
+ *
+ * <pre>{@code
+ * String message = "open(\"/mnt/x\"): Input/output error (EIO)";
+ * System.out.println(dev.prism.spi.Verbose.enabled() ? message + "\n" + dev.prism.spi.Verbose.stackTrace(new Exception()) : message);
+ * }</pre>
  */
 public final class Verbose {
     /** The system property that turns it on; rank processes inherit it. */
