@@ -95,6 +95,29 @@ class FaultMatrixTest {
         }
     }
 
+    /**
+     * The observer of start-up: {@code n} rank JVMs started side by side as the processes launcher starts them, each
+     * told to exit as soon as its main method runs ({@code prism.fault.exitAtStart}).
+     *
+     * @return seconds until the last of them has exited
+     */
+    private static double rankJvmsStartingSeconds(int n) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        long start = System.nanoTime();
+        List<Process> jvms = new ArrayList<>();
+        for (int rank = 0; rank < n; rank++) {
+            jvms.add(new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4", "-XX:CompileThresholdScaling=0.1",
+                    "-Dprism.fault.exitAtStart=" + rank, "-cp", System.getProperty("java.class.path"),
+                    dev.prism.internal.rank.RankWorker.class.getName(), "127.0.0.1", "1", String.valueOf(rank))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+        }
+        for (Process p : jvms) {
+            assertThat(p.waitFor(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("a rank JVM told to exit at start-up ended").isTrue();
+            assertThat(p.exitValue()).as("its exit code (prism.fault.exitAtStart)").isEqualTo(7);
+        }
+        return secondsSince(start);
+    }
+
     private static double secondsSince(long nanos) {
         return (System.nanoTime() - nanos) / 1e9;
     }
@@ -149,8 +172,12 @@ class FaultMatrixTest {
             parent.process.toHandle().destroyForcibly();
             long killed = System.nanoTime();
             Await.until("every rank of the killed parent has exited", () -> ranks.stream().allMatch(RankProcesses::ended));
+            double exited = secondsSince(killed);
 
-            assertThat(secondsSince(killed)).isLessThan(ORPHAN_BOUND_SECONDS);
+            // at start-up the ranks' JVMs may still be booting, which no code of PRISM's can shorten: the promise is
+            // 2 s once they are up, so the bound adds what booting three rank JVMs side by side takes here, now
+            double bound = phase == RankPhase.STARTING ? ORPHAN_BOUND_SECONDS + rankJvmsStartingSeconds(3) : ORPHAN_BOUND_SECONDS;
+            assertThat(exited).as("seconds until every orphaned rank exited (bound %.2f s)", bound).isLessThan(bound);
             assertThat(left(target)).isEmpty();
         }
     }
