@@ -2,7 +2,6 @@ package dev.prism;
 
 import dev.prism.testing.Await;
 import dev.prism.testing.FaultFs;
-import dev.prism.testing.PhaseWatch;
 import dev.prism.testing.RankProcesses;
 import dev.prism.testing.ScenarioInChild;
 import org.junit.jupiter.api.AfterEach;
@@ -106,10 +105,11 @@ class FaultMatrixTest {
         long start = System.nanoTime();
         List<Process> jvms = new ArrayList<>();
         for (int rank = 0; rank < n; rank++) {
-            jvms.add(new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4", "-XX:CompileThresholdScaling=0.1",
-                    "-Dprism.fault.exitAtStart=" + rank, "-cp", System.getProperty("java.class.path"),
-                    dev.prism.internal.rank.RankWorker.class.getName(), "127.0.0.1", "1", String.valueOf(rank))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+            List<String> command = new ArrayList<>(List.of(java));
+            command.addAll(dev.prism.internal.launch.ProcessLauncher.RANK_JVM_OPTIONS);
+            command.addAll(List.of("-Dprism.fault.exitAtStart=" + rank, "-cp", System.getProperty("java.class.path"),
+                    dev.prism.internal.rank.RankWorker.class.getName(), "127.0.0.1", "1", String.valueOf(rank)));
+            jvms.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
         }
         for (Process p : jvms) {
             assertThat(p.waitFor(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("a rank JVM told to exit at start-up ended").isTrue();

@@ -3,10 +3,8 @@ package dev.prism.cli;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
+import static dev.prism.testing.Golden.matches;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -15,16 +13,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code mvn test -pl prism-cli -Dprism.updateGolden=true -Dtest=SbatchGoldenTest} and say why in the commit.
  */
 class SbatchGoldenTest {
-    private static final Path GOLDEN = Path.of("src/test/resources/golden");
-
-    private static void matches(String name, String actual) throws IOException {
-        Path file = GOLDEN.resolve(name);
-        if (Boolean.getBoolean("prism.updateGolden")) {
-            Files.writeString(file, actual, StandardCharsets.UTF_8);
-        }
-        assertThat(actual).as(name + " (regenerate with -Dprism.updateGolden=true)").isEqualTo(Files.readString(file));
-    }
-
     private static String script(String... args) {
         Cli.Outcome o = Cli.prism(args);
         assertThat(o.exit()).as(o.err()).isZero();

@@ -5,7 +5,6 @@ import dev.prism.RunResult;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.prism.testing.Golden.matches;
 
 /**
  * Pins what people and tools read, from core's golden result documents: the console table of a run, compare's text and
@@ -22,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OutputGoldenTest {
     private static final Path CORE_GOLDEN = Path.of("../prism-core/src/test/resources/golden");
-    private static final Path GOLDEN = Path.of("src/test/resources/golden");
 
     private static List<RunResult> passed() throws IOException {
         return Results.load(CORE_GOLDEN.resolve("run-pass.json"));
@@ -30,14 +28,6 @@ class OutputGoldenTest {
 
     private static List<RunResult> failed() throws IOException {
         return Results.load(CORE_GOLDEN.resolve("run-fail.json"));
-    }
-
-    private static void matches(String name, String actual) throws IOException {
-        Path file = GOLDEN.resolve(name);
-        if (Boolean.getBoolean("prism.updateGolden")) {
-            Files.writeString(file, actual, StandardCharsets.UTF_8);
-        }
-        assertThat(actual).as(name + " (regenerate with -Dprism.updateGolden=true)").isEqualTo(Files.readString(file));
     }
 
     @Test

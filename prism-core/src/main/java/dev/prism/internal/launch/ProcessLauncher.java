@@ -114,12 +114,15 @@ public final class ProcessLauncher implements Launcher {
         }
     }
 
+    /** How a rank's JVM runs: the hot path compiles within a rehearsal of a few thousand operations (docs/design.md). */
+    public static final List<String> RANK_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
+            "-XX:CompileThresholdScaling=0.1");
+
     private Process start(String where, int port, int rank, RunPlan plan) {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
-        List<String> command = new ArrayList<>(List.of(javaBinary, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
-                // the hot path compiles within a rehearsal of a few thousand operations (README: "Warm-up")
-                "-XX:CompileThresholdScaling=0.1"));
+        List<String> command = new ArrayList<>(List.of(javaBinary));
+        command.addAll(RANK_JVM_OPTIONS);
         // PRISM's own settings (prism.verbose…) reach every rank
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("prism."))
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
