@@ -69,6 +69,16 @@ public interface Benchmark {
     }
 
     /**
+     * @param tasks the ranks it would run with
+     * @return what it needs on the target and in memory at that task count, where it is known before it runs; empty
+     *         (the default) when it is not
+     * @throws IllegalArgumentException when it cannot run at that task count at all, saying why
+     */
+    default java.util.Optional<Footprint> footprint(int tasks) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * @return the launcher this benchmark's ranks must be started by, for benchmarks that bring their
      * own ranks (torchrun); empty to use the scenario's
      */

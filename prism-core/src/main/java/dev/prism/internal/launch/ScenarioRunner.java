@@ -53,6 +53,7 @@ public final class ScenarioRunner {
     public ScenarioResult execute() {
         Instant startedAt = Instant.now();
         requireOutputDirectory(scenario.output());
+        requireFootprints();
         // the driver's own calls on the target are bounded by the timeout too: storage that never answers ends the
         // scenario with a message naming the call, not a driver that waits for ever
         Path runDirectory = onTarget("creating the run directory in " + scenario.target(),
@@ -99,6 +100,49 @@ public final class ScenarioRunner {
         }
         return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
                 scenario.interruption().reason().orElse(null), cleanup);
+    }
+
+    /**
+     * Refuses, before anything is written, a configuration that says it cannot run at a task count or that needs more
+     * than the target's free space or this node's available memory ({@link Benchmark#footprint}).
+     */
+    private void requireFootprints() {
+        long free = -1;
+        long memory = HostInfo.availableMemoryBytes();
+        for (Benchmark benchmark : scenario.benchmarks()) {
+            for (int tasks : scenario.tasks()) {
+                java.util.Optional<dev.prism.Footprint> footprint;
+                try {
+                    footprint = benchmark.footprint(tasks);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(benchmark.name() + " at " + atTasks(tasks) + ": " + e.getMessage()
+                            + "; nothing was written", e);
+                }
+                if (footprint.isEmpty()) {
+                    continue;
+                }
+                dev.prism.Footprint f = footprint.get();
+                if (free < 0) {
+                    free = onTarget("asking the target's free space (statfs " + scenario.target() + ")",
+                            () -> Files.getFileStore(scenario.target()).getUsableSpace(), null);
+                }
+                String what = benchmark.name() + " at " + atTasks(tasks) + " (" + f.summary() + ")";
+                if (f.targetBytes() > free) {
+                    throw new dev.prism.TargetException(what + " needs " + dev.prism.spi.Formats.bytes(f.targetBytes())
+                            + " on " + scenario.target() + ", which has " + dev.prism.spi.Formats.bytes(free)
+                            + " free; nothing was written");
+                }
+                if (memory > 0 && f.memoryBytesPerNode() > memory) {
+                    throw new dev.prism.TargetException(what + " needs " + dev.prism.spi.Formats.bytes(f.memoryBytesPerNode())
+                            + " of memory on this node, which has " + dev.prism.spi.Formats.bytes(memory)
+                            + " available; run fewer tasks per node, or on nodes with more memory; nothing was written");
+                }
+            }
+        }
+    }
+
+    private static String atTasks(int tasks) {
+        return tasks + (tasks == 1 ? " task" : " tasks");
     }
 
     /** @return what {@code call} on the target returned, within the scenario's timeout (see {@link StorageCall}) */
