@@ -10,7 +10,7 @@ import dev.prism.Parameters;
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */
-public final class DdpLoad extends TorchCheckpoint<DdpLoad> {
+public final class DdpLoad extends ShardedCheckpoint<DdpLoad> {
     /** What it does, as {@code prism list} says it. */
     static final String DESCRIPTION = "all ranks torch.load the same checkpoint, train an iteration and verify a parameter checksum";
 
@@ -19,7 +19,27 @@ public final class DdpLoad extends TorchCheckpoint<DdpLoad> {
     }
 
     @Override
+    boolean fsdp() {
+        return false;
+    }
+
+    @Override
     DdpLoad copy(Parameters parameters, TorchRun torchRun) {
         return new DdpLoad(parameters, torchRun);
+    }
+
+    /** @param loads loads of the last checkpoint one after another, 1..1000 */
+    public DdpLoad loads(int loads) {
+        return with(TorchBenchmark.LOADS, loads);
+    }
+
+    /** @param mmap load through torch.load(mmap=True) instead of reading the file */
+    public DdpLoad mmap(boolean mmap) {
+        return with(TorchBenchmark.MMAP, mmap);
+    }
+
+    @Override
+    int extraCopies() {
+        return 1; // torch.load's tensors beside the rank's own until they are copied in
     }
 }

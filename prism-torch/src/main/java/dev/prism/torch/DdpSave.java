@@ -10,12 +10,17 @@ import dev.prism.Parameters;
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */
-public final class DdpSave extends TorchCheckpoint<DdpSave> {
+public final class DdpSave extends ShardedCheckpoint<DdpSave> {
     /** What it does, as {@code prism list} says it. */
     static final String DESCRIPTION = "a training iteration, then rank 0 writes the full state dict with torch.save (atomically)";
 
     DdpSave(Parameters parameters, TorchRun torchRun) {
         super("ddp_save", DESCRIPTION, parameters, torchRun);
+    }
+
+    @Override
+    boolean fsdp() {
+        return false;
     }
 
     @Override

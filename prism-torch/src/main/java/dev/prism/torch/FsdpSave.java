@@ -10,7 +10,7 @@ import dev.prism.Parameters;
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */
-public final class FsdpSave extends TorchCheckpoint<FsdpSave> {
+public final class FsdpSave extends DcpCheckpoint<FsdpSave> {
     /** What it does, as {@code prism list} says it. */
     static final String DESCRIPTION = "FSDP2 ranks write their shards in parallel with torch.distributed.checkpoint.save";
 

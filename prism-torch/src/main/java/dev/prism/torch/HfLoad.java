@@ -67,4 +67,9 @@ public final class HfLoad extends TorchBenchmark {
     public HfLoad dropCache(boolean drop) {
         return with(DROP_CACHE, drop);
     }
+
+    /** @param mmap load safetensors through mmap (from_pretrained's default); false: read each file into memory first */
+    public HfLoad mmap(boolean mmap) {
+        return with(HF_MMAP, mmap);
+    }
 }

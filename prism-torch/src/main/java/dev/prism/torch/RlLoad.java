@@ -22,4 +22,10 @@ public final class RlLoad extends TorchCheckpoint<RlLoad> {
     RlLoad copy(Parameters parameters, TorchRun torchRun) {
         return new RlLoad(parameters, torchRun);
     }
+
+    /** @param model synthetic, gpt2, llama or bert: a model built whole, which every reader consolidates */
+    @Override
+    public RlLoad model(TorchModel model) {
+        return with(TorchBenchmark.WHOLE_MODEL, model);
+    }
 }

@@ -28,7 +28,9 @@ import java.util.Optional;
 public abstract class TorchBenchmark extends AbstractBenchmark {
     /** The model. */
     public static final Parameter<TorchModel> MODEL = Parameter.ofEnum("model", TorchModel.class, TorchModel.SYNTHETIC,
-            "synthetic (linear layers), gpt2, llama or bert (built from their config classes; needs transformers)");
+            "synthetic (linear layers), gpt2, llama or bert (built whole on every rank, from their config classes; needs"
+                    + " transformers), or a preset at its real size: llama3-8b, llama3-70b, llama3-405b (each rank holds only"
+                    + " its shard of the job laid out by tp, pp and dp)");
     /** Parameter count. */
     public static final Parameter<Long> PARAMS = Parameter.ofLong("params", 25_000_000, 1_000, 100_000_000_000L,
             "parameters", "model size in parameters, approximately (4 bytes each in fp32)");
@@ -90,12 +92,73 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     public static final Parameter<Integer> EPOCHS = Parameter.ofInt("epochs", 1, 1, 100_000, "epochs",
             "passes over the dataset (the page cache is dropped before each with drop_cache)");
 
-    /** The checkpoint benchmarks' parameters (ddp_*, fsdp_*, rl_load), in the order {@code prism describe} shows them. */
+    /** rl_load's model: one built whole, which every reader consolidates. */
+    public static final Parameter<TorchModel> WHOLE_MODEL = Parameter.ofEnum("model", TorchModel.class, TorchModel.SYNTHETIC,
+            java.util.EnumSet.of(TorchModel.SYNTHETIC, TorchModel.GPT2, TorchModel.LLAMA, TorchModel.BERT),
+            "synthetic (linear layers), gpt2, llama or bert: the model every reader consolidates whole");
+    /** A preset's weight precision. */
+    public static final Parameter<TorchPrecision> PRECISION = Parameter.ofEnum("precision", TorchPrecision.class,
+            TorchPrecision.MIXED, "presets: mixed (bf16 weights and an fp32 master copy: 14 bytes per parameter with Adam),"
+                    + " bf16 (10) or fp32 (12)");
+    /** A preset's tensor-parallel degree. */
+    public static final Parameter<Integer> TP = Parameter.ofInt("tp", 1, 1, 1024, "ranks",
+            "presets: the full job's tensor-parallel degree");
+    /** A preset's pipeline stages. */
+    public static final Parameter<Integer> PP = Parameter.ofInt("pp", 1, 1, 1024, "stages",
+            "presets: the full job's pipeline-parallel stages");
+    /** A preset's data-parallel degree. */
+    public static final Parameter<Integer> DP = Parameter.ofInt("dp", 0, 0, 1_000_000, "ranks",
+            "presets: the full job's data-parallel (FSDP) degree; 0: the ranks run ÷ (tp × pp), a job of exactly those ranks");
+    /** The job rank local rank 0 plays. */
+    public static final Parameter<Integer> FIRST_RANK = Parameter.ofInt("first_rank", 0, 0, 100_000_000, "rank",
+            "presets: the full job's rank that rank 0 plays; rank i plays first_rank + i");
+    /** Checkpoints written. */
+    public static final Parameter<Integer> SAVES = Parameter.ofInt("saves", 1, 1, 1000, "checkpoints",
+            "checkpoints written one after another (each into a fresh directory; the one before removed, untimed, once the next is whole)");
+    /** Loads of the last checkpoint. */
+    public static final Parameter<Integer> LOADS = Parameter.ofInt("loads", 1, 1, 1000, "loads",
+            "loads of the last checkpoint one after another (with drop_cache each from a dropped page cache)");
+    /** DCP writer: one file per rank (per thread) or one per tensor. */
+    public static final Parameter<Boolean> SINGLE_FILE_PER_RANK = Parameter.ofBoolean("single_file_per_rank", true,
+            "DCP FileSystemWriter single_file_per_rank: one file per rank and thread; false: one file per tensor");
+    /** DCP writer: bytes each thread copies ahead. */
+    public static final Parameter<DataSize> PER_THREAD_COPY_AHEAD = Parameter.ofSize("per_thread_copy_ahead",
+            DataSize.ofBytes(10_000_000), DataSize.ofBytes(0), DataSize.ofGiB(64),
+            "DCP FileSystemWriter per_thread_copy_ahead: bytes each writer thread stages ahead of its writes");
+    /** DCP async_save. */
+    public static final Parameter<Boolean> ASYNC_SAVE = Parameter.ofBoolean("async_save", false,
+            "save with dcp.async_save: the time until training may go on (async_staging) and until the checkpoint is"
+                    + " durable (async_durable) timed apart, the staging memory recorded");
+    /** ddp_load: torch.load through mmap. */
+    public static final Parameter<Boolean> MMAP = Parameter.ofBoolean("mmap", false,
+            "torch.load(mmap=True): map the checkpoint and fault its pages in, instead of reading it");
+    /** hf_load: safetensors through mmap. */
+    public static final Parameter<Boolean> HF_MMAP = Parameter.ofBoolean("mmap", true,
+            "safetensors through mmap (from_pretrained's default); false: each file read into memory first (disable_mmap)");
+
+    /** What every checkpoint benchmark takes (ddp_*, fsdp_*, rl_load), in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> CHECKPOINT_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FULL_STATE_DICT, FAULT);
+            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT);
+    /** rl_load's parameters. */
+    public static final List<Parameter<?>> RL_LOAD_PARAMETERS = List.of(WHOLE_MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
+            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT);
+    /** ddp_save's parameters. */
+    public static final List<Parameter<?>> DDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, DROP_CACHE, FAULT);
+    /** ddp_load's parameters. */
+    public static final List<Parameter<?>> DDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, DROP_CACHE, FAULT);
+    /** fsdp_save's parameters. */
+    public static final List<Parameter<?>> FSDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FAULT);
+    /** fsdp_load's parameters. */
+    public static final List<Parameter<?>> FSDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FULL_STATE_DICT, FAULT);
     /** hf_load's parameters. */
     public static final List<Parameter<?>> HF_LOAD_PARAMETERS = List.of(HF_MODEL, PARAMS, LAYERS, BATCH, SHARD_SIZE,
-            DROP_CACHE);
+            HF_MMAP, DROP_CACHE);
     /** dataloader's parameters. */
     public static final List<Parameter<?>> DATALOADER_PARAMETERS = List.of(DATASET, FILES, FILE_SIZE, LAYOUT, SHARDS,
             NUM_WORKERS, BATCH_SIZE, SHUFFLE, DROP_CACHE, EPOCHS);
@@ -105,7 +168,12 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
         return switch (name) {
             case "hf_load" -> HF_LOAD_PARAMETERS;
             case "dataloader" -> DATALOADER_PARAMETERS;
-            default -> CHECKPOINT_PARAMETERS;
+            case "ddp_save" -> DDP_SAVE_PARAMETERS;
+            case "ddp_load" -> DDP_LOAD_PARAMETERS;
+            case "fsdp_save" -> FSDP_SAVE_PARAMETERS;
+            case "fsdp_load" -> FSDP_LOAD_PARAMETERS;
+            case "rl_load" -> RL_LOAD_PARAMETERS;
+            default -> throw new IllegalArgumentException("not a torch benchmark: " + name);
         };
     }
 

@@ -51,6 +51,18 @@ def parse_args(argv):
     p.add_argument("--batch-size", type=int, default=16)
     p.add_argument("--shuffle", default="true")
     p.add_argument("--epochs", type=int, default=1)
+    # a preset's layout: the full job's tensor, pipeline and data parallelism, and the job rank local rank 0 plays
+    p.add_argument("--tp", type=int, default=1)
+    p.add_argument("--pp", type=int, default=1)
+    p.add_argument("--dp", type=int, default=0, help="0: the ranks run divided by tp × pp")
+    p.add_argument("--first-rank", type=int, default=0)
+    p.add_argument("--precision", default="mixed", choices=("bf16", "fp32", "mixed"))
+    p.add_argument("--saves", type=int, default=1)
+    p.add_argument("--loads", type=int, default=1)
+    p.add_argument("--single-file-per-rank", default="true")
+    p.add_argument("--per-thread-copy-ahead", type=int, default=10_000_000)
+    p.add_argument("--async-save", default="false")
+    p.add_argument("--mmap", default="false", help="ddp_load: torch.load(mmap=True); hf_load: safetensors mmap")
     return p.parse_args(argv)
 
 
@@ -445,6 +457,10 @@ def checkpoint(args, rec, rank, world, device):
     """ddp_save, ddp_load, fsdp_save, fsdp_load and rl_load: model and optimizer state through torch.save or DCP."""
     ckpt = args.shared_dir
     os.makedirs(ckpt, exist_ok=True)
+    if args.model.startswith("llama3_"):
+        if args.fault != "none":
+            raise ValueError("faults are injected into the checkpoints of whole models, not of presets")
+        return preset_checkpoint(args, rec, rank, world, device)
     with rec.time("build_model"):
         model = build_model(args).to(device)
     if rank == 0:
@@ -465,43 +481,48 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
     ddp = DDP(model, device_ids=[device.index] if device.type == "cuda" else None,
               find_unused_parameters=args.model != "synthetic")
     optimizer = train_between_barriers(rec, args, ddp, inputs)
-    if rank == 0:
-        state = {"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()}
-        with rec.time("save", timed_phase=(bench == "ddp_save")):
-            tmp = path + ".tmp"
-            with open(tmp, "wb") as f:
-                torch.save(state, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        rec.bytes["save"] = os.path.getsize(path)
-        rec.counters["checkpoint_files"] = 1
-        save_checksums(sums, all=checksum(state), bytes=os.path.getsize(path))
-    with rec.time("barrier_after_io"):
+    for _ in range(args.saves):
         dist.barrier()
+        if rank == 0:
+            state = {"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()}
+            with rec.time("save", timed_phase=(bench == "ddp_save")):
+                tmp = path + ".tmp"
+                with open(tmp, "wb") as f:
+                    torch.save(state, f)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            add_bytes(rec, "save", os.path.getsize(path))
+            rec.counters["checkpoint_files"] = 1
+            save_checksums(sums, all=checksum(state), bytes=os.path.getsize(path))
+        with rec.time("barrier_after_io"):
+            dist.barrier()
     if bench == "ddp_save":
         if rank == 0 and not os.path.getsize(path):
             raise ValidationError(f"{path} is empty after torch.save")
         return {}
-    if flag(args.drop_cache):
-        with rec.time("drop_cache"):
-            rec.counters["files_dropped"] = drop_from_page_cache([path])
-        dist.barrier()
     if args.fault == "truncate_shard" and rank == 0:
         os.truncate(path, os.path.getsize(path) // 8)
-    scramble(ddp.module, optimizer)
-    dist.barrier()
-    with rec.time("load", timed_phase=True):
-        try:
-            loaded = torch.load(path, map_location=device, weights_only=True)
-        except Exception as e:
-            said = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise RuntimeError(f"{diagnose_torch_save(path, load_checksums(sums).get('bytes', -1))}"
-                               f" (torch.load said: {said})") from e
-        ddp.module.load_state_dict(loaded["model"])
-        optimizer.load_state_dict(loaded["optimizer"])
-        synchronize(device)
-    rec.bytes["load"] = os.path.getsize(path)
+    for _ in range(args.loads):
+        if flag(args.drop_cache):
+            dist.barrier()
+            with rec.time("drop_cache"):
+                rec.counters["files_dropped"] = drop_from_page_cache([path])
+        resident_before_load(rec, [path])
+        scramble(ddp.module, optimizer)
+        dist.barrier()
+        with LoadObservers(rec), rec.time("load", timed_phase=True):
+            try:
+                loaded = torch.load(path, map_location=device, weights_only=True, mmap=flag(args.mmap))
+            except Exception as e:
+                said = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                raise RuntimeError(f"{diagnose_torch_save(path, load_checksums(sums).get('bytes', -1))}"
+                                   f" (torch.load said: {said})") from e
+            ddp.module.load_state_dict(loaded["model"])
+            optimizer.load_state_dict(loaded["optimizer"])
+            del loaded
+            synchronize(device)
+        add_bytes(rec, "load", os.path.getsize(path))
     got = verify_checksum({"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()},
                           load_checksums(sums)["all"], path, "loading model and optimizer")
     with rec.time("train_after_load"):
@@ -514,7 +535,7 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
 def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
     """FSDP2 + DCP: every rank writes its shard of the model and optimizer state (get_state_dict/set_state_dict)."""
     import torch.distributed.checkpoint as dcp
-    from torch.distributed.checkpoint import FileSystemReader, FileSystemWriter
+    from torch.distributed.checkpoint import FileSystemReader
     from torch.distributed.checkpoint.state_dict import StateDictOptions, get_state_dict, set_state_dict
     bench, dcp_dir = args.benchmark, os.path.join(args.shared_dir, "dcp")
     sums = os.path.join(args.shared_dir, "checksums.json")
@@ -527,26 +548,11 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
                        model=checksum({"model": full_model}))
     del full_model, full_optim
     model_state, optim_state = get_state_dict(model, optimizer)
-    writer = FileSystemWriter(dcp_dir, single_file_per_rank=True, sync_files=flag(args.sync_files),
-                              thread_count=args.thread_count)
-    with rec.time("save", timed_phase=(bench == "fsdp_save")):
-        dcp.save({"model": model_state, "optim": optim_state}, storage_writer=writer)
-    with rec.time("barrier_after_io"):
-        dist.barrier()
-    mine = [f for f in os.listdir(dcp_dir) if f.startswith(f"__{rank}_") or (rank == 0 and f == ".metadata")]
-    rec.bytes["save"] = sum(os.path.getsize(os.path.join(dcp_dir, f)) for f in mine)
-    rec.counters["checkpoint_files"] = len(mine)
+    dcp_dir = dcp_save_cycles(args, rec, rank, world, {"model": model_state, "optim": optim_state},
+                              os.path.join(args.shared_dir, "dcp"), timed=bench == "fsdp_save")
     if bench == "fsdp_save":
-        if rank == 0 and not os.path.exists(os.path.join(dcp_dir, ".metadata")):
-            raise ValidationError(f"{dcp_dir}: no .metadata after dcp.save: the checkpoint is incomplete")
         return {}
     dist.barrier()
-    if flag(args.drop_cache):
-        # every rank drops what it may read (DCP reads shards written by other ranks, and on several
-        # nodes each node has its own page cache), as ddp_load does
-        with rec.time("drop_cache"):
-            rec.counters["files_dropped"] = drop_from_page_cache([dcp_dir])
-        dist.barrier()
     if args.fault == "truncate_shard" and rank == 0:
         victim = sorted(f for f in os.listdir(dcp_dir) if f.endswith(".distcp"))[-1]
         victim_path = os.path.join(dcp_dir, victim)
@@ -554,31 +560,35 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
     dist.barrier()
     expected = load_checksums(sums)
     if bench == "fsdp_load":
-        scramble(model, optimizer)
-        model_state, optim_state = get_state_dict(model, optimizer)
-        target = {"model": model_state, "optim": optim_state}
-        with rec.time("load", timed_phase=True):
-            try:
-                dcp.load(target, storage_reader=FileSystemReader(dcp_dir))
-            except BaseException as e:  # DCP's CheckpointException derives from BaseException
-                raise RuntimeError(f"dcp.load from {dcp_dir} failed: {diagnose_dcp(dcp_dir)}") from e
+        def scrambled():
+            scramble(model, optimizer)
+            model_state, optim_state = get_state_dict(model, optimizer)
+            return {"model": model_state, "optim": optim_state}
+
+        def load_into(target):
             set_state_dict(model, optimizer, model_state_dict=target["model"], optim_state_dict=target["optim"])
             synchronize(device)
-        rec.bytes["load"] = dir_bytes(dcp_dir) // world
+
+        def verify():
+            full_model, full_optim = get_state_dict(model, optimizer, options=full)
+            if rank == 0:
+                verify_checksum({"model": full_model, "optim": full_optim}, expected["all"], dcp_dir,
+                                "dcp.load of model and optimizer")
+        dcp_load_cycles(args, rec, rank, world, dcp_dir, scrambled, load_into, verify)
         if flag(args.full_state_dict):
             with rec.time("full_state_dict"):
-                full_model, full_optim = get_state_dict(model, optimizer, options=full)
-        else:
-            full_model, full_optim = get_state_dict(model, optimizer, options=full)
-        if rank == 0:
-            verify_checksum({"model": full_model, "optim": full_optim}, expected["all"], dcp_dir,
-                            "dcp.load of model and optimizer")
+                get_state_dict(model, optimizer, options=full)
         with rec.time("train_after_load"):
             train_step(model, inputs, optimizer)
         with rec.time("barrier_after_io"):
             dist.barrier()
         return {}
     # rl_load: every rank is a reader that needs the whole model (weights only) from the sharded checkpoint
+    if flag(args.drop_cache):
+        # every rank drops what it may read (on several nodes each node has its own page cache)
+        with rec.time("drop_cache"):
+            rec.counters["files_dropped"] = drop_from_page_cache([dcp_dir])
+        dist.barrier()
     reader_model = build_model(args)
     scramble(reader_model)
     full_target = {"model": {k: v.detach().clone() for k, v in reader_model.state_dict().items()}}
@@ -600,6 +610,336 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
     with rec.time("barrier_after_io"):
         dist.barrier()
     return {"checksum": got}
+
+
+# ---- the process's own observers: page faults, storage reads, resident memory ----
+
+def page_faults():
+    """(minor, major) page faults of this process so far (/proc/self/stat, fields 10 and 12): a major fault had to
+    fetch its page from storage; a minor one found it in the page cache (readahead brought most of a mapping's)."""
+    try:
+        with open("/proc/self/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[7]), int(fields[9])
+    except (OSError, IndexError, ValueError):
+        return -1, -1
+
+
+def read_calls():
+    """(read system calls, bytes they returned) of this process so far (syscr and rchar of /proc/self/io): what
+    read() fetched on any filesystem, where read_bytes counts only what came from a block device."""
+    calls = returned = -1
+    try:
+        with open("/proc/self/io") as f:
+            for line in f:
+                if line.startswith("syscr:"):
+                    calls = int(line.split()[1])
+                elif line.startswith("rchar:"):
+                    returned = int(line.split()[1])
+    except OSError:
+        pass
+    return calls, returned
+
+
+def resident_bytes():
+    """This process's resident memory now (/proc/self/statm)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, IndexError, ValueError):
+        return -1
+
+
+class LoadObservers:
+    """Counts what the kernel saw during a load: page faults (minor and major), read calls and the bytes they
+    returned, and bytes read from a block device (/proc/self/stat and /proc/self/io), as counters beside PRISM's
+    timings. A load through mmap shows as faults with few bytes read; a plain load as read calls returning the file."""
+
+    def __init__(self, rec):
+        self.rec = rec
+
+    @staticmethod
+    def now():
+        (minor, major), (calls, returned), read = page_faults(), read_calls(), storage_read_bytes()
+        return {"load_minor_faults": minor, "load_major_faults": major, "load_read_calls": calls,
+                "load_read_call_bytes": returned, "load_storage_read_bytes": read}
+
+    def __enter__(self):
+        self.before = self.now()
+        return self
+
+    def __exit__(self, *exc):
+        for name, value in self.now().items():
+            if value >= 0 and self.before[name] >= 0:
+                self.rec.count(name, value - self.before[name])
+        return False
+
+
+def resident_before_load(rec, paths):
+    """Counts the checkpoint's pages in this node's page cache just before a load (mincore)."""
+    files = []
+    for path in paths:
+        files += [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
+    resident, pages = Residency().pages(files)
+    rec.count("resident_pages_before_load", resident)
+    rec.count("pages_before_load", pages)
+
+
+def record_slowest(rec, phase, nanos, nbytes, world):
+    """MLPerf Storage's rule: a checkpoint's save or load lasts as long as its slowest rank. Rank 0 records that
+    (with every rank's bytes, so its rate is the aggregate throughput) and the fastest rank's beside it."""
+    everyone = [None] * world
+    dist.all_gather_object(everyone, (int(nanos), int(nbytes)))
+    if dist.get_rank() == 0:
+        slowest = max(n for n, _ in everyone)
+        rec.record(phase + "_slowest", slowest)
+        rec.record(phase + "_fastest", min(n for n, _ in everyone))
+        rec.bytes[phase + "_slowest"] = rec.bytes.get(phase + "_slowest", 0) + sum(b for _, b in everyone)
+
+
+def add_bytes(rec, phase, nbytes):
+    rec.bytes[phase] = rec.bytes.get(phase, 0) + nbytes
+
+
+# ---- DCP: the writer as training configures it, sync or async, saves=N then loads=N ----
+
+def dcp_writer(args, directory):
+    from torch.distributed.checkpoint import FileSystemWriter
+    return FileSystemWriter(directory, single_file_per_rank=flag(args.single_file_per_rank),
+                            sync_files=flag(args.sync_files), thread_count=args.thread_count,
+                            per_thread_copy_ahead=args.per_thread_copy_ahead)
+
+
+def my_dcp_files(directory, rank):
+    """The files this rank wrote into a DCP checkpoint (rank 0: the metadata too)."""
+    return [f for f in os.listdir(directory) if f.startswith(f"__{rank}_") or (rank == 0 and f == ".metadata")]
+
+
+def dcp_save_cycles(args, rec, rank, world, state, root, timed):
+    """saves=N DCP checkpoints of `state` into root/step-1…N, each one whole before the next starts; the one before
+    is removed (untimed) once the next is complete, as training keeps its latest. Returns the last directory.
+
+    With async_save the time until dcp.async_save returns (staging: training may go on) and the time until its
+    future completes (durable) are timed apart, from the same start; the memory staging took is recorded."""
+    import shutil
+    import torch.distributed.checkpoint as dcp
+    asynchronous = flag(args.async_save)
+    group = dist.new_group(backend="gloo") if asynchronous else None
+    previous = None
+    for i in range(1, args.saves + 1):
+        directory = os.path.join(root, f"step-{i}")
+        writer = dcp_writer(args, directory)
+        dist.barrier()
+        if asynchronous:
+            before = resident_bytes()
+            start = time.perf_counter_ns()
+            future = dcp.async_save(state, storage_writer=writer, process_group=group)
+            staged = time.perf_counter_ns() - start
+            staging = resident_bytes() - before
+            future.result()
+            nanos = time.perf_counter_ns() - start
+            rec.record("async_staging", staged)
+            rec.record("async_durable", nanos)
+            if timed:
+                rec.timed_phase_ns += nanos
+            rec.counters["staging_memory_bytes"] = max(rec.counters.get("staging_memory_bytes", 0), staging)
+            phase = "async_durable"
+        else:
+            start = time.perf_counter_ns()
+            dcp.save(state, storage_writer=writer)
+            nanos = time.perf_counter_ns() - start
+            rec.record("save", nanos)
+            if timed:
+                rec.timed_phase_ns += nanos
+            phase = "save"
+        with rec.time("barrier_after_io"):
+            dist.barrier()
+        mine = my_dcp_files(directory, rank)
+        written = sum(os.path.getsize(os.path.join(directory, f)) for f in mine)
+        add_bytes(rec, phase, written)
+        rec.counters["checkpoint_files"] = len(mine)
+        record_slowest(rec, phase, nanos, written, world)
+        if rank == 0 and not os.path.exists(os.path.join(directory, ".metadata")):
+            raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
+        if previous is not None and rank == 0:
+            shutil.rmtree(previous)
+        previous = directory
+    return previous
+
+
+def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verify):
+    """loads=N loads of one DCP checkpoint into the state `prepare` returns (scrambled, so that only a load that
+    works passes `verify`); with drop_cache every rank drops the checkpoint from its node's page cache before each,
+    and its resident pages are counted (mincore) just before the clock starts."""
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import FileSystemReader
+    for _ in range(args.loads):
+        if flag(args.drop_cache):
+            dist.barrier()
+            with rec.time("drop_cache"):
+                rec.counters["files_dropped"] = drop_from_page_cache([directory])
+        resident_before_load(rec, [directory])
+        target = prepare()
+        dist.barrier()
+        with LoadObservers(rec):
+            start = time.perf_counter_ns()
+            try:
+                dcp.load(target, storage_reader=FileSystemReader(directory))
+            except BaseException as e:  # DCP's CheckpointException derives from BaseException
+                raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
+            load_into(target)
+            nanos = time.perf_counter_ns() - start
+        rec.record("load", nanos)
+        rec.timed_phase_ns += nanos
+        loaded = sum(t.numel() * t.element_size() for _, t in flat_tensors(target) if not hasattr(t, "full_tensor"))
+        loaded = loaded or dir_bytes(directory) // world
+        add_bytes(rec, "load", loaded)
+        verify()
+        record_slowest(rec, "load", nanos, loaded, world)
+
+
+def scramble_state(state):
+    """Zeroes every plain tensor of a state dict in place (DTensors are scrambled through their module)."""
+    with torch.no_grad():
+        for _, value in flat_tensors(state):
+            if torch.is_tensor(value) and not hasattr(value, "full_tensor"):
+                value.zero_()
+
+
+# ---- presets: one rank's shard of a frontier model's training state ----
+
+def preset_layout(args, world):
+    import prism_shards as shards
+    dp = args.dp or max(1, world // (args.tp * args.pp))
+    layout = shards.Layout(args.tp, args.pp, dp)
+    shards.check(args.model, layout)
+    if args.first_rank + world > layout.world:
+        raise ValueError(f"ranks {args.first_rank}-{args.first_rank + world - 1} are not all ranks of a"
+                         f" {layout.world}-rank job ({layout.describe()})")
+    return layout
+
+
+def materialize(shapes, seed):
+    """The rank's tensors, filled with seeded random values (storage that compresses or dedupes sees real data)."""
+    generator = torch.Generator().manual_seed(seed)
+    state = {}
+    for key, shape, dtype in shapes:
+        t = torch.empty(shape, dtype=getattr(torch, dtype))
+        if key.endswith(".step"):
+            t.fill_(1000.0)
+        else:
+            t.uniform_(-1.0, 1.0, generator=generator)
+        state[key] = t
+    return state
+
+
+def tensor_sums(state):
+    return {k: v.sum(dtype=torch.float64).item() for k, v in state.items()}
+
+
+def verify_sums(state, expected, where):
+    for key, value in state.items():
+        got = value.sum(dtype=torch.float64).item()
+        if not math.isclose(got, expected[key], rel_tol=1e-12, abs_tol=1e-9):
+            raise ValidationError(f"{where}: {key} sums to {got!r} after loading, {expected[key]!r} when saved")
+
+
+def preset_checkpoint(args, rec, rank, world, device):
+    """A frontier model's checkpoint as the ranks of its real job write it: each rank materialises only the shard of
+    weights and optimizer state its job rank holds (prism_shards), then saves and loads it through DCP (fsdp_*) or,
+    the way MLPerf Storage does, through torch.save per model-parallel shard (ddp_*)."""
+    import prism_shards as shards
+    layout = preset_layout(args, world)
+    job_rank = args.first_rank + rank
+    t, d, p = layout.coordinates(job_rank)
+    ddp = args.benchmark in ("ddp_save", "ddp_load")
+    # under DDP each data-parallel replica holds its whole model-parallel shard: the layout without FSDP's chunks
+    shard_layout = shards.Layout(layout.tp, layout.pp, 1) if ddp else layout
+    shard_rank = p * layout.tp + t if ddp else job_rank
+    shapes = shards.state_shapes(args.model, shard_layout, shard_rank, args.precision, args.optimizer)
+    with rec.time("build_shard"):
+        state = materialize(shapes, seed=1234 + shard_rank)
+    last = args.first_rank + world - 1
+    rec.notes.update({"job_world_size": str(layout.world), "job_layout": layout.describe(),
+                      "job_ranks": f"{args.first_rank}-{last}", "job_rank": str(job_rank),
+                      "emulates": f"ranks {args.first_rank}-{last} of {layout.world}, {args.model.replace('_', '-')}"
+                                  f" {layout.describe()}", "precision": args.precision})
+    rec.counters["shard_bytes"] = shards.state_bytes(shapes)
+    rec.counters["shard_tensors"] = len(shapes)
+    if rank == 0:
+        rec.counters["model_parameters"] = shards.parameters(args.model)
+    sums = tensor_sums(state)
+    root = os.path.join(args.shared_dir, "checkpoint")
+    os.makedirs(root, exist_ok=True)
+    if ddp:
+        return preset_torch_save(args, rec, rank, world, layout, state, sums, root)
+    # keys carry the rank's coordinates: DCP treats equal keys on two ranks as one replicated tensor
+    keyed = {f"{k}@tp{t}.dp{d}": v for k, v in state.items()}
+    sums = {f"{k}@tp{t}.dp{d}": v for k, v in sums.items()}
+    directory = dcp_save_cycles(args, rec, rank, world, keyed, root, timed=args.benchmark == "fsdp_save")
+    if args.benchmark == "fsdp_load":
+        def scrambled():
+            scramble_state(keyed)
+            return keyed
+        dcp_load_cycles(args, rec, rank, world, directory, scrambled, lambda target: None,
+                        lambda: verify_sums(keyed, sums, directory))
+    dist.barrier()
+    return {}
+
+
+def preset_torch_save(args, rec, rank, world, layout, state, sums, root):
+    """torch.save per model-parallel shard: of the ranks run, the first with each (pp, tp) coordinate writes it,
+    with fsync; under ddp_load every rank then loads its shard (mmap or read) into its tensors."""
+    emulated = range(args.first_rank, args.first_rank + world)
+    t, _, p = layout.coordinates(args.first_rank + rank)
+    writer = next(r for r in emulated if layout.coordinates(r)[0] == t and layout.coordinates(r)[2] == p)
+    path = os.path.join(root, f"model-pp{p}-tp{t}.pt")
+    writes = writer == args.first_rank + rank
+    for _ in range(args.saves):
+        dist.barrier()
+        nanos = 0
+        if writes:
+            start = time.perf_counter_ns()
+            tmp = path + ".tmp"
+            with open(tmp, "wb") as f:
+                torch.save(state, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            nanos = time.perf_counter_ns() - start
+            rec.record("save", nanos)
+            if args.benchmark == "ddp_save":
+                rec.timed_phase_ns += nanos
+            add_bytes(rec, "save", os.path.getsize(path))
+            rec.counters["checkpoint_files"] = 1
+        with rec.time("barrier_after_io"):
+            dist.barrier()
+        record_slowest(rec, "save", nanos, os.path.getsize(path) if writes else 0, world)
+    if args.benchmark == "ddp_save":
+        return {}
+    for _ in range(args.loads):
+        if flag(args.drop_cache):
+            dist.barrier()
+            with rec.time("drop_cache"):
+                rec.counters["files_dropped"] = drop_from_page_cache([path])
+        resident_before_load(rec, [path])
+        scramble_state(state)
+        dist.barrier()
+        with LoadObservers(rec):
+            start = time.perf_counter_ns()
+            loaded = torch.load(path, weights_only=True, mmap=flag(args.mmap))
+            with torch.no_grad():
+                for key, value in state.items():
+                    value.copy_(loaded[key])
+            del loaded
+            nanos = time.perf_counter_ns() - start
+        rec.record("load", nanos)
+        rec.timed_phase_ns += nanos
+        add_bytes(rec, "load", os.path.getsize(path))
+        verify_sums(state, sums, path)
+        record_slowest(rec, "load", nanos, os.path.getsize(path), world)
+    dist.barrier()
+    return {}
 
 
 def hf_load(args, rec, rank, world, device):
@@ -638,8 +978,10 @@ def hf_load(args, rec, rank, world, device):
     rec.counters["resident_pages_before_load"] = resident
     rec.counters["pages_before_load"] = pages
     dist.barrier()
-    with rec.time("load", timed_phase=True):
-        model = loader.from_pretrained(model_dir, local_files_only=True)
+    # mmap: safetensors maps each file and tensors fault their pages in (from_pretrained's default); else each file
+    # is read into memory first
+    with LoadObservers(rec), rec.time("load", timed_phase=True):
+        model = loader.from_pretrained(model_dir, local_files_only=True, disable_mmap=not flag(args.mmap))
     rec.bytes["load"] = dir_bytes(model_dir)
     rec.counters["model_files"] = len(weights)
     if device.type == "cuda":

@@ -38,6 +38,8 @@ import java.util.Map;
  */
 public final class TorchRunLauncher implements Launcher {
     private static final String SCRIPT = "prism_torch_bench.py";
+    /** The script and the module it imports (a preset's shards), copied side by side */
+    private static final List<String> SCRIPTS = List.of(SCRIPT, "prism_shards.py");
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final TorchRun torchRun;
@@ -72,11 +74,13 @@ public final class TorchRunLauncher implements Launcher {
         try {
             Files.createDirectories(out);
             Files.createDirectories(checkpoint);
-            try (InputStream in = TorchRunLauncher.class.getResourceAsStream("/dev/prism/torch/" + SCRIPT)) {
-                if (in == null) {
-                    throw new PrismException(SCRIPT + " is missing from the prism-torch jar");
+            for (String name : SCRIPTS) {
+                try (InputStream in = TorchRunLauncher.class.getResourceAsStream("/dev/prism/torch/" + name)) {
+                    if (in == null) {
+                        throw new PrismException(name + " is missing from the prism-torch jar");
+                    }
+                    Files.copy(in, work.resolve(name), StandardCopyOption.REPLACE_EXISTING);
                 }
-                Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
             throw new PrismException("could not prepare " + work + " for torchrun: " + e.getMessage(), e);

@@ -1,0 +1,145 @@
+package dev.prism.torch;
+
+import dev.prism.Footprint;
+import dev.prism.Parameters;
+import dev.prism.spi.Formats;
+
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+
+import static dev.prism.torch.TorchBenchmark.*;
+
+/**
+ * The checkpoint benchmarks that take a frontier preset ({@link DdpSave}, {@link DdpLoad}, {@link FsdpSave},
+ * {@link FsdpLoad}): a model at its real size laid out over a full training job ({@link ParallelLayout}), of which the
+ * ranks run play consecutive ranks from {@code first_rank} on, each materialising only the shard its job rank holds;
+ * and {@code saves} checkpoints written one after another. With a preset, {@link #footprint} says before anything runs
+ * what the ranks write and hold, and a scenario refuses a target or a node that cannot hold it.
+ *
+ * <pre>{@code
+ * var b = dev.prism.torch.TorchBenchmarks.fsdpSave().model(dev.prism.torch.TorchModel.LLAMA3_405B).layout(8, 16, 4);
+ * System.out.println(b.footprint(2).orElseThrow().summary());
+ * }</pre>
+ *
+ * @param <B> the benchmark's own type, which every setter returns
+ */
+public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends TorchCheckpoint<B> {
+    /** What a rank's Python and torch take beside its tensors, counted in a footprint's memory. */
+    static final long RUNTIME_BYTES = 1L << 30;
+
+    ShardedCheckpoint(String name, String description, Parameters parameters, TorchRun torchRun) {
+        super(name, description, parameters, torchRun);
+    }
+
+    /** @param tp the job's tensor-parallel degree @param pp its pipeline stages @param dp its data-parallel degree (0: the ranks run ÷ (tp × pp)) */
+    public B layout(int tp, int pp, int dp) {
+        return copy(parameters().with(TP, tp).with(PP, pp).with(DP, dp), torchRun());
+    }
+
+    /** @param precision how a preset's weights are stored */
+    public B precision(TorchPrecision precision) {
+        return with(PRECISION, precision);
+    }
+
+    /** @param rank the job rank that rank 0 plays, 0..1e8 */
+    public B firstRank(int rank) {
+        return with(FIRST_RANK, rank);
+    }
+
+    /** @param saves checkpoints written one after another, 1..1000 */
+    public B saves(int saves) {
+        return with(SAVES, saves);
+    }
+
+    /** @return whether FSDP shards the tensors across the data-parallel group (the DCP path) */
+    abstract boolean fsdp();
+
+    /** @return copies of a rank's state held at the peak beside the state itself (a load's or a stage's copy) */
+    int extraCopies() {
+        return 0;
+    }
+
+    /**
+     * @param tasks the ranks run
+     * @return the full job's layout at this task count: dp as given, or the ranks run ÷ (tp × pp)
+     * @throws IllegalArgumentException when the model is no preset, the layout does not split it, or the ranks run
+     *                                  are not all ranks of the job
+     */
+    public ParallelLayout layout(int tasks) {
+        Parameters p = parameters();
+        TorchModel model = p.get(MODEL);
+        int tp = p.get(TP);
+        int pp = p.get(PP);
+        int dp = p.get(DP);
+        if (!model.isPreset()) {
+            if (tp != 1 || pp != 1 || dp != 0 || p.get(FIRST_RANK) != 0) {
+                throw new IllegalArgumentException("tp, pp, dp and first_rank lay out a preset (llama3-8b, llama3-70b,"
+                        + " llama3-405b); " + model.label() + " is built whole on every rank");
+            }
+            throw new IllegalArgumentException(model.label() + " is built whole on every rank: it has no layout");
+        }
+        String why = ParallelLayout.of(tp, pp, Math.max(1, dp)).unsplittable(model);
+        if (why != null) {
+            throw new IllegalArgumentException(why);
+        }
+        if (dp == 0 && tasks % (tp * pp) != 0) {
+            throw new IllegalArgumentException("with dp=0 the job is the ranks run, so " + tasks + " tasks must be a"
+                    + " multiple of tp × pp = " + tp * pp + "; or give dp");
+        }
+        ParallelLayout layout = ParallelLayout.of(tp, pp, dp == 0 ? tasks / (tp * pp) : dp);
+        long first = p.get(FIRST_RANK);
+        if (first + tasks > layout.world()) {
+            throw new IllegalArgumentException("ranks " + first + "-" + (first + tasks - 1) + " are not all ranks of the "
+                    + layout.world() + "-rank job " + layout + ": run at most " + Math.max(0, layout.world() - first)
+                    + " tasks from first_rank=" + first);
+        }
+        return layout;
+    }
+
+    /**
+     * @return for a preset, the bytes its ranks write at their peak (with {@code saves} above 1 the last checkpoint and
+     *         the next one, until the next is whole) and the memory each node's ranks hold (their largest shard, its
+     *         extra copies, and 1 GiB for Python and torch per rank); empty for a model built whole
+     */
+    @Override
+    public Optional<Footprint> footprint(int tasks) {
+        Parameters p = parameters();
+        TorchModel model = p.get(MODEL);
+        if (!model.isPreset()) {
+            if (p.get(TP) != 1 || p.get(PP) != 1 || p.get(DP) != 0 || p.get(FIRST_RANK) != 0) {
+                layout(tasks); // says why
+            }
+            return Optional.empty();
+        }
+        ParallelLayout layout = layout(tasks);
+        TorchPrecision precision = p.get(PRECISION);
+        TorchOptimizer optimizer = p.get(OPTIMIZER);
+        long first = p.get(FIRST_RANK);
+        long written = 0;
+        long largest = 0;
+        Set<Long> writers = new HashSet<>();
+        ParallelLayout modelParallel = ParallelLayout.of(layout.tp(), layout.pp(), 1);
+        for (long r = first; r < first + tasks; r++) {
+            int[] c = layout.coordinates(r);
+            long bytes = fsdp() ? layout.shard(model, r, true).bytes(precision, optimizer)
+                    : modelParallel.shard(model, (long) c[2] * layout.tp() + c[0], false).bytes(precision, optimizer);
+            largest = Math.max(largest, bytes);
+            // under DDP the first rank run with each (pp, tp) coordinate writes that model-parallel shard
+            if (fsdp() || writers.add((long) c[2] * layout.tp() + c[0])) {
+                written += bytes;
+            }
+        }
+        long peak = p.get(SAVES) > 1 ? 2 * written : written;
+        int nodes = torchRun().nodes();
+        long ranksPerNode = (tasks + nodes - 1) / nodes;
+        long perRank = largest * (1 + extraCopies()) + RUNTIME_BYTES;
+        long memory = ranksPerNode * perRank;
+        long whole = model.parameterCount() * precision.bytesPerParameter(optimizer);
+        String ranks = tasks == 1 ? "rank " + first : "ranks " + first + "-" + (first + tasks - 1);
+        String summary = ranks + " of " + layout.world() + ", " + model.label() + " "
+                + layout + ": up to " + Formats.bytes(largest) + " per rank (" + Formats.bytes(perRank) + " of memory), " + Formats.bytes(written) + " per checkpoint"
+                + " of these ranks, " + Formats.bytes(whole) + " for the whole job";
+        return Optional.of(new Footprint(peak, memory, summary));
+    }
+}

@@ -1,0 +1,117 @@
+package dev.prism.torch;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** The arithmetic of a preset's shards, held to the architecture's parameter count and to MLPerf Storage's sizes. */
+class ParallelLayoutTest {
+    private static final double GIB = 1L << 30;
+
+    @Test
+    void presets_haveTheirArchitecturesParameterCounts() {
+        // the model cards' 8.03B, 70.6B and 405.9B, from hidden size, layers, heads, KV heads, feed-forward and vocabulary
+        assertThat(TorchModel.LLAMA3_8B.parameterCount()).isEqualTo(8_030_261_248L);
+        assertThat(TorchModel.LLAMA3_70B.parameterCount()).isEqualTo(70_553_706_496L);
+        assertThat(TorchModel.LLAMA3_405B.parameterCount()).isEqualTo(405_853_388_800L);
+        assertThat(TorchModel.GPT2.isPreset()).isFalse();
+        assertThat(TorchModel.LLAMA3_405B.label()).isEqualTo("llama3-405b");
+    }
+
+    @Test
+    void theWholeJobsCheckpoint_isWithinOnePercentOfMlperfStoragesPublishedSizes() {
+        // MLPerf Storage v2's checkpoints: 105 GB (8b, 1x1x8), 912 GB (70b, 8x4x2), 5.29 TB (405b, 8x16x4), in GiB;
+        // bf16 weights, an fp32 master copy and Adam's two fp32 states: 14 bytes per parameter
+        assertThat(jobBytes(TorchModel.LLAMA3_8B, ParallelLayout.of(1, 1, 8)) / GIB).isCloseTo(105, within(105 * 0.01));
+        assertThat(jobBytes(TorchModel.LLAMA3_70B, ParallelLayout.of(8, 4, 2)) / GIB).isCloseTo(912, within(912 * 0.01));
+        assertThat(jobBytes(TorchModel.LLAMA3_405B, ParallelLayout.of(8, 16, 4)) / GIB).isCloseTo(5290, within(5290 * 0.01));
+    }
+
+    private static double jobBytes(TorchModel model, ParallelLayout layout) {
+        long total = 0;
+        for (long r = 0; r < layout.world(); r++) {
+            total += layout.shard(model, r, true).bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM);
+        }
+        return total;
+    }
+
+    @Property(tries = 60)
+    void everyParameterIsHeldByExactlyOneRank_withFsdpAndWithout(@ForAll("layouts") ParallelLayout layout,
+                                                                  @ForAll("presets") TorchModel model) {
+        long fsdp = 0;
+        for (long r = 0; r < layout.world(); r++) {
+            fsdp += layout.shard(model, r, true).parameters();
+        }
+        assertThat(fsdp).isEqualTo(model.parameterCount());
+        // without FSDP the data-parallel replicas hold the same model-parallel shard: one replica holds the model
+        ParallelLayout modelParallel = ParallelLayout.of(layout.tp(), layout.pp(), 1);
+        long replica = 0;
+        for (long r = 0; r < modelParallel.world(); r++) {
+            replica += modelParallel.shard(model, r, false).parameters();
+        }
+        assertThat(replica).isEqualTo(model.parameterCount());
+    }
+
+    @Provide
+    Arbitrary<ParallelLayout> layouts() {
+        return Combinators.combine(Arbitraries.of(1, 2, 4, 8), Arbitraries.integers().between(1, 32),
+                Arbitraries.integers().between(1, 48)).as(ParallelLayout::of);
+    }
+
+    @Provide
+    Arbitrary<TorchModel> presets() {
+        return Arbitraries.of(TorchModel.LLAMA3_8B, TorchModel.LLAMA3_70B, TorchModel.LLAMA3_405B);
+    }
+
+    @Test
+    void aLayoutThatCannotSplitTheModel_orRanksOutsideTheJob_areRefusedBeforeAnythingRuns() {
+        assertThat(ParallelLayout.of(16, 1, 1).unsplittable(TorchModel.LLAMA3_8B)).isEqualTo("tp=16 does not divide llama3-8b's 8 KV heads");
+        assertThat(ParallelLayout.of(1, 33, 1).unsplittable(TorchModel.LLAMA3_8B)).contains("pp=33 is more pipeline stages than llama3-8b's 32 layers");
+        assertThatThrownBy(() -> ParallelLayout.of(0, 1, 1)).hasMessage("tp must be in 1..1024, was 0");
+        var b = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_405B).layout(8, 16, 4);
+        assertThatThrownBy(() -> b.firstRank(510).footprint(3)).hasMessageContaining("ranks 510-512 are not all ranks of the 512-rank job tp=8 pp=16 dp=4");
+        assertThatThrownBy(() -> TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_8B).layout(8, 1, 0).footprint(3))
+                .hasMessageContaining("3 tasks must be a multiple of tp × pp = 8");
+        assertThatThrownBy(() -> TorchBenchmarks.ddpSave().layout(2, 1, 0).footprint(2))
+                .hasMessageContaining("tp, pp, dp and first_rank lay out a preset");
+        assertThat(TorchBenchmarks.ddpSave().footprint(2)).isEmpty();
+        assertThatThrownBy(() -> TorchBenchmarks.rlLoad().model(TorchModel.LLAMA3_8B)).hasMessageContaining("model must be one of");
+    }
+
+    @Test
+    void aFootprint_saysWhatTheRanksWriteAndHold() {
+        // ranks 0-1 of 405B's 512: stage 0 with the embedding; under DDP each would write its model-parallel shard
+        var f = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_405B).layout(8, 16, 4).footprint(2).orElseThrow();
+        ParallelLayout layout = ParallelLayout.of(8, 16, 4);
+        long r0 = layout.shard(TorchModel.LLAMA3_405B, 0, true).bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM);
+        long r1 = layout.shard(TorchModel.LLAMA3_405B, 1, true).bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM);
+        assertThat(f.targetBytes()).isEqualTo(r0 + r1);
+        assertThat(f.memoryBytesPerNode()).isEqualTo(2 * (Math.max(r0, r1) + ShardedCheckpoint.RUNTIME_BYTES));
+        assertThat(f.summary()).startsWith("ranks 0-1 of 512, llama3-405b tp=8 pp=16 dp=4: up to 11.2 GiB per rank (12.2 GiB of memory)");
+        // with more than one save the last checkpoint stays until the next is whole
+        var twice = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_405B).layout(8, 16, 4).saves(3).footprint(2).orElseThrow();
+        assertThat(twice.targetBytes()).isEqualTo(2 * (r0 + r1));
+    }
+
+    @Test
+    void aScenario_refusesWhatTheTargetCannotHold_beforeWritingAnything(@org.junit.jupiter.api.io.TempDir Path target)
+            throws Exception {
+        var b = TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_405B).layout(8, 16, 4);
+        assertThatThrownBy(() -> dev.prism.Scenario.builder().target(target).benchmark(b).tasks(512).build().execute())
+                .hasMessageContaining("fsdp_load at 512 tasks (ranks 0-511 of 512, llama3-405b tp=8 pp=16 dp=4")
+                .hasMessageContaining("free; nothing was written");
+        try (var left = java.nio.file.Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+}
