@@ -30,7 +30,14 @@ public enum Suite {
      * allocation, not a laptop. Each benchmark's provider says what the paper's size is.
      */
     PAPER("the paper's Table 3 at its sizes and task counts, 8 to 256",
-            "hours, on a cluster allocation", new int[]{8, 16, 32, 64, 128, 256}, 3, 1);
+            "hours, on a cluster allocation", new int[]{8, 16, 32, 64, 128, 256}, 3, 1),
+    /**
+     * Checkpoints of Llama 3 8B, 70B and 405B as their training jobs write them (MLPerf Storage's layouts: 1×1×8,
+     * 8×4×2, 8×16×4): ten saves, the page cache dropped on every rank, ten loads; the ranks run play the first ranks
+     * of the job, each holding only its shard (up to about 30 GB). {@code --plan} says the bytes and memory.
+     */
+    FRONTIER("checkpoints of llama3 8B, 70B and 405B as their training jobs write them: 10 saves, a dropped page cache, 10 loads",
+            "an hour or more, on nodes with the memory --plan names", new int[]{8}, 3, 0);
 
     private final String description;
     private final String duration;

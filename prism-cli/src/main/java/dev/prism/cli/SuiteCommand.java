@@ -16,20 +16,21 @@ import java.util.stream.Collectors;
 
 /** {@code prism suite quick}: a bundle of benchmarks, against a fresh temporary directory unless told otherwise. */
 @Command(name = "suite", description = "Runs a suite of benchmarks: quick (the main job, about a minute), standard (the"
-        + " nightly qualification, 15-30 min on one node, torch included) or paper (the paper's Table 3 at its sizes);"
+        + " nightly qualification, 15-30 min on one node, torch included), paper (the paper's Table 3 at its sizes) or"
+        + " frontier (llama3 8B/70B/405B checkpoints as their training jobs write them);"
         + " --plan prints every configuration without running it.")
 final class SuiteCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @CommandLine.Parameters(paramLabel = "SUITE", description = "the suite: quick, standard or paper")
+    @CommandLine.Parameters(paramLabel = "SUITE", description = "the suite: quick, standard, paper or frontier")
     private String name;
 
     @Option(names = "--plan", description = "print every configuration, the task counts and what this machine lacks, and exit")
     private boolean plan;
 
     @Option(names = "--tasks", paramLabel = "N[,N…]", split = ",",
-            description = "task counts to sweep instead of the suite's own (quick, standard: 1,2; paper: 8 to 256)")
+            description = "task counts to sweep instead of the suite's own (quick, standard: 1,2; paper: 8 to 256; frontier: 8)")
     private int[] tasks;
 
     @Option(names = "--target", paramLabel = "DIR",
@@ -56,8 +57,23 @@ final class SuiteCommand implements Callable<Integer> {
             String parameters = dev.prism.spi.Formats.parameters(e.benchmark().parameters().changedFromDefaults());
             out.printf("%s  %-" + width + "s  %s%s%n", number, e.benchmark().name(), parameters.isEmpty() ? "(defaults)" : parameters,
                     e.runs() ? "" : "   left out: " + e.missing());
+            for (int tasks : taskCounts) {
+                footprint(e.benchmark(), tasks).ifPresent(line -> out.printf("     %-" + width + "s  at %d task%s: %s%n", "", tasks,
+                        tasks == 1 ? "" : "s", line));
+            }
         }
         out.flush();
+    }
+
+    /** @return what a configuration writes and holds at a task count, or why it cannot run at it; empty when not known */
+    private static java.util.Optional<String> footprint(dev.prism.Benchmark benchmark, int tasks) {
+        try {
+            return benchmark.footprint(tasks).map(f -> "writes " + dev.prism.spi.Formats.bytes(f.targetBytes())
+                    + " at its peak, holds " + dev.prism.spi.Formats.bytes(f.memoryBytesPerNode()) + " of memory per node ("
+                    + f.summary() + ")");
+        } catch (IllegalArgumentException e) {
+            return java.util.Optional.of("refused: " + e.getMessage());
+        }
     }
 
     @Override

@@ -249,6 +249,41 @@ class PrismCommandTest {
     }
 
     @Test
+    void suitePlans_sayWhatEachPresetWritesAndHolds_andThePaperSuiteHoldsItsSection4() {
+        Cli.Outcome frontier = prism("suite", "frontier", "--plan");
+        assertThat(frontier.exit()).as(frontier.err()).isZero();
+        assertThat(frontier.out()).contains("tasks 8; 3 repetitions after 0 warm-up(s); 6 configurations")
+                .contains("fsdp_load  model=llama3-405b tp=8 pp=16 dp=4 saves=10 loads=10 drop_cache=true")
+                .contains("at 8 tasks: writes 180.0 GiB at its peak, holds 98.0 GiB of memory per node (ranks 0-7 of 512,"
+                        + " llama3-405b tp=8 pp=16 dp=4: up to 11.2 GiB per rank (12.2 GiB of memory)")
+                .contains("ddp_load   model=llama3-70b tp=8 pp=4 dp=2 saves=10 loads=10 mmap=true drop_cache=true")
+                .doesNotContain("create_files");
+        // the 8B job has 8 ranks: at 16 tasks it is refused, saying why, and the plan goes on
+        assertThat(prism("suite", "frontier", "--plan", "--tasks", "16").out())
+                .contains("at 16 tasks: refused: ranks 0-15 are not all ranks of the 8-rank job tp=1 pp=1 dp=8");
+        Cli.Outcome paper = prism("suite", "paper", "--plan");
+        assertThat(paper.out()).contains("md5_check                  chunk_size=8KiB\n")
+                .contains("md5_check                  chunk_size=8KiB cache=drop\n")
+                .contains("md5_check                  order=random chunk_size=8KiB cache=drop\n")
+                .contains("md5_check                  order=random chunk_size=32KiB cache=drop\n")
+                .contains("git_status").contains("env_create").contains("env_activate")
+                .contains("fsdp_load                  model=llama3-405b tp=8 pp=16 dp=4 drop_cache=true");
+    }
+
+    @Test
+    void aPresetTheTargetCannotHold_isRefusedBeforeAnythingIsWritten_inPlainWords() {
+        Cli.Outcome o = prism("run", "fsdp_save", "--target", target.toString(), "--tasks", "512",
+                "-p", "model=llama3-405b", "-p", "tp=8", "-p", "pp=16", "-p", "dp=4");
+        assertThat(o.exit()).isNotZero();
+        assertThat(o.err()).contains("fsdp_save at 512 tasks (ranks 0-511 of 512, llama3-405b tp=8 pp=16 dp=4")
+                .contains("needs 5.2 TiB on " + target).contains("free; nothing was written")
+                .doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(target).isEmptyDirectory();
+        assertThat(prism("run", "fsdp_save", "--target", target.toString(), "-p", "model=llama3-8b", "-p", "tp=16").err())
+                .contains("fsdp_save at 1 task: tp=16 does not divide llama3-8b's 8 KV heads; nothing was written");
+    }
+
+    @Test
     void suiteQuick_againstAGivenTarget_passes() {
         Cli.Outcome o = prism("suite", "quick", "--target", target.toString(), "--out", out.toString(), "-q");
         assertThat(o.exit()).as(o.err()).isZero();

@@ -79,7 +79,7 @@ public final class Providers {
                     suite -> switch (suite) {
                         case QUICK -> List.of(PosixBenchmarks.openContention().opens(500));
                         case STANDARD -> List.of(PosixBenchmarks.openContention().opens(10_000));
-                        case PAPER -> List.of();   // not in the paper's Table 3
+                        case PAPER, FRONTIER -> List.of();   // not in the paper's Table 3
                     });
         }
     }
@@ -91,7 +91,7 @@ public final class Providers {
                     suite -> switch (suite) {
                         case QUICK -> List.of(PosixBenchmarks.linkLock().packages(10).filesPerPackage(20));
                         case STANDARD -> List.of(PosixBenchmarks.linkLock().packages(50).filesPerPackage(100));
-                        case PAPER -> List.of();
+                        case PAPER, FRONTIER -> List.of();
                     });
         }
     }
@@ -130,11 +130,19 @@ public final class Providers {
                     yield List.of(standard, standard.order(FileOrder.RANDOM).cache(PageCache.DROP));
                 }
                 case PAPER -> {
+                    // §4.1.2's four variants over the paper's dataset (8 KB to 1 GB files): cached sequential reads in
+                    // 8 KB chunks, uncached, uncached in random order, and that with 32 KB chunks
+                    Md5Check cached = PosixBenchmarks.md5Check().chunkSize(DataSize.ofKiB(8)).order(FileOrder.SEQUENTIAL)
+                            .cache(PageCache.KEEP);
+                    Md5Check uncached = cached.cache(PageCache.DROP);
                     // §4.2.2: random reads over 800K files of 32 KiB, in one flat directory and sharded
                     Md5Check paper = PosixBenchmarks.md5Check().generate(paperDataset(DatasetLayout.FLAT))
                             .chunkSize(DataSize.ofKiB(32)).order(FileOrder.RANDOM).cache(PageCache.DROP);
-                    yield List.of(paper, paper.generate(paperDataset(DatasetLayout.SHARDED)));
+                    yield List.of(cached, uncached, uncached.order(FileOrder.RANDOM),
+                            uncached.order(FileOrder.RANDOM).chunkSize(DataSize.ofKiB(32)),
+                            paper, paper.generate(paperDataset(DatasetLayout.SHARDED)));
                 }
+                case FRONTIER -> List.of();
             });
         }
     }
@@ -149,7 +157,7 @@ public final class Providers {
         return switch (suite) {
             case QUICK -> quick;
             case STANDARD -> standard;
-            case PAPER -> paper;
+            case PAPER, FRONTIER -> paper;
         };
     }
 
@@ -175,7 +183,7 @@ public final class Providers {
         return switch (suite) {
             case QUICK -> List.of(tar.with(DevWorkflows.TAR_FILES, 200).with(DevWorkflows.REPEATS, 2));
             case STANDARD -> List.of(tar.with(DevWorkflows.TAR_FILES, 5_000).with(DevWorkflows.REPEATS, 3));
-            case PAPER -> List.of();
+            case PAPER, FRONTIER -> List.of();
         };
     }
 
@@ -197,25 +205,28 @@ public final class Providers {
                         .with(DevWorkflows.SCANS, 3));
                 case STANDARD -> List.of(DevWorkflows.gitStatus().with(DevWorkflows.REPO_FILES, 5_000)
                         .with(DevWorkflows.COMMITS, 5).with(DevWorkflows.SCANS, 5));
-                case PAPER -> List.of();
+                // §4.1's git benchmarks: a status over the repository the clone benchmark clones
+                case PAPER -> List.of(DevWorkflows.gitStatus().with(DevWorkflows.REPO_FILES, 2_000)
+                        .with(DevWorkflows.COMMITS, 20).with(DevWorkflows.SCANS, 5));
+                case FRONTIER -> List.of();
             }, "git", "apt-get install git");
         }
     }
 
-    /** env_create (needs Python: in the standard suite only) */
+    /** env_create (needs Python: in the standard and paper suites) */
     public static final class EnvCreateProvider extends WorkflowProvider {
         public EnvCreateProvider() {
             super(DevWorkflows.envCreate(), DevWorkflows.ENV_CREATE_PARAMETERS,
-                    suite -> suite == Suite.STANDARD ? List.of(DevWorkflows.envCreate()) : List.of(),
+                    suite -> suite == Suite.STANDARD || suite == Suite.PAPER ? List.of(DevWorkflows.envCreate()) : List.of(),
                     "python3", "apt-get install python3 python3-venv");
         }
     }
 
-    /** env_activate (needs Python: in the standard suite only) */
+    /** env_activate (needs Python: in the standard and paper suites) */
     public static final class EnvActivateProvider extends WorkflowProvider {
         public EnvActivateProvider() {
             super(DevWorkflows.envActivate(), DevWorkflows.ENV_ACTIVATE_PARAMETERS,
-                    suite -> suite == Suite.STANDARD ? List.of(DevWorkflows.envActivate()) : List.of(),
+                    suite -> suite == Suite.STANDARD || suite == Suite.PAPER ? List.of(DevWorkflows.envActivate()) : List.of(),
                     "python3", "apt-get install python3 python3-venv");
         }
     }

@@ -70,11 +70,52 @@ public final class TorchProviders {
 
         @Override
         public List<Benchmark> suite(Suite suite) {
-            return switch (suite) {
-                case QUICK -> List.of();
+            List<Benchmark> configurations = new java.util.ArrayList<>(switch (suite) {
+                case QUICK, FRONTIER -> List.<Benchmark>of();
                 case STANDARD -> List.of(TorchBenchmarks.named(name, Map.of()));
                 case PAPER -> List.of(TorchBenchmarks.named(name, paperSize(name)));
+            });
+            frontier(suite).forEach(values -> configurations.add(TorchBenchmarks.named(name, values)));
+            return configurations;
+        }
+
+        /**
+         * The presets a suite holds: the standard suite two ranks' worth of llama3-8b at dp=64 (1.6 GiB per rank); the
+         * paper suite llama3-70b and llama3-405b at cluster scale (its 8 to 256 tasks play the first ranks of 256- and
+         * 512-rank jobs); the frontier suite MLPerf Storage's layouts with 10 saves and 10 loads, and the loading paths'
+         * A/B through torch.save per model-parallel shard.
+         */
+        private List<Map<String, String>> frontier(Suite suite) {
+            Map<String, String> cycle = Map.of("saves", "10", "loads", "10", "drop_cache", "true");
+            return switch (suite) {
+                case STANDARD -> switch (name) {
+                    case "fsdp_load" -> List.of(Map.of("model", "llama3-8b", "dp", "64", "drop_cache", "true"));
+                    case "fsdp_save" -> List.of(Map.of("model", "llama3-8b", "dp", "64", "async_save", "true"));
+                    default -> List.of();
+                };
+                case PAPER -> name.equals("fsdp_load") ? List.of(
+                        Map.of("model", "llama3-70b", "tp", "8", "pp", "4", "dp", "8", "drop_cache", "true"),
+                        Map.of("model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4", "drop_cache", "true")) : List.of();
+                case FRONTIER -> switch (name) {
+                    case "fsdp_load" -> List.of(with(cycle, "model", "llama3-8b", "dp", "8"),
+                            with(cycle, "model", "llama3-70b", "tp", "8", "pp", "4", "dp", "2"),
+                            with(cycle, "model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4"));
+                    case "fsdp_save" -> List.of(Map.of("model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4",
+                            "saves", "10", "async_save", "true"));
+                    case "ddp_load" -> List.of(with(cycle, "model", "llama3-70b", "tp", "8", "pp", "4", "dp", "2", "mmap", "false"),
+                            with(cycle, "model", "llama3-70b", "tp", "8", "pp", "4", "dp", "2", "mmap", "true"));
+                    default -> List.of();
+                };
+                case QUICK -> List.of();
             };
+        }
+
+        private static Map<String, String> with(Map<String, String> base, String... pairs) {
+            Map<String, String> values = new java.util.LinkedHashMap<>(base);
+            for (int i = 0; i < pairs.length; i += 2) {
+                values.put(pairs[i], pairs[i + 1]);
+            }
+            return values;
         }
 
         /** GPT-2's 124M parameters for the checkpoints and hf_load; the paper's md5_check dataset shape for dataloader */
