@@ -473,6 +473,16 @@ def checkpoint(args, rec, rank, world, device):
     return dcp_checkpoint(args, rec, rank, world, model, inputs, device)
 
 
+def durable_torch_save(state, path):
+    """torch.save into a temporary file, fsync, rename: the checkpoint is whole on storage or absent."""
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        torch.save(state, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
 def ddp_checkpoint(args, rec, rank, model, inputs, device):
     from torch.nn.parallel import DistributedDataParallel as DDP
     bench, path = args.benchmark, os.path.join(args.shared_dir, "model.pt")
@@ -486,12 +496,7 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
         if rank == 0:
             state = {"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()}
             with rec.time("save", timed_phase=(bench == "ddp_save")):
-                tmp = path + ".tmp"
-                with open(tmp, "wb") as f:
-                    torch.save(state, f)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, path)
+                durable_torch_save(state, path)
             add_bytes(rec, "save", os.path.getsize(path))
             rec.counters["checkpoint_files"] = 1
             save_checksums(sums, all=checksum(state), bytes=os.path.getsize(path))
@@ -819,12 +824,13 @@ def preset_layout(args, world):
     return layout
 
 
-def materialize(shapes, seed):
-    """The rank's tensors, filled with seeded random values (storage that compresses or dedupes sees real data)."""
-    generator = torch.Generator().manual_seed(seed)
+def materialize(shapes, seed, device):
+    """The rank's tensors on its device (a GPU's memory, as training holds them, or the CPU's), filled with seeded
+    random values: storage that compresses or deduplicates sees real data."""
+    generator = torch.Generator(device=device).manual_seed(seed)
     state = {}
     for key, shape, dtype in shapes:
-        t = torch.empty(shape, dtype=getattr(torch, dtype))
+        t = torch.empty(shape, dtype=getattr(torch, dtype), device=device)
         if key.endswith(".step"):
             t.fill_(1000.0)
         else:
@@ -858,10 +864,11 @@ def preset_checkpoint(args, rec, rank, world, device):
     shard_rank = p * layout.tp + t if ddp else job_rank
     shapes = shards.state_shapes(args.model, shard_layout, shard_rank, args.precision, args.optimizer)
     with rec.time("build_shard"):
-        state = materialize(shapes, seed=1234 + shard_rank)
+        state = materialize(shapes, 1234 + shard_rank, device)
+        synchronize(device)
     last = args.first_rank + world - 1
     rec.notes.update({"job_world_size": str(layout.world), "job_layout": layout.describe(),
-                      "job_ranks": f"{args.first_rank}-{last}", "job_rank": str(job_rank),
+                      "job_ranks": f"{args.first_rank}-{last}",
                       "emulates": f"ranks {args.first_rank}-{last} of {layout.world}, {args.model.replace('_', '-')}"
                                   f" {layout.describe()}", "precision": args.precision})
     rec.counters["shard_bytes"] = shards.state_bytes(shapes)
@@ -872,7 +879,7 @@ def preset_checkpoint(args, rec, rank, world, device):
     root = os.path.join(args.shared_dir, "checkpoint")
     os.makedirs(root, exist_ok=True)
     if ddp:
-        return preset_torch_save(args, rec, rank, world, layout, state, sums, root)
+        return preset_torch_save(args, rec, rank, world, layout, state, sums, root, device)
     # keys carry the rank's coordinates: DCP treats equal keys on two ranks as one replicated tensor
     keyed = {f"{k}@tp{t}.dp{d}": v for k, v in state.items()}
     sums = {f"{k}@tp{t}.dp{d}": v for k, v in sums.items()}
@@ -881,13 +888,13 @@ def preset_checkpoint(args, rec, rank, world, device):
         def scrambled():
             scramble_state(keyed)
             return keyed
-        dcp_load_cycles(args, rec, rank, world, directory, scrambled, lambda target: None,
+        dcp_load_cycles(args, rec, rank, world, directory, scrambled, lambda target: synchronize(device),
                         lambda: verify_sums(keyed, sums, directory))
     dist.barrier()
     return {}
 
 
-def preset_torch_save(args, rec, rank, world, layout, state, sums, root):
+def preset_torch_save(args, rec, rank, world, layout, state, sums, root, device):
     """torch.save per model-parallel shard: of the ranks run, the first with each (pp, tp) coordinate writes it,
     with fsync; under ddp_load every rank then loads its shard (mmap or read) into its tensors."""
     emulated = range(args.first_rank, args.first_rank + world)
@@ -900,12 +907,7 @@ def preset_torch_save(args, rec, rank, world, layout, state, sums, root):
         nanos = 0
         if writes:
             start = time.perf_counter_ns()
-            tmp = path + ".tmp"
-            with open(tmp, "wb") as f:
-                torch.save(state, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+            durable_torch_save(state, path)
             nanos = time.perf_counter_ns() - start
             rec.record("save", nanos)
             if args.benchmark == "ddp_save":
@@ -927,11 +929,12 @@ def preset_torch_save(args, rec, rank, world, layout, state, sums, root):
         dist.barrier()
         with LoadObservers(rec):
             start = time.perf_counter_ns()
-            loaded = torch.load(path, weights_only=True, mmap=flag(args.mmap))
+            loaded = torch.load(path, map_location=device, weights_only=True, mmap=flag(args.mmap))
             with torch.no_grad():
                 for key, value in state.items():
                     value.copy_(loaded[key])
             del loaded
+            synchronize(device)
             nanos = time.perf_counter_ns() - start
         rec.record("load", nanos)
         rec.timed_phase_ns += nanos
