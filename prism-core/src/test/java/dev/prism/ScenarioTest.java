@@ -35,6 +35,57 @@ class ScenarioTest {
         }).build();
     }
 
+    /** touch(1) with a footprint: what it would write and hold, or, with a reason, a refusal at every task count */
+    private static Benchmark withFootprint(long targetBytes, long memoryBytes, String refusal) {
+        Benchmark inner = touch(1);
+        return new Benchmark() {
+            public String name() {
+                return "big";
+            }
+
+            public String description() {
+                return "a benchmark that says what it needs";
+            }
+
+            public Parameters parameters() {
+                return inner.parameters();
+            }
+
+            public Workload newWorkload() {
+                return inner.newWorkload();
+            }
+
+            @Override
+            public java.util.Optional<Footprint> footprint(int tasks) {
+                if (refusal != null) {
+                    throw new IllegalArgumentException(refusal);
+                }
+                return java.util.Optional.of(new Footprint(targetBytes, memoryBytes, "its own figures"));
+            }
+        };
+    }
+
+    @Test
+    void aFootprintThatTheTargetOrTheNodeCannotHold_isRefusedBeforeAnythingIsWritten() throws IOException {
+        long free = Files.getFileStore(target).getUsableSpace();
+        assertThatThrownBy(() -> scenario(withFootprint(free + (1L << 40), 0, null)).build().execute())
+                .isInstanceOf(TargetException.class)
+                .hasMessageContaining("big at 1 task (its own figures) needs ").hasMessageContaining(" on " + target + ", which has ")
+                .hasMessageEndingWith("free; nothing was written");
+        long memory = HostInfo.availableMemoryBytes();
+        assertThatThrownBy(() -> scenario(withFootprint(0, memory + (1L << 40), null)).tasks(2).build().execute())
+                .isInstanceOf(TargetException.class)
+                .hasMessageContaining("big at 2 tasks (its own figures) needs ").hasMessageContaining(" of memory on this node, which has ")
+                .hasMessageEndingWith("available; run fewer tasks per node, or on nodes with more memory; nothing was written");
+        assertThatThrownBy(() -> scenario(withFootprint(0, 0, "no such layout")).build().execute())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("big at 1 task: no such layout; nothing was written");
+        try (var left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+        // what fits runs as it would without a footprint
+        assertThat(scenario(withFootprint(1024, 1024, null)).build().execute().passed()).isTrue();
+    }
+
     @Test
     void execute_runsEveryRankAndMergesTheirMeasurements() {
         ScenarioResult result = scenario(touch(25)).tasks(1, 3).repetitions(2).warmups(1).build().execute();

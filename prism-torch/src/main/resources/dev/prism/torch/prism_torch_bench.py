@@ -692,13 +692,14 @@ def resident_before_load(rec, paths):
 
 def record_slowest(rec, phase, nanos, nbytes, world):
     """MLPerf Storage's rule: a checkpoint's save or load lasts as long as its slowest rank. Rank 0 records that
-    (with every rank's bytes, so its rate is the aggregate throughput) and the fastest rank's beside it."""
+    (with every rank's bytes, so its rate is the aggregate throughput) and the fastest rank's beside it. A rank that
+    took no part (nanos None: a data-parallel replica whose shard another rank wrote) counts in neither."""
     everyone = [None] * world
-    dist.all_gather_object(everyone, (int(nanos), int(nbytes)))
-    if dist.get_rank() == 0:
-        slowest = max(n for n, _ in everyone)
-        rec.record(phase + "_slowest", slowest)
-        rec.record(phase + "_fastest", min(n for n, _ in everyone))
+    dist.all_gather_object(everyone, (nanos, int(nbytes)))
+    took_part = [n for n, _ in everyone if n is not None]
+    if dist.get_rank() == 0 and took_part:
+        rec.record(phase + "_slowest", max(took_part))
+        rec.record(phase + "_fastest", min(took_part))
         rec.bytes[phase + "_slowest"] = rec.bytes.get(phase + "_slowest", 0) + sum(b for _, b in everyone)
 
 
@@ -904,7 +905,7 @@ def preset_torch_save(args, rec, rank, world, layout, state, sums, root, device)
     writes = writer == args.first_rank + rank
     for _ in range(args.saves):
         dist.barrier()
-        nanos = 0
+        nanos = None
         if writes:
             start = time.perf_counter_ns()
             durable_torch_save(state, path)
