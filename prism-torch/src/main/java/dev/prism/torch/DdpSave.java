@@ -12,7 +12,8 @@ import dev.prism.Parameters;
  */
 public final class DdpSave extends ShardedCheckpoint<DdpSave> {
     /** What it does, as {@code prism list} says it. */
-    static final String DESCRIPTION = "a training iteration, then rank 0 writes the full state dict with torch.save (atomically)";
+    static final String DESCRIPTION = "a training iteration, then rank 0 writes the full state dict with torch.save (atomically);"
+            + " with a preset, the first rank of each model-parallel shard writes it";
 
     DdpSave(Parameters parameters, TorchRun torchRun) {
         super("ddp_save", DESCRIPTION, parameters, torchRun);

@@ -112,6 +112,16 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
             }
             return Optional.empty();
         }
+        for (dev.prism.Parameter<?> whole : java.util.List.of(PARAMS, LAYERS, BATCH, FAULT)) {
+            if (!p.get(whole).equals(whole.defaultValue())) {
+                throw new IllegalArgumentException(whole.name() + " applies to models built whole; " + model.label()
+                        + " has its architecture's size and is saved and loaded without training or faults");
+            }
+        }
+        if (p.declared().contains(FULL_STATE_DICT) && p.get(FULL_STATE_DICT)) {
+            throw new IllegalArgumentException("full_state_dict gathers a model built whole; a preset's ranks hold shards"
+                    + " of a job larger than the ranks run");
+        }
         ParallelLayout layout = layout(tasks);
         TorchPrecision precision = p.get(PRECISION);
         TorchOptimizer optimizer = p.get(OPTIMIZER);

@@ -85,6 +85,12 @@ class ParallelLayoutTest {
         assertThatThrownBy(() -> TorchBenchmarks.ddpSave().layout(2, 1, 0).footprint(2))
                 .hasMessageContaining("tp, pp, dp and first_rank lay out a preset");
         assertThat(TorchBenchmarks.ddpSave().footprint(2)).isEmpty();
+        // what sizes or trains a model built whole is refused with a preset, not silently ignored
+        assertThatThrownBy(() -> TorchBenchmarks.ddpSave().model(TorchModel.LLAMA3_8B).parameters(1_000_000).footprint(1))
+                .hasMessage("params applies to models built whole; llama3-8b has its architecture's size and is saved and"
+                        + " loaded without training or faults");
+        assertThatThrownBy(() -> TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).fullStateDict(true).footprint(1))
+                .hasMessageContaining("full_state_dict gathers a model built whole");
         assertThatThrownBy(() -> TorchBenchmarks.rlLoad().model(TorchModel.LLAMA3_8B)).hasMessageContaining("model must be one of");
     }
 
