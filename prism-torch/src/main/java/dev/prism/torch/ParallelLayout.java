@@ -65,11 +65,11 @@ public record ParallelLayout(int tp, int pp, int dp) {
         if (!model.isPreset()) {
             return model.label() + " is built whole on every rank; a layout applies to the presets (llama3-8b, llama3-70b, llama3-405b)";
         }
-        long[][] sizes = {{model.heads}, {model.kvHeads}, {model.ffn}, {model.vocab}};
+        int[] sizes = {model.heads, model.kvHeads, model.ffn, model.vocab};
         String[] what = {"attention heads", "KV heads", "feed-forward size", "vocabulary"};
         for (int i = 0; i < sizes.length; i++) {
-            if (sizes[i][0] % tp != 0) {
-                return "tp=" + tp + " does not divide " + model.label() + "'s " + sizes[i][0] + " " + what[i];
+            if (sizes[i] % tp != 0) {
+                return "tp=" + tp + " does not divide " + model.label() + "'s " + sizes[i] + " " + what[i];
             }
         }
         if (pp > model.layers) {

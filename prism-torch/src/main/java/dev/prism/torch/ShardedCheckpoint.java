@@ -73,10 +73,6 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         int pp = p.get(PP);
         int dp = p.get(DP);
         if (!model.isPreset()) {
-            if (tp != 1 || pp != 1 || dp != 0 || p.get(FIRST_RANK) != 0) {
-                throw new IllegalArgumentException("tp, pp, dp and first_rank lay out a preset (llama3-8b, llama3-70b,"
-                        + " llama3-405b); " + model.label() + " is built whole on every rank");
-            }
             throw new IllegalArgumentException(model.label() + " is built whole on every rank: it has no layout");
         }
         String why = ParallelLayout.of(tp, pp, Math.max(1, dp)).unsplittable(model);
@@ -108,7 +104,8 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         TorchModel model = p.get(MODEL);
         if (!model.isPreset()) {
             if (p.get(TP) != 1 || p.get(PP) != 1 || p.get(DP) != 0 || p.get(FIRST_RANK) != 0) {
-                layout(tasks); // says why
+                throw new IllegalArgumentException("tp, pp, dp and first_rank lay out a preset (llama3-8b, llama3-70b,"
+                        + " llama3-405b); " + model.label() + " is built whole on every rank");
             }
             return Optional.empty();
         }
@@ -132,11 +129,12 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         ParallelLayout modelParallel = ParallelLayout.of(layout.tp(), layout.pp(), 1);
         for (long r = first; r < first + tasks; r++) {
             int[] c = layout.coordinates(r);
+            long modelParallelRank = (long) c[2] * layout.tp() + c[0];
             long bytes = fsdp() ? layout.shard(model, r, true).bytes(precision, optimizer)
-                    : modelParallel.shard(model, (long) c[2] * layout.tp() + c[0], false).bytes(precision, optimizer);
+                    : modelParallel.shard(model, modelParallelRank, false).bytes(precision, optimizer);
             largest = Math.max(largest, bytes);
             // under DDP the first rank run with each (pp, tp) coordinate writes that model-parallel shard
-            if (fsdp() || writers.add((long) c[2] * layout.tp() + c[0])) {
+            if (fsdp() || writers.add(modelParallelRank)) {
                 written += bytes;
             }
         }
@@ -147,9 +145,9 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         long memory = ranksPerNode * perRank;
         long whole = model.parameterCount() * precision.bytesPerParameter(optimizer);
         String ranks = tasks == 1 ? "rank " + first : "ranks " + first + "-" + (first + tasks - 1);
-        String summary = ranks + " of " + layout.world() + ", " + model.label() + " "
-                + layout + ": up to " + Formats.bytes(largest) + " per rank (" + Formats.bytes(perRank) + " of memory), " + Formats.bytes(written) + " per checkpoint"
-                + " of these ranks, " + Formats.bytes(whole) + " for the whole job";
+        String summary = ranks + " of " + layout.world() + ", " + model.label() + " " + layout + ": up to "
+                + Formats.bytes(largest) + " per rank (" + Formats.bytes(perRank) + " of memory), " + Formats.bytes(written)
+                + " per checkpoint of these ranks, " + Formats.bytes(whole) + " for the whole job";
         return Optional.of(new Footprint(peak, memory, summary));
     }
 }

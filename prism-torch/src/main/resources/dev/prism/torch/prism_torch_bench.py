@@ -87,18 +87,23 @@ class Recorder:
     def count(self, name, amount=1):
         self.counters[name] = self.counters.get(name, 0) + amount
 
+    def add_bytes(self, name, amount):
+        self.bytes[name] = self.bytes.get(name, 0) + amount
+
     def time(self, name, timed_phase=False):
+        """Times a block as one operation of `name`; `as timer` gives its nanoseconds afterwards (timer.nanos)."""
         recorder = self
 
         class Timer:
             def __enter__(self):
                 self.start = time.perf_counter_ns()
+                return self
 
             def __exit__(self, *exc):
-                elapsed = time.perf_counter_ns() - self.start
-                recorder.phases.setdefault(name, []).append(elapsed)
+                self.nanos = time.perf_counter_ns() - self.start
+                recorder.phases.setdefault(name, []).append(self.nanos)
                 if timed_phase:
-                    recorder.timed_phase_ns += elapsed
+                    recorder.timed_phase_ns += self.nanos
                 return False
         return Timer()
 
@@ -110,13 +115,17 @@ class Recorder:
                "counters": self.counters, "torch": torch.__version__, "notes": self.notes}
         doc.update(extra or {})
         os.makedirs(out, exist_ok=True)
-        path = os.path.join(out, f"rank-{self.rank}.json")
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(doc, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_durably(os.path.join(out, f"rank-{self.rank}.json"), "w", lambda f: json.dump(doc, f))
+
+
+def write_durably(path, mode, fill):
+    """fill(file) into a temporary file beside `path`, fsync, rename: the file is whole on storage or absent."""
+    tmp = path + ".tmp"
+    with open(tmp, mode) as f:
+        fill(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
 
 
 class ValidationError(Exception):
@@ -253,13 +262,19 @@ def scramble(model, optimizer=None):
                         value.zero_()
 
 
+def files_under(paths):
+    """Each path that is a file, and every file under each that is a directory."""
+    files = []
+    for path in paths:
+        files += [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
+    return files
+
+
 def drop_from_page_cache(paths, sync=True):
     """Drops each file (or every file under a directory) from this node's page cache; returns how many files.
 
     sync writes dirty pages first (our own checkpoints); a kept dataset is only read, never synced."""
-    files = []
-    for path in paths:
-        files += [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
+    files = files_under(paths)
     for name in files:
         fd = os.open(name, os.O_RDONLY)
         try:
@@ -309,16 +324,19 @@ class Residency:
         return resident, total
 
 
-def storage_read_bytes():
-    """This process's bytes fetched from storage, its reaped children (DataLoader workers) included."""
+def process_io():
+    """This process's /proc/self/io as {field: value} (rchar, syscr, read_bytes…), its reaped children (DataLoader
+    workers) included; empty where the kernel does not give it."""
     try:
         with open("/proc/self/io") as f:
-            for line in f:
-                if line.startswith("read_bytes:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return -1
+            return {name: int(value) for name, value in (line.split(":") for line in f)}
+    except (OSError, ValueError):
+        return {}
+
+
+def storage_read_bytes():
+    """This process's bytes fetched from storage (read_bytes: from a block device), -1 where not known."""
+    return process_io().get("read_bytes", -1)
 
 
 def diagnose_dcp(dcp_dir):
@@ -457,7 +475,8 @@ def checkpoint(args, rec, rank, world, device):
     """ddp_save, ddp_load, fsdp_save, fsdp_load and rl_load: model and optimizer state through torch.save or DCP."""
     ckpt = args.shared_dir
     os.makedirs(ckpt, exist_ok=True)
-    if args.model.startswith("llama3_"):
+    import prism_shards
+    if args.model in prism_shards.ARCHITECTURES:
         if args.fault != "none":
             raise ValueError("faults are injected into the checkpoints of whole models, not of presets")
         return preset_checkpoint(args, rec, rank, world, device)
@@ -473,16 +492,6 @@ def checkpoint(args, rec, rank, world, device):
     return dcp_checkpoint(args, rec, rank, world, model, inputs, device)
 
 
-def durable_torch_save(state, path):
-    """torch.save into a temporary file, fsync, rename: the checkpoint is whole on storage or absent."""
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        torch.save(state, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def ddp_checkpoint(args, rec, rank, model, inputs, device):
     from torch.nn.parallel import DistributedDataParallel as DDP
     bench, path = args.benchmark, os.path.join(args.shared_dir, "model.pt")
@@ -496,8 +505,8 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
         if rank == 0:
             state = {"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()}
             with rec.time("save", timed_phase=(bench == "ddp_save")):
-                durable_torch_save(state, path)
-            add_bytes(rec, "save", os.path.getsize(path))
+                write_durably(path, "wb", lambda f: torch.save(state, f))
+            rec.add_bytes("save", os.path.getsize(path))
             rec.counters["checkpoint_files"] = 1
             save_checksums(sums, all=checksum(state), bytes=os.path.getsize(path))
         with rec.time("barrier_after_io"):
@@ -527,7 +536,7 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
             optimizer.load_state_dict(loaded["optimizer"])
             del loaded
             synchronize(device)
-        add_bytes(rec, "load", os.path.getsize(path))
+        rec.add_bytes("load", os.path.getsize(path))
     got = verify_checksum({"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()},
                           load_checksums(sums)["all"], path, "loading model and optimizer")
     with rec.time("train_after_load"):
@@ -630,22 +639,6 @@ def page_faults():
         return -1, -1
 
 
-def read_calls():
-    """(read system calls, bytes they returned) of this process so far (syscr and rchar of /proc/self/io): what
-    read() fetched on any filesystem, where read_bytes counts only what came from a block device."""
-    calls = returned = -1
-    try:
-        with open("/proc/self/io") as f:
-            for line in f:
-                if line.startswith("syscr:"):
-                    calls = int(line.split()[1])
-                elif line.startswith("rchar:"):
-                    returned = int(line.split()[1])
-    except OSError:
-        pass
-    return calls, returned
-
-
 def resident_bytes():
     """This process's resident memory now (/proc/self/statm)."""
     try:
@@ -665,9 +658,11 @@ class LoadObservers:
 
     @staticmethod
     def now():
-        (minor, major), (calls, returned), read = page_faults(), read_calls(), storage_read_bytes()
-        return {"load_minor_faults": minor, "load_major_faults": major, "load_read_calls": calls,
-                "load_read_call_bytes": returned, "load_storage_read_bytes": read}
+        """syscr and rchar are the read calls and the bytes they returned, on any filesystem; read_bytes only what
+        came from a block device"""
+        (minor, major), io = page_faults(), process_io()
+        return {"load_minor_faults": minor, "load_major_faults": major, "load_read_calls": io.get("syscr", -1),
+                "load_read_call_bytes": io.get("rchar", -1), "load_storage_read_bytes": io.get("read_bytes", -1)}
 
     def __enter__(self):
         self.before = self.now()
@@ -682,10 +677,7 @@ class LoadObservers:
 
 def resident_before_load(rec, paths):
     """Counts the checkpoint's pages in this node's page cache just before a load (mincore)."""
-    files = []
-    for path in paths:
-        files += [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs] if os.path.isdir(path) else [path]
-    resident, pages = Residency().pages(files)
+    resident, pages = Residency().pages(files_under(paths))
     rec.count("resident_pages_before_load", resident)
     rec.count("pages_before_load", pages)
 
@@ -701,10 +693,6 @@ def record_slowest(rec, phase, nanos, nbytes, world):
         rec.record(phase + "_slowest", max(took_part))
         rec.record(phase + "_fastest", min(took_part))
         rec.bytes[phase + "_slowest"] = rec.bytes.get(phase + "_slowest", 0) + sum(b for _, b in everyone)
-
-
-def add_bytes(rec, phase, nbytes):
-    rec.bytes[phase] = rec.bytes.get(phase, 0) + nbytes
 
 
 # ---- DCP: the writer as training configures it, sync or async, saves=N then loads=N ----
@@ -751,18 +739,14 @@ def dcp_save_cycles(args, rec, rank, world, state, root, timed):
             rec.counters["staging_memory_bytes"] = max(rec.counters.get("staging_memory_bytes", 0), staging)
             phase = "async_durable"
         else:
-            start = time.perf_counter_ns()
-            dcp.save(state, storage_writer=writer)
-            nanos = time.perf_counter_ns() - start
-            rec.record("save", nanos)
-            if timed:
-                rec.timed_phase_ns += nanos
-            phase = "save"
+            with rec.time("save", timed_phase=timed) as timer:
+                dcp.save(state, storage_writer=writer)
+            nanos, phase = timer.nanos, "save"
         with rec.time("barrier_after_io"):
             dist.barrier()
         mine = my_dcp_files(directory, rank)
         written = sum(os.path.getsize(os.path.join(directory, f)) for f in mine)
-        add_bytes(rec, phase, written)
+        rec.add_bytes(phase, written)
         rec.counters["checkpoint_files"] = len(mine)
         record_slowest(rec, phase, nanos, written, world)
         if rank == 0 and not os.path.exists(os.path.join(directory, ".metadata")):
@@ -787,21 +771,17 @@ def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verif
         resident_before_load(rec, [directory])
         target = prepare()
         dist.barrier()
-        with LoadObservers(rec):
-            start = time.perf_counter_ns()
+        with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:
             try:
                 dcp.load(target, storage_reader=FileSystemReader(directory))
             except BaseException as e:  # DCP's CheckpointException derives from BaseException
                 raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
             load_into(target)
-            nanos = time.perf_counter_ns() - start
-        rec.record("load", nanos)
-        rec.timed_phase_ns += nanos
         loaded = sum(t.numel() * t.element_size() for _, t in flat_tensors(target) if not hasattr(t, "full_tensor"))
         loaded = loaded or dir_bytes(directory) // world
-        add_bytes(rec, "load", loaded)
+        rec.add_bytes("load", loaded)
         verify()
-        record_slowest(rec, "load", nanos, loaded, world)
+        record_slowest(rec, "load", timer.nanos, loaded, world)
 
 
 def scramble_state(state):
@@ -907,13 +887,10 @@ def preset_torch_save(args, rec, rank, world, layout, state, sums, root, device)
         dist.barrier()
         nanos = None
         if writes:
-            start = time.perf_counter_ns()
-            durable_torch_save(state, path)
-            nanos = time.perf_counter_ns() - start
-            rec.record("save", nanos)
-            if args.benchmark == "ddp_save":
-                rec.timed_phase_ns += nanos
-            add_bytes(rec, "save", os.path.getsize(path))
+            with rec.time("save", timed_phase=args.benchmark == "ddp_save") as timer:
+                write_durably(path, "wb", lambda f: torch.save(state, f))
+            nanos = timer.nanos
+            rec.add_bytes("save", os.path.getsize(path))
             rec.counters["checkpoint_files"] = 1
         with rec.time("barrier_after_io"):
             dist.barrier()
@@ -928,20 +905,16 @@ def preset_torch_save(args, rec, rank, world, layout, state, sums, root, device)
         resident_before_load(rec, [path])
         scramble_state(state)
         dist.barrier()
-        with LoadObservers(rec):
-            start = time.perf_counter_ns()
+        with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:
             loaded = torch.load(path, map_location=device, weights_only=True, mmap=flag(args.mmap))
             with torch.no_grad():
                 for key, value in state.items():
                     value.copy_(loaded[key])
             del loaded
             synchronize(device)
-            nanos = time.perf_counter_ns() - start
-        rec.record("load", nanos)
-        rec.timed_phase_ns += nanos
-        add_bytes(rec, "load", os.path.getsize(path))
+        rec.add_bytes("load", os.path.getsize(path))
         verify_sums(state, sums, path)
-        record_slowest(rec, "load", nanos, os.path.getsize(path), world)
+        record_slowest(rec, "load", timer.nanos, os.path.getsize(path), world)
     dist.barrier()
     return {}
 

@@ -123,8 +123,8 @@ public final class ScenarioRunner {
                 }
                 dev.prism.Footprint f = footprint.get();
                 if (free < 0) {
-                    free = onTarget("asking the target's free space (statfs " + scenario.target() + ")",
-                            () -> Files.getFileStore(scenario.target()).getUsableSpace(), null);
+                    free = onTarget("looking up the target's filesystem (statfs " + scenario.target() + ")",
+                            () -> TargetInfo.of(scenario.target()), null).freeBytes();
                 }
                 String what = benchmark.name() + " at " + atTasks(tasks) + " (" + f.summary() + ")";
                 if (f.targetBytes() > free) {
