@@ -105,6 +105,22 @@ public interface WorkloadContext {
     void record(String operation, long nanos);
 
     /**
+     * Records one {@code operation} that failed, observed by the workload itself (a traced system call that returned an
+     * errno): an error of that operation, never a latency sample.
+     */
+    default void recordError(String operation) {
+        addCounter("errors:" + operation, 1);
+    }
+
+    /**
+     * Says that {@code operation} on {@code path} (null when unknown), observed outside this rank's timers — a system
+     * call a traced program made — has just returned after {@code nanos}: reported as a stall at once when that is
+     * past the scenario's stall threshold. Safe to call from any thread; records no sample ({@link #record} does).
+     */
+    default void callReturned(String operation, String path, long nanos) {
+    }
+
+    /**
      * Sets the wall time over which {@code operation}'s samples ran on this rank, for its ops/s and
      * bytes/s, when the workload knows it better than the timed phase does: an external program's
      * own runtime (fio's), say. Without it the timed phase's duration is used.

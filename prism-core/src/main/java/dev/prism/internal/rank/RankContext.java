@@ -269,6 +269,20 @@ final class RankContext implements WorkloadContext {
     }
 
     @Override
+    public void recordError(String operation) {
+        slot(operation).recorder().recordError();
+    }
+
+    @Override
+    public void callReturned(String operation, String path, long nanos) {
+        if (nanos >= stallThresholdNanos && !rehearsing()) {
+            Stall stall = new Stall(rank, operation, path, java.time.Instant.now().minusNanos(nanos), nanos, true);
+            stalls.add(stall);
+            monitor.report(stall);
+        }
+    }
+
+    @Override
     public void elapsed(String operation, long nanos) {
         if (nanos < 0) {
             throw new IllegalArgumentException("elapsed nanos of '" + operation + "' must be >= 0, was " + nanos);

@@ -30,6 +30,15 @@ public final class StallMonitor implements AutoCloseable {
         slots.add(slot);
     }
 
+    /** Tells the listener of a stall observed outside the timers (a traced call that returned late). */
+    void report(dev.prism.Stall stall) {
+        try {
+            listener.stallDetected(stall);
+        } catch (RuntimeException e) {
+            // a listener's failure must not stop the run
+        }
+    }
+
     private void loop() {
         // a quarter of the threshold, between 1 ms and 100 ms: a stall is seen soon after it starts
         long pollNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1),

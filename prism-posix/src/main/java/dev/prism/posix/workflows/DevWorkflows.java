@@ -3,6 +3,7 @@ package dev.prism.posix.workflows;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
+import dev.prism.SyscallTracing;
 import dev.prism.posix.workflows.internal.EnvWorkloads;
 import dev.prism.posix.workflows.internal.GitWorkloads;
 import dev.prism.posix.workflows.internal.ToolWorkloads;
@@ -108,18 +109,21 @@ public final class DevWorkflows {
     /** fio --ioengine. */
     public static final Parameter<String> IOENGINE = Parameter.ofString("ioengine", "psync", "fio --ioengine");
 
+    /** Attribution of the programs' file system calls ({@link SyscallTracing}): off, auto or kernel */
+    public static final Parameter<SyscallTracing> SYSCALLS = SyscallTracing.KERNEL_PARAMETER;
+
     /** git_clone's parameters. */
-    public static final List<Parameter<?>> GIT_CLONE_PARAMETERS = List.of(GIT, SOURCE, REPO_FILES, COMMITS, CLONES);
+    public static final List<Parameter<?>> GIT_CLONE_PARAMETERS = List.of(GIT, SOURCE, REPO_FILES, COMMITS, CLONES, SYSCALLS);
     /** git_status's parameters. */
-    public static final List<Parameter<?>> GIT_STATUS_PARAMETERS = List.of(GIT, SOURCE, REPO_FILES, COMMITS, SCANS, DROP_COLD);
+    public static final List<Parameter<?>> GIT_STATUS_PARAMETERS = List.of(GIT, SOURCE, REPO_FILES, COMMITS, SCANS, DROP_COLD, SYSCALLS);
     /** env_create's parameters. */
-    public static final List<Parameter<?>> ENV_CREATE_PARAMETERS = List.of(TOOL, PYTHON, UV, PACKAGES, MODULES, ENVIRONMENTS);
+    public static final List<Parameter<?>> ENV_CREATE_PARAMETERS = List.of(TOOL, PYTHON, UV, PACKAGES, MODULES, ENVIRONMENTS, SYSCALLS);
     /** env_activate's parameters. */
-    public static final List<Parameter<?>> ENV_ACTIVATE_PARAMETERS = List.of(TOOL, PYTHON, UV, ACTIVATIONS);
+    public static final List<Parameter<?>> ENV_ACTIVATE_PARAMETERS = List.of(TOOL, PYTHON, UV, ACTIVATIONS, SYSCALLS);
     /** tar_extract's and tar_create's parameters. */
-    public static final List<Parameter<?>> TAR_PARAMETERS = List.of(TAR, TAR_FILES, REPEATS);
+    public static final List<Parameter<?>> TAR_PARAMETERS = List.of(TAR, TAR_FILES, REPEATS, SYSCALLS);
     /** fio's parameters. */
-    public static final List<Parameter<?>> FIO_PARAMETERS = List.of(FIO, RW, BS, SIZE, IODEPTH, DIRECT, NUMJOBS, IOENGINE);
+    public static final List<Parameter<?>> FIO_PARAMETERS = List.of(FIO, RW, BS, SIZE, IODEPTH, DIRECT, NUMJOBS, IOENGINE, SYSCALLS);
 
     private DevWorkflows() {
     }

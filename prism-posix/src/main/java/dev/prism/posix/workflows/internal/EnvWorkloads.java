@@ -4,6 +4,7 @@ import dev.prism.PrismException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.internal.Programs;
+import dev.prism.posix.internal.TracedPrograms;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,20 +60,36 @@ public final class EnvWorkloads {
         }
 
         void create(Path environment) {
-            if (uv != null) {
-                Programs.check(List.of(uv, "venv", "-q", "--python", python, environment.toString()), null, env, LIMIT);
+            create(null, environment);
+        }
+
+        /** Creates {@code environment}, its programs traced by {@code programs} when given. */
+        void create(TracedPrograms programs, Path environment) {
+            List<String> c = uv != null ? List.of(uv, "venv", "-q", "--python", python, environment.toString())
+                    : List.of(python, "-m", "venv", environment.toString());
+            if (programs != null) {
+                programs.check(c, null, env, LIMIT);
             } else {
-                Programs.check(List.of(python, "-m", "venv", environment.toString()), null, env, LIMIT);
+                Programs.check(c, null, env, LIMIT);
             }
         }
 
         void install(Path environment, Path wheels, List<String> packages) {
+            install(null, environment, wheels, packages);
+        }
+
+        /** Installs {@code packages} into {@code environment}, traced by {@code programs} when given. */
+        void install(TracedPrograms programs, Path environment, Path wheels, List<String> packages) {
             List<String> c = new ArrayList<>(uv != null
                     ? List.of(uv, "pip", "install", "-q", "--python", environment.resolve("bin/python").toString())
                     : List.of(environment.resolve("bin/python").toString(), "-m", "pip", "install", "-q"));
             c.addAll(List.of("--no-index", "--find-links", wheels.toString()));
             c.addAll(packages);
-            Programs.check(c, null, env, LIMIT);
+            if (programs != null) {
+                programs.check(c, null, env, LIMIT);
+            } else {
+                Programs.check(c, null, env, LIMIT);
+            }
         }
     }
 
@@ -119,10 +136,12 @@ public final class EnvWorkloads {
         @Override
         public void run(WorkloadContext ctx) {
             Path wheels = ctx.sharedDirectory().resolve("wheels");
-            for (int i = 0; i < environments; i++) {
-                Path environment = ctx.workDirectory().resolve("env-" + i);
-                ctx.measure("create", environment, () -> tool.create(environment));
-                ctx.measure("install", environment, () -> tool.install(environment, wheels, names));
+            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
+                for (int i = 0; i < environments; i++) {
+                    Path environment = ctx.workDirectory().resolve("env-" + i);
+                    ctx.measure("create", environment, () -> tool.create(programs, environment));
+                    ctx.measure("install", environment, () -> tool.install(programs, environment, wheels, names));
+                }
             }
         }
 
@@ -164,9 +183,11 @@ public final class EnvWorkloads {
         @Override
         public void run(WorkloadContext ctx) {
             String script = ". " + environment.resolve("bin/activate") + " && python -c 'import prism_pkg_0, prism_pkg_1'";
-            for (int i = 0; i < activations; i++) {
-                ctx.measure("activate", environment,
-                        () -> Programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
+            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
+                for (int i = 0; i < activations; i++) {
+                    ctx.measure("activate", environment,
+                            () -> programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
+                }
             }
         }
     }

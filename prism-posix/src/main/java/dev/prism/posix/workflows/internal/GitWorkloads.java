@@ -5,6 +5,7 @@ import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Posix;
 import dev.prism.posix.internal.Programs;
+import dev.prism.posix.internal.TracedPrograms;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,10 +67,12 @@ public final class GitWorkloads {
 
         @Override
         public void run(WorkloadContext ctx) {
-            for (int i = 0; i < clones; i++) {
-                Path into = ctx.workDirectory().resolve("clone-" + i);
-                ctx.measure("clone", into, () -> Programs.check(List.of(git, "clone", "-q", source, into.toString()),
-                        null, SourceTree.GIT_ENV, LIMIT));
+            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
+                for (int i = 0; i < clones; i++) {
+                    Path into = ctx.workDirectory().resolve("clone-" + i);
+                    ctx.measure("clone", into, () -> programs.check(List.of(git, "clone", "-q", source, into.toString()),
+                            null, SourceTree.GIT_ENV, LIMIT));
+                }
             }
         }
 
@@ -151,16 +154,18 @@ public final class GitWorkloads {
                 // file contents leave the page cache; directory entries and inodes may stay cached
                 ctx.addCounter("files_dropped_before_cold_scan", dropped);
             }
-            status(ctx, "status_cold");
-            for (int i = 0; i < warmScans; i++) {
-                status(ctx, "status_warm");
+            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
+                status(ctx, programs, "status_cold");
+                for (int i = 0; i < warmScans; i++) {
+                    status(ctx, programs, "status_warm");
+                }
             }
         }
 
-        private void status(WorkloadContext ctx, String operation) {
+        private void status(WorkloadContext ctx, TracedPrograms programs, String operation) {
             String out;
             try (var t = ctx.time(operation, repository)) {
-                out = Programs.check(List.of(git, "-C", repository.toString(), "status", "--porcelain"), null,
+                out = programs.check(List.of(git, "-C", repository.toString(), "status", "--porcelain"), null,
                         SourceTree.GIT_ENV, LIMIT).stdout();
             }
             if (out.lines().count() != 3) {

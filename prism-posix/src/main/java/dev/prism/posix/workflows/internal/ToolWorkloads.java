@@ -7,6 +7,7 @@ import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.internal.Programs;
+import dev.prism.posix.internal.TracedPrograms;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,17 +57,19 @@ public final class ToolWorkloads {
 
         @Override
         public void run(WorkloadContext ctx) throws IOException {
-            for (int i = 0; i < repeats; i++) {
-                if (extract) {
-                    Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
-                    ctx.measure("extract", into, () -> Programs.check(
-                            List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
-                    ctx.addBytes("extract", Files.size(archive));
-                } else {
-                    Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
-                    ctx.measure("create", out, () -> Programs.check(
-                            List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
-                    ctx.addBytes("create", Files.size(out));
+            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
+                for (int i = 0; i < repeats; i++) {
+                    if (extract) {
+                        Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
+                        ctx.measure("extract", into, () -> programs.check(
+                                List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
+                        ctx.addBytes("extract", Files.size(archive));
+                    } else {
+                        Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
+                        ctx.measure("create", out, () -> programs.check(
+                                List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
+                        ctx.addBytes("create", Files.size(out));
+                    }
                 }
             }
         }
@@ -107,7 +110,10 @@ public final class ToolWorkloads {
             List<String> command = new ArrayList<>(List.of(fio, "--name=prism-r" + ctx.rank(),
                     "--directory=" + ctx.workDirectory(), "--output-format=json"));
             command.addAll(job);
-            String out = ctx.call("fio", ctx.workDirectory(), () -> Programs.check(command, null, Map.of(), LIMIT).stdout());
+            String out;
+            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
+                out = ctx.call("fio", ctx.workDirectory(), () -> programs.check(command, null, Map.of(), LIMIT).stdout());
+            }
             JsonNode result = new ObjectMapper().readTree(out.substring(Math.max(0, out.indexOf('{'))));
             // fio's jobs of one rank run side by side: an operation ran over its longest job's time
             Map<String, Long> elapsed = new java.util.LinkedHashMap<>();

@@ -1,0 +1,97 @@
+package dev.prism.posix.internal;
+
+import dev.prism.Parameter;
+import dev.prism.PrismException;
+import dev.prism.SyscallTracing;
+import dev.prism.WorkloadContext;
+import dev.prism.spi.SyscallAttribution;
+import dev.prism.spi.SyscallTrace;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The programs a rank runs in its timed operations, with their file system calls attributed when the benchmark's
+ * {@code syscalls} parameter asks: {@link #begin} starts the kernel trace before any clock (bpftrace takes a second
+ * or more to attach), {@link #check} runs a program inside the trace's cgroup, {@link #close} records every call the
+ * programs made as the rank's {@code syscall:<call>} measurements, with the slowest named in a note. Programs run in
+ * setup or validation go through {@link Programs} directly and are never traced.
+ */
+public final class TracedPrograms implements AutoCloseable {
+    private final WorkloadContext ctx;
+    private final SyscallTrace trace;
+
+    private TracedPrograms(WorkloadContext ctx, SyscallTrace trace) {
+        this.ctx = ctx;
+        this.trace = trace;
+    }
+
+    /**
+     * @return the programs of this rank's timed phase, traced when {@code syscalls} is kernel (failing when the kernel
+     *         trace cannot serve, saying why) or auto where it can (noting why not where it cannot)
+     */
+    public static TracedPrograms begin(WorkloadContext ctx) {
+        SyscallTracing mode = mode(ctx);
+        if (mode == SyscallTracing.OFF) {
+            return new TracedPrograms(ctx, null);
+        }
+        String why = SyscallTrace.unavailable();
+        if (why != null) {
+            if (mode == SyscallTracing.KERNEL) {
+                throw new PrismException("syscalls=kernel cannot trace here: " + why);
+            }
+            ctx.note("syscalls", "not traced: " + why);
+            return new TracedPrograms(ctx, null);
+        }
+        try {
+            return new TracedPrograms(ctx, SyscallTrace.start(c -> ctx.callReturned(
+                    SyscallAttribution.PREFIX + c.name(), c.path().isEmpty() ? null : c.path(), c.nanos())));
+        } catch (IOException e) {
+            throw new PrismException("syscalls=" + mode.name().toLowerCase(java.util.Locale.ROOT)
+                    + ": the kernel trace did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the benchmark's {@code syscalls} value, off where it declares none */
+    static SyscallTracing mode(WorkloadContext ctx) {
+        for (Parameter<?> p : ctx.parameters().declared()) {
+            if (p.name().equals(SyscallTracing.PARAMETER.name()) && p.type() == SyscallTracing.class) {
+                return (SyscallTracing) ctx.parameters().get(p);
+            }
+        }
+        return SyscallTracing.OFF;
+    }
+
+    /** As {@link Programs#check}, the program and everything it starts inside the trace when there is one. */
+    public Programs.Result check(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
+        return Programs.check(trace == null ? command : trace.wrap(command), directory, environment, timeout);
+    }
+
+    /** Stops the trace and records what it saw into the rank's measurements and notes. */
+    @Override
+    public void close() {
+        if (trace == null) {
+            return;
+        }
+        SyscallTrace.Result seen;
+        try {
+            seen = trace.stop();
+        } finally {
+            trace.close();
+        }
+        SyscallAttribution.record(ctx, seen.calls());
+        ctx.note("syscalls", "kernel (bpftrace): every call of the timed programs and the processes they started, "
+                + seen.calls().size() + " calls, " + SyscallAttribution.onFiles(seen.calls()).size() + " on files"
+                + (seen.lost() > 0 ? ", " + seen.lost() + " lost (bpftrace's buffer"
+                + " was full: the counts are lower bounds)" : ""));
+        if (seen.lost() > 0) {
+            ctx.addCounter("syscall_calls_lost", seen.lost());
+        }
+        if (!seen.calls().isEmpty()) {
+            ctx.note("syscalls_slowest", SyscallAttribution.slowest(seen.calls(), SyscallAttribution.SLOWEST));
+        }
+    }
+}
