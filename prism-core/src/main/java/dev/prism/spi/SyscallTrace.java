@@ -331,6 +331,11 @@ public final class SyscallTrace implements AutoCloseable {
         }
     }
 
+    /** @return the traced process that started {@code pid}, as far as the trace has seen so far, or null */
+    public Integer parentOf(int pid) {
+        return parentOf.get(pid);
+    }
+
     /** @return {@code command} run from a shell that first moves itself into this trace's cgroup */
     public List<String> wrap(List<String> command) {
         List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c",

@@ -5,6 +5,7 @@ import dev.prism.DataSize;
 import dev.prism.Launcher;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
+import dev.prism.SyscallTracing;
 import dev.prism.Workload;
 import dev.prism.torch.internal.TorchRunLauncher;
 
@@ -136,32 +137,35 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     public static final Parameter<Boolean> HF_MMAP = Parameter.ofBoolean("mmap", true,
             "safetensors through mmap (from_pretrained's default); false: each file read into memory first (disable_mmap)");
 
+    /** Attribution of the file system calls the ranks make in timed blocks ({@link SyscallTracing}) */
+    public static final Parameter<SyscallTracing> SYSCALLS = SyscallTracing.PARAMETER;
+
     /** What every checkpoint benchmark takes (ddp_*, fsdp_*, rl_load), in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> CHECKPOINT_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT);
+            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT, SYSCALLS);
     /** rl_load's parameters. */
     public static final List<Parameter<?>> RL_LOAD_PARAMETERS = List.of(WHOLE_MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT);
+            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT, SYSCALLS);
     /** ddp_save's parameters. */
     public static final List<Parameter<?>> DDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, DROP_CACHE, FAULT);
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, DROP_CACHE, FAULT, SYSCALLS);
     /** ddp_load's parameters. */
     public static final List<Parameter<?>> DDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, DROP_CACHE, FAULT);
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, DROP_CACHE, FAULT, SYSCALLS);
     /** fsdp_save's parameters. */
     public static final List<Parameter<?>> FSDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
             PRECISION, TP, PP, DP, FIRST_RANK, SAVES, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FAULT);
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FAULT, SYSCALLS);
     /** fsdp_load's parameters. */
     public static final List<Parameter<?>> FSDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
             PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FULL_STATE_DICT, FAULT);
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FULL_STATE_DICT, FAULT, SYSCALLS);
     /** hf_load's parameters. */
     public static final List<Parameter<?>> HF_LOAD_PARAMETERS = List.of(HF_MODEL, PARAMS, LAYERS, BATCH, SHARD_SIZE,
-            HF_MMAP, DROP_CACHE);
+            HF_MMAP, DROP_CACHE, SYSCALLS);
     /** dataloader's parameters. */
     public static final List<Parameter<?>> DATALOADER_PARAMETERS = List.of(DATASET, FILES, FILE_SIZE, LAYOUT, SHARDS,
-            NUM_WORKERS, BATCH_SIZE, SHUFFLE, DROP_CACHE, EPOCHS);
+            NUM_WORKERS, BATCH_SIZE, SHUFFLE, DROP_CACHE, EPOCHS, SYSCALLS);
 
     /** @return the parameters the torch benchmark {@code name} takes */
     public static List<Parameter<?>> parametersOf(String name) {

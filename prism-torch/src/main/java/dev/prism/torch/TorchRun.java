@@ -187,7 +187,16 @@ public final class TorchRun {
      * @throws TorchException when torchrun exits non-zero or passes the timeout, with the tail of its output
      */
     public Outcome run(Path script, List<String> scriptArguments, int processesPerNode, Path workingDirectory) {
-        List<String> command = command(script, scriptArguments, processesPerNode, System.getenv());
+        return run(script, scriptArguments, processesPerNode, workingDirectory, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #run(Path, List, int, Path)}, the command line passed through {@code wrapping} first (a tracer places
+     * the whole tree in a cgroup of its own this way).
+     */
+    public Outcome run(Path script, List<String> scriptArguments, int processesPerNode, Path workingDirectory,
+                       java.util.function.UnaryOperator<List<String>> wrapping) {
+        List<String> command = wrapping.apply(command(script, scriptArguments, processesPerNode, System.getenv()));
         Outcome o;
         try {
             o = execute(command, timeout, environment, workingDirectory);

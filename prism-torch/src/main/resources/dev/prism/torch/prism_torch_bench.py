@@ -19,6 +19,11 @@ import sys
 import time
 import traceback
 
+import prism_interpose
+
+# wrapped before torch is imported, so that every module torch loads sees the wrappers (syscalls=python)
+INTERPOSER = prism_interpose.install() if prism_interpose.asked(sys.argv) else None
+
 import torch
 import torch.distributed as dist
 import torch.nn as nn
@@ -63,6 +68,9 @@ def parse_args(argv):
     p.add_argument("--per-thread-copy-ahead", type=int, default=10_000_000)
     p.add_argument("--async-save", default="false")
     p.add_argument("--mmap", default="false", help="ddp_load: torch.load(mmap=True); hf_load: safetensors mmap")
+    p.add_argument("--syscalls", default="off", choices=("off", "kernel", "python"),
+                   help="kernel: PRISM traces this process in the kernel (the windows say when its timed phase ran);"
+                        " python: wrap open and os.* in this process")
     return p.parse_args(argv)
 
 
@@ -79,6 +87,28 @@ class Recorder:
         self.elapsed = {}  # phase -> wall time its operations' rate is over, where it is not their sum
         self.notes = {}
         self.timed_phase_ns = 0
+        # [start, end] of every block of the timed phase, on CLOCK_MONOTONIC (perf_counter_ns on Linux): the system
+        # calls made inside them are the ones attributed (syscalls=kernel in Java, python here)
+        self.windows = []
+
+    def window(self, timed=True):
+        """A block of the timed phase that is not one timer (an epoch, an async save); nothing when not `timed`."""
+        recorder = self
+
+        class Window:
+            def __enter__(self):
+                if INTERPOSER and timed:
+                    INTERPOSER.active += 1
+                self.start = time.perf_counter_ns()
+                return self
+
+            def __exit__(self, *exc):
+                if timed:
+                    recorder.windows.append([self.start, time.perf_counter_ns()])
+                    if INTERPOSER:
+                        INTERPOSER.active -= 1
+                return False
+        return Window()
 
     def record(self, name, nanos):
         """One operation timed elsewhere (a DataLoader worker's read)."""
@@ -96,11 +126,17 @@ class Recorder:
 
         class Timer:
             def __enter__(self):
+                if INTERPOSER and timed_phase:
+                    INTERPOSER.active += 1
                 self.start = time.perf_counter_ns()
                 return self
 
             def __exit__(self, *exc):
                 self.nanos = time.perf_counter_ns() - self.start
+                if timed_phase:
+                    recorder.windows.append([self.start, self.start + self.nanos])
+                    if INTERPOSER:
+                        INTERPOSER.active -= 1
                 recorder.phases.setdefault(name, []).append(self.nanos)
                 if timed_phase:
                     recorder.timed_phase_ns += self.nanos
@@ -112,7 +148,10 @@ class Recorder:
                "hostname": socket.gethostname(), "status": status, "failure": failure,
                "phaseNanos": self.timed_phase_ns, "phases": self.phases, "bytes": self.bytes,
                "elapsedNanos": self.elapsed,
-               "counters": self.counters, "torch": torch.__version__, "notes": self.notes}
+               "counters": self.counters, "torch": torch.__version__, "notes": self.notes,
+               "pid": os.getpid(), "windows": self.windows}
+        if INTERPOSER:
+            INTERPOSER.report(self.phases, self.bytes, self.counters, self.notes)
         doc.update(extra or {})
         os.makedirs(out, exist_ok=True)
         write_durably(os.path.join(out, f"rank-{self.rank}.json"), "w", lambda f: json.dump(doc, f))
@@ -444,6 +483,12 @@ def main(argv):
         torch.cuda.set_device(device)
     rec = Recorder(rank, world)
     rec.notes.update(what_ran(device, world))
+    if args.syscalls == "kernel":
+        # a marker for PRISM's tracer, which learns this process's rank from the path (nothing is there, nothing written)
+        try:
+            os.stat(os.path.join(args.out, f"rank-{rank}.traced"))
+        except OSError:
+            pass
     try:
         dist.init_process_group(backend)
         rec.notes["backend"] = dist.get_backend()
@@ -726,12 +771,13 @@ def dcp_save_cycles(args, rec, rank, world, state, root, timed):
         dist.barrier()
         if asynchronous:
             before = resident_bytes()
-            start = time.perf_counter_ns()
-            future = dcp.async_save(state, storage_writer=writer, process_group=group)
-            staged = time.perf_counter_ns() - start
-            staging = resident_bytes() - before
-            future.result()
-            nanos = time.perf_counter_ns() - start
+            with rec.window(timed):
+                start = time.perf_counter_ns()
+                future = dcp.async_save(state, storage_writer=writer, process_group=group)
+                staged = time.perf_counter_ns() - start
+                staging = resident_bytes() - before
+                future.result()
+                nanos = time.perf_counter_ns() - start
             rec.record("async_staging", staged)
             rec.record("async_durable", nanos)
             if timed:
@@ -1066,6 +1112,7 @@ def dataloader(args, rec, rank, world, device):
         rec.count("pages_before_read", pages)
         dist.barrier()
         io_before = storage_read_bytes()
+        epoch_window = rec.window().__enter__()
         epoch_start = time.perf_counter_ns()
         batches = iter(loader)  # starts this epoch's workers: part of the epoch, not of a batch
         rec.record("start_workers", time.perf_counter_ns() - epoch_start)
@@ -1089,6 +1136,7 @@ def dataloader(args, rec, rank, world, device):
             rec.count("samples", len(indices))
         del batches  # its workers have ended and been reaped, so their reads count in /proc/self/io
         epoch_nanos = time.perf_counter_ns() - epoch_start
+        epoch_window.__exit__(None, None, None)
         rec.record("epoch", epoch_nanos)
         rec.timed_phase_ns += epoch_nanos
         io_after = storage_read_bytes()

@@ -38,8 +38,8 @@ import java.util.Map;
  */
 public final class TorchRunLauncher implements Launcher {
     private static final String SCRIPT = "prism_torch_bench.py";
-    /** The script and the module it imports (a preset's shards), copied side by side */
-    private static final List<String> SCRIPTS = List.of(SCRIPT, "prism_shards.py");
+    /** The script and the modules it imports (a preset's shards, the Python attribution), copied side by side */
+    private static final List<String> SCRIPTS = List.of(SCRIPT, "prism_shards.py", "prism_interpose.py");
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final TorchRun torchRun;
@@ -85,6 +85,7 @@ public final class TorchRunLauncher implements Launcher {
         } catch (IOException e) {
             throw new PrismException("could not prepare " + work + " for torchrun: " + e.getMessage(), e);
         }
+        String syscalls = TorchAttribution.mode(benchmark, nodes);
         Duration left = Duration.between(Instant.now(), plan.deadline());
         TorchRun bounded = left.compareTo(torchRun.timeout()) < 0 && left.toSeconds() >= 1
                 ? torchRun.toBuilder().timeout(left).build() : torchRun;
@@ -92,12 +93,20 @@ public final class TorchRunLauncher implements Launcher {
         boolean timedOut = false;
         // an interruption (SIGINT, SIGTERM) stops torchrun and its workers instead of waiting for the job
         Thread launching = Thread.currentThread();
+        // the kernel trace attaches before torchrun starts (seconds, untimed: the ranks time their own blocks)
+        TorchAttribution attribution = syscalls.equals("kernel") ? TorchAttribution.start(plan) : null;
         try (dev.prism.Interruption.Registration stop = plan.interruption().onInterrupt(launching::interrupt)) {
-            bounded.run(script, arguments(benchmark, out, checkpoint), plan.tasks() / nodes, work);
+            bounded.run(script, arguments(benchmark, out, checkpoint, syscalls), plan.tasks() / nodes, work,
+                    attribution == null ? java.util.function.UnaryOperator.identity() : attribution::wrap);
         } catch (TorchException e) {
             failure = plan.interruption().isInterrupted() ? "torchrun was stopped: interrupted by "
                     + plan.interruption().reason().orElse("?") : e.getMessage();
             timedOut = e.exitCode() == -1 && e.getMessage().contains("timeout");
+        } catch (RuntimeException e) {
+            if (attribution != null) {
+                attribution.close();
+            }
+            throw e;
         } finally {
             if (plan.interruption().isInterrupted()) {
                 Thread.interrupted(); // the interrupt was for torchrun; clean-up and reporting go on
@@ -119,19 +128,29 @@ public final class TorchRunLauncher implements Launcher {
                         rank), 0, Map.of(), Map.of(), List.of());
             }
             results.add(result);
-            RankDocuments.write(plan, result);
         }
+        if (attribution != null) {
+            try (attribution) {
+                results = attribution.attribute(results, out);
+            }
+        }
+        results.forEach(r -> RankDocuments.write(plan, r));
         return results;
     }
 
     /** @return the script's arguments: where to write, then every parameter of the benchmark as {@code --name value} */
     static List<String> arguments(TorchBenchmark b, Path out, Path shared) {
+        return arguments(b, out, shared, "off");
+    }
+
+    /** As {@link #arguments(TorchBenchmark, Path, Path)}, telling the script which attribution serves it */
+    static List<String> arguments(TorchBenchmark b, Path out, Path shared, String syscalls) {
         List<String> arguments = new ArrayList<>(List.of("--benchmark", b.name(), "--out", out.toString(),
                 "--shared-dir", shared.toString()));
         Parameters p = b.parameters();
         for (Parameter<?> parameter : p.declared()) {
             arguments.add("--" + parameter.name().replace('_', '-'));
-            arguments.add(scriptValue(p.get(parameter)));
+            arguments.add(parameter == TorchBenchmark.SYSCALLS ? syscalls : scriptValue(p.get(parameter)));
         }
         return arguments;
     }
