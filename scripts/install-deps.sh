@@ -3,7 +3,8 @@
 #   scripts/install-deps.sh          building and running it: a JDK 17+, Maven, git, tar
 #   scripts/install-deps.sh --test   and what the tests use too: fio, e2fsprogs (mkfs.ext4 for the
 #                                    full-filesystem test), chromium (the report's browser test), fuse3
-#                                    and libfuse3-dev (faultfs), sshfs and openssh-server (an sshfs target)
+#                                    and libfuse3-dev (faultfs), sshfs and openssh-server (an sshfs target),
+#                                    bpftrace and strace (file-call attribution and its observer)
 set -euo pipefail
 
 missing=()
@@ -20,6 +21,9 @@ if [ "${1:-}" = "--test" ]; then
   [ -f /usr/include/fuse3/fuse.h ] || missing+=(libfuse3-dev)
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
   command -v fusermount3 >/dev/null 2>&1 || missing+=(fuse3)
+  # the kernel trace of programs' file calls (syscalls=kernel) and strace, its observer in the tests
+  command -v bpftrace >/dev/null 2>&1 || missing+=(bpftrace)
+  command -v strace >/dev/null 2>&1 || missing+=(strace)
   # a real network filesystem for the tests: sshfs through an sshd of the test's own on loopback
   command -v sshfs >/dev/null 2>&1 || missing+=(sshfs)
   [ -x /usr/sbin/sshd ] || missing+=(openssh-server)

@@ -18,6 +18,8 @@ if [ "$(id -u)" -eq 0 ]; then
   # faultfs (the fault-injecting FUSE filesystem) mounts as root, and so does sshfs through the test's own sshd
   export PRISM_REQUIRE_FUSE=1
   export PRISM_REQUIRE_SSHFS=1
+  # bpftrace traces the file calls of the programs benchmarks run (syscalls=kernel), as root
+  export PRISM_REQUIRE_BPF=1
 fi
 # every module's tests run even when an earlier module's fail (a failed test no longer stops the
 # build; compile errors still do), then the summary says per module what ran and failed, and decides

@@ -3,6 +3,7 @@ package dev.prism.torch;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
+import dev.prism.SyscallTracing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,6 +88,14 @@ public final class Dataloader extends TorchBenchmark {
     /** @param shuffle whether the DistributedSampler shuffles */
     public Dataloader shuffle(boolean shuffle) {
         return with(SHUFFLE, shuffle);
+    }
+
+    /**
+     * @param tracing whether and how the file system calls of the timed phase are attributed ({@link SyscallTracing}):
+     *                off (the default), auto, kernel (bpftrace, root) or python (interposition in each rank)
+     */
+    public Dataloader syscalls(SyscallTracing tracing) {
+        return with(SYSCALLS, tracing);
     }
 
     /** @param drop whether to drop each epoch's files from the page cache before reading them */

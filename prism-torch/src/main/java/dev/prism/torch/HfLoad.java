@@ -3,6 +3,7 @@ package dev.prism.torch;
 import dev.prism.DataSize;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
+import dev.prism.SyscallTracing;
 
 import static dev.prism.torch.TorchBenchmark.*;
 
@@ -61,6 +62,14 @@ public final class HfLoad extends TorchBenchmark {
     /** @param size save_pretrained's max_shard_size, 64KiB..1TiB */
     public HfLoad shardSize(DataSize size) {
         return with(SHARD_SIZE, size);
+    }
+
+    /**
+     * @param tracing whether and how the file system calls of the timed phase are attributed ({@link SyscallTracing}):
+     *                off (the default), auto, kernel (bpftrace, root) or python (interposition in each rank)
+     */
+    public HfLoad syscalls(SyscallTracing tracing) {
+        return with(SYSCALLS, tracing);
     }
 
     /** @param drop whether to drop the saved model from the page cache before loading */

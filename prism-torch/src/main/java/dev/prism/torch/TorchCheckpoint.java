@@ -2,6 +2,7 @@ package dev.prism.torch;
 
 import dev.prism.Parameter;
 import dev.prism.Parameters;
+import dev.prism.SyscallTracing;
 
 import static dev.prism.torch.TorchBenchmark.*;
 
@@ -66,6 +67,14 @@ public abstract class TorchCheckpoint<B extends TorchCheckpoint<B>> extends Torc
     /** @param sync whether DCP fsyncs each file */
     public B syncFiles(boolean sync) {
         return with(SYNC_FILES, sync);
+    }
+
+    /**
+     * @param tracing whether and how the file system calls of the timed phase are attributed ({@link SyscallTracing}):
+     *                off (the default), auto, kernel (bpftrace, root) or python (interposition in each rank)
+     */
+    public B syscalls(SyscallTracing tracing) {
+        return with(SYSCALLS, tracing);
     }
 
     /** @param drop whether to drop the checkpoint from the page cache before loading */

@@ -87,7 +87,16 @@ public final class Programs {
 
     /** Runs {@code command} in {@code directory}, failing with the tail of its stderr unless it exits 0. */
     public static Result check(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
-        Result r = run(command, directory, environment, timeout);
+        return check(command, command, directory, environment, timeout);
+    }
+
+    /**
+     * As {@link #check(List, Path, Map, Duration)}, running {@code run} (the program wrapped, e.g. placed into a tracer's
+     * cgroup) while messages name {@code command}, the program as the user knows it.
+     */
+    public static Result check(List<String> run, List<String> command, Path directory, Map<String, String> environment,
+                               Duration timeout) {
+        Result r = run(run, command, directory, environment, timeout);
         if (r.exitCode != 0) {
             throw new PrismException(String.join(" ", command) + " exited with code " + r.exitCode
                     + (r.stderr.isBlank() ? "" : "; its stderr ends: " + tail(r.stderr.strip())));
@@ -97,10 +106,15 @@ public final class Programs {
 
     /** Runs {@code command}; never waits past {@code timeout} (the process tree is killed then). */
     public static Result run(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
+        return run(command, command, directory, environment, timeout);
+    }
+
+    private static Result run(List<String> run, List<String> command, Path directory, Map<String, String> environment,
+                              Duration timeout) {
         // stdout is parsed (fio's JSON): keep all of it up to 16 MiB; of stderr only the end matters
         ChildProcess.Result r;
         try {
-            r = ChildProcess.of(command).directory(directory).environment(environment).timeout(timeout)
+            r = ChildProcess.of(run).directory(directory).environment(environment).timeout(timeout)
                     .keepStdout(16 << 20).keepStderr(TAIL).run();
         } catch (java.io.InterruptedIOException e) {
             throw new PrismException("interrupted while running " + command.get(0), e);

@@ -67,7 +67,7 @@ public final class TracedPrograms implements AutoCloseable {
 
     /** As {@link Programs#check}, the program and everything it starts inside the trace when there is one. */
     public Programs.Result check(List<String> command, Path directory, Map<String, String> environment, Duration timeout) {
-        return Programs.check(trace == null ? command : trace.wrap(command), directory, environment, timeout);
+        return Programs.check(trace == null ? command : trace.wrap(command), command, directory, environment, timeout);
     }
 
     /** Stops the trace and records what it saw into the rank's measurements and notes. */
