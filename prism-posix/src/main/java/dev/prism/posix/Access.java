@@ -5,8 +5,11 @@ import dev.prism.posix.internal.NioFileAccess;
 
 /**
  * Which interface a benchmark's file calls go through: {@code NIO} (java.nio.file, the JVM's own
- * layer) or {@code NATIVE} (libc through JNA). Running a benchmark both ways measures what the
- * abstraction costs, as the paper does with fsspec against native calls.
+ * layer), {@code NATIVE} (libc through JNA), and in a Python worker per rank {@code PYTHON}
+ * (open and os.*, the calls researchers' scripts make) or {@code FSSPEC} (fsspec's local
+ * filesystem, the layer data libraries go through). Running a benchmark several ways measures what
+ * each layer costs, as the paper's §4.4 does with fsspec against native calls; the Python ones serve
+ * create_files, list_files, move_files, delete_files and md5_check.
  *
  * <pre>{@code
  * var files = dev.prism.posix.Access.NATIVE.newFileAccess();
@@ -17,9 +20,21 @@ public enum Access {
     /** java.nio.file: FileChannel, Files.move, Files.newDirectoryStream… */
     NIO,
     /** libc through JNA: openat, renameat, getdents64, statx… */
-    NATIVE;
+    NATIVE,
+    /** Python's open and os.* (os.listdir, os.stat, os.rename, os.unlink), timed in a Python worker per rank */
+    PYTHON,
+    /** fsspec's local filesystem (fs.open, fs.ls, fs.info, fs.mv, fs.rm_file), timed in a Python worker per rank */
+    FSSPEC;
 
-    /** @return a new {@link FileAccess} of this kind, for one rank (it may cache per-thread state) */
+    /** @return whether this interface's timed calls run in a Python worker of the rank */
+    public boolean inPython() {
+        return this == PYTHON || this == FSSPEC;
+    }
+
+    /**
+     * @return a new {@link FileAccess} of this kind, for one rank (it may cache per-thread state); for the Python
+     *         interfaces, the native one, which serves what their benchmarks do untimed around the worker (setup, checks)
+     */
     public FileAccess newFileAccess() {
         return this == NIO ? new NioFileAccess() : new NativeFileAccess();
     }

@@ -20,7 +20,11 @@ import dev.prism.posix.metadata.DirectoryLayout;
 public abstract class PosixBenchmark<B extends PosixBenchmark<B>> extends AbstractBenchmark {
     /** The file-access interface: {@code native} (libc) or {@code nio} (java.nio.file). */
     public static final Parameter<Access> ACCESS = Parameter.ofEnum("access", Access.class, Access.NATIVE,
-            "file calls through native (libc via JNA) or nio (java.nio.file)");
+            "file calls through native (libc via JNA), nio (java.nio.file), python (open, os.*) or fsspec, the last two"
+                    + " timed in a Python worker per rank");
+    /** The file-access interface of benchmarks only Java runs: {@code native} or {@code nio}. */
+    public static final Parameter<Access> JAVA_ACCESS = Parameter.ofEnum("access", Access.class, Access.NATIVE,
+            java.util.EnumSet.of(Access.NIO, Access.NATIVE), "file calls through native (libc via JNA) or nio (java.nio.file)");
     /** Files each rank works on. */
     public static final Parameter<Integer> FILES =
             Parameter.ofInt("files", 1000, 1, 100_000_000, "files", "files each rank works on");
@@ -43,8 +47,15 @@ public abstract class PosixBenchmark<B extends PosixBenchmark<B>> extends Abstra
         return with(parameters().with(parameter, value));
     }
 
-    /** @param access native (libc) or nio (java.nio.file) */
+    /**
+     * @param access native (libc), nio (java.nio.file), or where the benchmark has a Python worker (create, list, move
+     *               and delete files, md5_check) python or fsspec
+     */
+    @SuppressWarnings("unchecked")
     public B access(Access access) {
-        return set(ACCESS, access);
+        // the benchmark's own declaration decides what it accepts (folder_bench and open_contention: Java's two)
+        Parameter<Access> declared = (Parameter<Access>) parameters().declared().stream()
+                .filter(p -> p.name().equals(ACCESS.name())).findFirst().orElse(ACCESS);
+        return set(declared, access);
     }
 }

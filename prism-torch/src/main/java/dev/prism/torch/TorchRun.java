@@ -78,25 +78,7 @@ public final class TorchRun {
      * under {@code prism.home}), else {@code python3}
      */
     public static Path defaultPython() {
-        String fromEnvironment = System.getenv("PRISM_PYTHON");
-        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-            return Path.of(fromEnvironment);
-        }
-        List<Path> roots = new ArrayList<>();
-        if (System.getProperty("prism.home") != null) {
-            roots.add(Path.of(System.getProperty("prism.home")));
-        }
-        Path dir = Path.of("").toAbsolutePath();
-        for (int i = 0; i < 3 && dir != null; i++, dir = dir.getParent()) {
-            roots.add(dir);
-        }
-        for (Path root : roots) {
-            Path venv = root.resolve(".venv/bin/python");
-            if (Files.isExecutable(venv)) {
-                return venv;
-            }
-        }
-        return Path.of("python3");
+        return dev.prism.spi.PythonInterpreter.defaultPath();
     }
 
     /** @return the interpreter */

@@ -36,7 +36,7 @@ public final class FolderBench extends PosixBenchmark<FolderBench> {
             DataSize.ofBytes(1), DataSize.ofGiB(1), "bytes in each leaf file");
 
     /** Every parameter, in the order {@code prism describe} shows them. */
-    public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, DEPTH, BREADTH, FILES_PER_LEAF, LEAF_FILE_SIZE);
+    public static final List<Parameter<?>> PARAMETERS = List.of(JAVA_ACCESS, DEPTH, BREADTH, FILES_PER_LEAF, LEAF_FILE_SIZE);
 
     /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
     private FolderBench(Parameters parameters) {
@@ -94,7 +94,7 @@ public final class FolderBench extends PosixBenchmark<FolderBench> {
     public Workload newWorkload() {
         checked();
         Parameters p = parameters();
-        return new FolderBenchWorkload(p.get(ACCESS), p.get(DEPTH), p.get(BREADTH), p.get(FILES_PER_LEAF),
+        return new FolderBenchWorkload(p.get(JAVA_ACCESS), p.get(DEPTH), p.get(BREADTH), p.get(FILES_PER_LEAF),
                 p.get(LEAF_FILE_SIZE).bytes());
     }
 }

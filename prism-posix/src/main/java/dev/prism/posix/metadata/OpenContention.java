@@ -29,7 +29,7 @@ public final class OpenContention extends PosixBenchmark<OpenContention> {
             Parameter.ofBoolean("read", true, "read the first 4 KiB after each open, timed as 'read'");
 
     /** Every parameter, in the order {@code prism describe} shows them. */
-    public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, OPENS, FILE_SIZE, READ);
+    public static final List<Parameter<?>> PARAMETERS = List.of(JAVA_ACCESS, OPENS, FILE_SIZE, READ);
 
     /** A benchmark with exactly these parameters, every one declared: {@link #of} merges in the defaults. */
     private OpenContention(Parameters parameters) {
@@ -80,6 +80,6 @@ public final class OpenContention extends PosixBenchmark<OpenContention> {
     @Override
     public Workload newWorkload() {
         Parameters p = parameters();
-        return new OpenContentionWorkload(p.get(ACCESS), p.get(OPENS), p.get(FILE_SIZE).bytes(), p.get(READ));
+        return new OpenContentionWorkload(p.get(JAVA_ACCESS), p.get(OPENS), p.get(FILE_SIZE).bytes(), p.get(READ));
     }
 }

@@ -14,6 +14,7 @@ import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.FileOrder;
 import dev.prism.posix.internal.FileWork;
 import dev.prism.posix.internal.KernelCaches;
+import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
 
 import java.io.IOException;
@@ -53,6 +54,8 @@ public final class Md5CheckWorkload implements Workload {
     /** Where the stat before the timed pass failed, why: that file's timed read meets it as its error */
     private RuntimeException[] unsized;
     private final List<String> mismatches = new ArrayList<>();
+    /** The worker whose Python calls are timed, for access=python and fsspec; else null */
+    private PythonFileCalls python;
 
     public Md5CheckWorkload(Access access, Path dataset, DatasetSpec generate, FileOrder order, int stride, int epochs,
                             int chunkSize, boolean drop, boolean direct, boolean readOthers) {
@@ -70,6 +73,10 @@ public final class Md5CheckWorkload implements Workload {
 
     @Override
     public void setup(WorkloadContext ctx) throws IOException {
+        if (access.inPython() && direct) {
+            throw new IllegalArgumentException("direct=true reads with O_DIRECT into aligned buffers, which access="
+                    + access.name().toLowerCase(java.util.Locale.ROOT) + " cannot: use access=native or nio");
+        }
         files = access.newFileAccess();
         orderSeed = ctx.random().nextLong();
         List<DatasetManifest.Entry> all = dataset == null ? generated(ctx) : existing();
@@ -92,6 +99,16 @@ public final class Md5CheckWorkload implements Workload {
             sizes[i] = mine.get(i).sizeBytes();
         }
         prepareEpoch(ctx);
+        if (access.inPython()) {
+            python = PythonFileCalls.start(ctx, access);
+        }
+    }
+
+    @Override
+    public void teardown(WorkloadContext ctx) {
+        if (python != null) {
+            python.close();
+        }
     }
 
     /**
@@ -306,6 +323,11 @@ public final class Md5CheckWorkload implements Workload {
             Path own = scratch.resolve("rehearsal.bin");
             long size = 4L * chunkSize;
             FileWork.populate(files, own, FileWork.blockFor(size), size);
+            if (python != null) {
+                python.rehearse(Map.of("op", "md5", "chunk", chunkSize, "files",
+                        java.util.Collections.nCopies(PythonFileCalls.REHEARSAL_FILES / 10, List.of(own.toString(), size))));
+                return;
+            }
             MessageDigest md5 = DatasetIo.md5();
             Rehearsal.repeat(Rehearsal.ITERATIONS / 10, i -> {
                 readFile(ctx, own, size, md5);
@@ -333,6 +355,10 @@ public final class Md5CheckWorkload implements Workload {
                 case RANDOM -> ReadOrder.random(mine.size(), orderSeed, epoch);
                 case STRIDED -> ReadOrder.strided(mine.size(), stride);
             };
+            if (python != null) {
+                readInPython(ctx, visit);
+                continue;
+            }
             for (int index : visit) {
                 if (ctx.timeBased() && !ctx.keepGoing(0, 1)) {
                     break;   // the time is up in the middle of an epoch: the files read so far count
@@ -347,6 +373,36 @@ public final class Md5CheckWorkload implements Workload {
                 } else {
                     readOne(ctx, entry, size, unknown, md5);
                 }
+            }
+        }
+    }
+
+    /** One epoch's files in {@code visit} order, read and hashed by the Python worker; checked here as Java checks its own. */
+    private void readInPython(WorkloadContext ctx, int[] visit) {
+        List<List<Object>> request = new ArrayList<>(visit.length);
+        for (int index : visit) {
+            if (unsized[index] != null) {
+                Path path = root.resolve(mine.get(index).path());
+                throw new PrismException("before the timed pass, finding the size of " + path + " failed: "
+                        + unsized[index].getMessage(), unsized[index]);
+            }
+            request.add(List.of(root.resolve(mine.get(index).path()).toString(), sizes[index]));
+        }
+        var found = python.run(ctx, Map.of("op", "md5", "chunk", chunkSize, "files", request));
+        for (int k = 0; k < visit.length; k++) {
+            DatasetManifest.Entry entry = mine.get(visit[k]);
+            Path path = root.resolve(entry.path());
+            long read = found.path("read").path(k).asLong();
+            if (read != sizes[visit[k]]) {
+                throw new PrismException(path + (read < 0 ? " grew while being read: it holds more than the expected "
+                        + sizes[visit[k]] + " bytes" : " shrank while being read: read " + read + " bytes, expected "
+                        + sizes[visit[k]]));
+            }
+            ctx.addCounter("files_read", 1);
+            String actual = found.path("digests").path(k).asText();
+            DatasetManifest.Entry listed = manifest == null ? null : manifest.get(entry.path());
+            if (listed != null && listed.md5() != null && !listed.md5().isEmpty() && !listed.md5().equals(actual)) {
+                mismatches.add(path + ": MD5 " + actual + ", manifest says " + listed.md5());
             }
         }
     }

@@ -8,7 +8,11 @@ import dev.prism.posix.FileAccess;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.Posix;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
+import java.util.Map;
+import java.util.List;
+import java.util.ArrayList;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,6 +30,8 @@ public final class CreateFilesWorkload implements Workload {
     private FileAccess fileAccess;
     private ByteBuffer block;
     private Path directory;
+    /** The worker whose Python calls are timed, for access=python and fsspec; else null */
+    private PythonFileCalls python;
 
     public CreateFilesWorkload(Access access, int files, long fileSize, int blockSize, boolean shared, boolean fsync,
                                boolean dropCache) {
@@ -44,10 +50,28 @@ public final class CreateFilesWorkload implements Workload {
         FileWork.requireSpace(directory, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
         fileAccess = access.newFileAccess();
         block = FileWork.blockOf(blockSize);
+        if (access.inPython()) {
+            python = PythonFileCalls.start(ctx, access);
+        }
+    }
+
+    /** @return create_files' request to the Python worker for {@code paths} */
+    private Map<String, Object> request(List<String> paths) {
+        return Map.of("op", "create", "paths", paths, "size", fileSize, "block", blockSize, "fsync", fsync, "drop", dropCache);
     }
 
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
+        if (python != null) {
+            Rehearsal.inScratchDirectory(ctx, scratch -> {
+                List<String> paths = new ArrayList<>();
+                for (int i = 0; i < PythonFileCalls.REHEARSAL_FILES; i++) {
+                    paths.add(FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i)).toString());
+                }
+                python.rehearse(request(paths));
+            });
+            return;
+        }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
                 Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
@@ -62,6 +86,15 @@ public final class CreateFilesWorkload implements Workload {
 
     @Override
     public void run(WorkloadContext ctx) {
+        if (python != null) {
+            List<String> paths = new ArrayList<>(files);
+            for (int i = 0; i < files; i++) {
+                paths.add(FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)).toString());
+            }
+            created = files;
+            python.run(ctx, request(paths));
+            return;
+        }
         created = 0;
         for (int i = 0; ctx.keepGoing(i, files); i++) {
             Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
@@ -91,6 +124,13 @@ public final class CreateFilesWorkload implements Workload {
         });
         if (dropCache) {
             ctx.measure("drop_cache", file, () -> Posix.dropFromPageCache(file));
+        }
+    }
+
+    @Override
+    public void teardown(WorkloadContext ctx) {
+        if (python != null) {
+            python.close();
         }
     }
 

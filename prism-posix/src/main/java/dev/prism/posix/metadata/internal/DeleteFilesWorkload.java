@@ -4,7 +4,11 @@ import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
+import java.util.Map;
+import java.util.List;
+import java.util.ArrayList;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +28,11 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
+        if (python != null) {
+            Rehearsal.inScratchDirectory(ctx, scratch -> python.rehearse(Map.of("op", "delete", "paths",
+                    scratchFiles(scratch, PythonFileCalls.REHEARSAL_FILES))));
+            return;
+        }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             var block = FileWork.blockFor(fileSize);
             Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
@@ -41,6 +50,14 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void run(WorkloadContext ctx) {
+        if (python != null) {
+            List<String> paths = new ArrayList<>(files);
+            for (int i = 0; i < files; i++) {
+                paths.add(file(ctx, i).toString());
+            }
+            python.run(ctx, Map.of("op", "delete", "paths", paths));
+            return;
+        }
         for (int i = 0; i < files; i++) {
             Path file = file(ctx, i);
             if (ctx.continueOnError()) {

@@ -5,6 +5,7 @@ import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.internal.FileWork;
 import dev.prism.posix.internal.Rehearsal;
+import java.util.Map;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,6 +29,15 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
+        if (python != null) {
+            Rehearsal.inScratchDirectory(ctx, scratch -> {
+                scratchFiles(scratch, 100);
+                for (int i = 0; i < 5; i++) {
+                    python.rehearse(Map.of("op", "list", "dir", scratch.toString()));
+                }
+            });
+            return;
+        }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             int scratchFiles = 100;
             var block = FileWork.blockFor(fileSize);
@@ -40,6 +50,13 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void run(WorkloadContext ctx) {
+        if (python != null) {
+            var found = python.run(ctx, Map.of("op", "list", "dir", directory.toString()));
+            listed = found.path("listed").asInt();
+            statted = found.path("statted").asLong();
+            unstatted = 0;
+            return;
+        }
         // one pass; a time-based run passes again until its time is up (the last pass is checked)
         for (int pass = 0; ctx.keepGoing(pass, 1); pass++) {
             listAndStat(ctx, directory);

@@ -4,7 +4,11 @@ import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
+import java.util.Map;
+import java.util.List;
+import java.util.ArrayList;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,6 +35,19 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
+        if (python != null) {
+            Rehearsal.inScratchDirectory(ctx, scratch -> {
+                List<List<String>> there = new ArrayList<>();
+                List<List<String>> back = new ArrayList<>();
+                for (String file : scratchFiles(scratch, PythonFileCalls.REHEARSAL_FILES)) {
+                    there.add(List.of(file, file + ".moved"));
+                    back.add(List.of(file + ".moved", file));
+                }
+                python.rehearse(Map.of("op", "move", "pairs", there));
+                python.rehearse(Map.of("op", "move", "pairs", back));
+            });
+            return;
+        }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Path a = FileWork.path(scratch, "a.dat");
             Path b = FileWork.path(scratch, "b.dat");
@@ -49,6 +66,16 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
 
     @Override
     public void run(WorkloadContext ctx) {
+        if (python != null) {
+            List<List<String>> pairs = new ArrayList<>(files);
+            for (int i = 0; i < files; i++) {
+                Path there = file(ctx, i);
+                pairs.add(List.of(there.toString(), FileWork.path(destination, there.getFileName().toString()).toString()));
+            }
+            moves = files;
+            python.run(ctx, Map.of("op", "move", "pairs", pairs));
+            return;
+        }
         // one pass moves every file over; a time-based run moves them back on the next pass, and so on
         moves = 0;
         for (long k = 0; ctx.keepGoing(k, files); k++) {

@@ -5,6 +5,8 @@ import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.PythonFileCalls;
+import java.util.List;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,6 +24,8 @@ abstract class PopulatedFilesWorkload implements Workload {
     FileAccess fileAccess;
     /** Where the files are created: {@code <rank or shared dir>/<subdirectory>}. */
     Path directory;
+    /** The worker whose Python calls are timed, for access=python and fsspec; else null */
+    PythonFileCalls python;
 
     PopulatedFilesWorkload(Access access, int files, long fileSize, boolean shared) {
         this.access = access;
@@ -43,6 +47,28 @@ abstract class PopulatedFilesWorkload implements Workload {
         for (int i = 0; i < files; i++) {
             FileWork.populate(fileAccess, file(ctx, i), block, fileSize);
         }
+        if (access.inPython()) {
+            python = PythonFileCalls.start(ctx, access);
+        }
+    }
+
+    @Override
+    public void teardown(WorkloadContext ctx) {
+        if (python != null) {
+            python.close();
+        }
+    }
+
+    /** @return {@code count} files of {@code fileSize} made in {@code dir} for a rehearsal, as text paths */
+    List<String> scratchFiles(Path dir, int count) {
+        var block = FileWork.blockFor(fileSize);
+        List<String> made = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Path file = FileWork.path(dir, "file-" + i + ".dat");
+            FileWork.populate(fileAccess, file, block, fileSize);
+            made.add(file.toString());
+        }
+        return made;
     }
 
     /** @return this rank's file number {@code i} */
