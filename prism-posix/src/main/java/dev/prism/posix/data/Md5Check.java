@@ -143,6 +143,10 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
      */
     public Md5Check checked() {
         Parameters p = parameters();
+        if (p.get(DIRECT) && p.get(ACCESS).inPython()) {
+            throw new IllegalArgumentException("direct=true reads with O_DIRECT into aligned buffers, which access="
+                    + p.get(ACCESS).name().toLowerCase(java.util.Locale.ROOT) + " cannot: use access=native or nio");
+        }
         if (p.get(DIRECT) && p.get(CHUNK_SIZE).bytes() % 4096 != 0) {
             throw new IllegalArgumentException("chunk_size must be a multiple of 4KiB with direct=true, was "
                     + p.get(CHUNK_SIZE));
