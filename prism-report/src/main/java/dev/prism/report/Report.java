@@ -1,6 +1,7 @@
 package dev.prism.report;
 
 import dev.prism.RunResult;
+import dev.prism.report.internal.BreakdownTables;
 import dev.prism.report.internal.ChartData;
 import dev.prism.report.internal.HistogramLog;
 import dev.prism.report.internal.HtmlTables;
@@ -105,8 +106,9 @@ public final class Report {
         String data = new ObjectMapper().writeValueAsString(new ChartData(sets, comparing, xParameter).json())
                 .replace("</", "<\\/");
         HtmlTables tables = new HtmlTables(sets, comparing);
-        return HtmlPage.fill(Map.of("chart.js", chartJs, "summary", tables.summary(), "tables", tables.measurements(),
-                "data", data));
+        BreakdownTables breakdowns = new BreakdownTables(sets);
+        return HtmlPage.fill(Map.of("chart.js", chartJs, "summary", tables.summary(), "interfaces", breakdowns.interfaces(),
+                "attribution", breakdowns.fileCalls(), "tables", tables.measurements(), "data", data));
     }
 
     /** Writes every measurement as CSV: one row per set × run × operation. */

@@ -138,7 +138,7 @@ public final class HtmlTables {
         return "<tr><td>" + escape(k) + "</td><td>" + escape(v) + "</td></tr>";
     }
 
-    private static String escape(String s) {
+    static String escape(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }
