@@ -50,4 +50,13 @@ public interface BenchmarkProvider {
     default String missing() {
         return null;
     }
+
+    /**
+     * @param configuration one of this provider's configurations (from {@link #suite})
+     * @return what this machine lacks to run that configuration, or null: {@link #missing()}, unless a provider knows
+     *         better per configuration (one that runs through Python, say)
+     */
+    default String missing(Benchmark configuration) {
+        return missing();
+    }
 }

@@ -130,10 +130,7 @@ public enum Suite {
         List<Entry> entries = new ArrayList<>();
         for (BenchmarkProvider provider : Benchmarks.providers()) {
             List<Benchmark> configurations = provider.suite(this);
-            if (!configurations.isEmpty()) {
-                String missing = provider.missing();
-                configurations.forEach(b -> entries.add(new Entry(b, missing)));
-            }
+            configurations.forEach(b -> entries.add(new Entry(b, provider.missing(b))));
         }
         return entries;
     }

@@ -21,7 +21,9 @@ import java.util.function.Consumer;
  * cgroup of its own (cgroup v2) and a {@code bpftrace} script, attached before the program starts, stamps the entry
  * and exit of each call made there ({@link #CALLS}) with the monotonic clock {@link System#nanoTime} reads. Needs root, {@code bpftrace} and a
  * kernel with syscall tracepoints; {@link #unavailable()} says why not where it cannot serve. Nothing is written to
- * disk: the script is an argument, the calls come back on bpftrace's output, the cgroup is removed on close.
+ * disk: the script is an argument, the calls come back on bpftrace's output, the cgroup is removed on close. Start
+ * and stop a trace on one thread: bpftrace is told to end when the thread that started it does (util-linux's
+ * {@code setpriv --pdeathsig}), so that a JVM killed outright leaves no tracer behind.
  *
  * <pre>{@code
  * if (dev.prism.spi.SyscallTrace.unavailable() == null) {
@@ -320,7 +322,14 @@ public final class SyscallTrace implements AutoCloseable {
         Path cgroup = cgroup2().resolve("prism-trace-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet());
         Files.createDirectory(cgroup);
         long id = (Long) Files.getAttribute(cgroup, "unix:ino");
-        ProcessBuilder pb = new ProcessBuilder(onPath("bpftrace"), "-B", "line", "-e", script(id));
+        List<String> command = new ArrayList<>();
+        String setpriv = onPath("setpriv");
+        if (setpriv != null) {
+            // a JVM killed outright leaves no tracer behind: bpftrace gets SIGTERM when its parent thread ends
+            command.addAll(List.of(setpriv, "--pdeathsig", "TERM"));
+        }
+        command.addAll(List.of(onPath("bpftrace"), "-B", "line", "-e", script(id)));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().put("BPFTRACE_PERF_RB_PAGES", "4096");
         pb.environment().put("BPFTRACE_STRLEN", "200");
         try {

@@ -1,10 +1,15 @@
 package dev.prism.posix.internal;
 
+import dev.prism.posix.Access;
+import dev.prism.posix.PosixBenchmark;
+
 import dev.prism.Benchmark;
 import dev.prism.BenchmarkProvider;
 import dev.prism.Parameter;
 import dev.prism.Parameters;
 import dev.prism.Suite;
+import dev.prism.posix.Access;
+import dev.prism.posix.PosixBenchmark;
 
 import java.util.List;
 import java.util.Map;
@@ -69,5 +74,17 @@ public abstract class PosixProvider implements BenchmarkProvider {
     @Override
     public String missing() {
         return program == null ? null : Programs.missing(program, install);
+    }
+
+    /** @return as {@link #missing()}, and for a configuration through Python, what its worker lacks */
+    @Override
+    public String missing(Benchmark configuration) {
+        String missing = missing();
+        if (missing == null && configuration.parameters().asText().containsKey(PosixBenchmark.ACCESS.name())) {
+            Access access = Access.valueOf(configuration.parameters().asText().get(PosixBenchmark.ACCESS.name())
+                    .toUpperCase(java.util.Locale.ROOT));
+            return access.inPython() ? PythonFileCalls.missing(access) : null;
+        }
+        return missing;
     }
 }

@@ -3,6 +3,7 @@ package dev.prism.posix.internal;
 import dev.prism.Benchmark;
 import dev.prism.DataSize;
 import dev.prism.Suite;
+import dev.prism.posix.Access;
 import dev.prism.posix.PageCache;
 import dev.prism.posix.PosixBenchmarks;
 import dev.prism.posix.data.CreateDataset;
@@ -23,6 +24,7 @@ import dev.prism.posix.workflows.LinkLock;
 import dev.prism.posix.workflows.WorkflowBenchmark;
 
 import java.util.List;
+import java.util.function.Function;
 
 /** The POSIX benchmarks' providers, listed in META-INF/services/dev.prism.BenchmarkProvider. */
 public final class Providers {
@@ -34,7 +36,8 @@ public final class Providers {
         public CreateFilesProvider() {
             super(PosixBenchmarks.createFiles(), CreateFiles.PARAMETERS, CreateFiles::of, suite -> {
                 CreateFiles sized = PosixBenchmarks.createFiles().files(files(suite, 300, 5_000, 10_000)).fileSize(DataSize.ofKiB(4));
-                return List.of(sized, sized.directory(DirectoryLayout.SHARED));
+                return withInterfaces(suite, List.of(sized, sized.directory(DirectoryLayout.SHARED)),
+                        a -> PosixBenchmarks.createFiles().files(5_000).fileSize(DataSize.ofKiB(4)).access(a));
             });
         }
     }
@@ -43,7 +46,8 @@ public final class Providers {
     public static final class ListFilesProvider extends PosixProvider {
         public ListFilesProvider() {
             super(PosixBenchmarks.listFiles(), ListFiles.PARAMETERS, ListFiles::of,
-                    suite -> List.of(PosixBenchmarks.listFiles().files(files(suite, 300, 5_000, 10_000))));
+                    suite -> withInterfaces(suite, List.of(PosixBenchmarks.listFiles().files(files(suite, 300, 5_000, 10_000))),
+                            a -> PosixBenchmarks.listFiles().files(5_000).access(a)));
         }
     }
 
@@ -51,7 +55,8 @@ public final class Providers {
     public static final class MoveFilesProvider extends PosixProvider {
         public MoveFilesProvider() {
             super(PosixBenchmarks.moveFiles(), MoveFiles.PARAMETERS, MoveFiles::of,
-                    suite -> List.of(PosixBenchmarks.moveFiles().files(files(suite, 300, 5_000, 10_000))));
+                    suite -> withInterfaces(suite, List.of(PosixBenchmarks.moveFiles().files(files(suite, 300, 5_000, 10_000))),
+                            a -> PosixBenchmarks.moveFiles().files(5_000).access(a)));
         }
     }
 
@@ -59,8 +64,24 @@ public final class Providers {
     public static final class DeleteFilesProvider extends PosixProvider {
         public DeleteFilesProvider() {
             super(PosixBenchmarks.deleteFiles(), DeleteFiles.PARAMETERS, DeleteFiles::of,
-                    suite -> List.of(PosixBenchmarks.deleteFiles().files(files(suite, 300, 5_000, 10_000))));
+                    suite -> withInterfaces(suite, List.of(PosixBenchmarks.deleteFiles().files(files(suite, 300, 5_000, 10_000))),
+                            a -> PosixBenchmarks.deleteFiles().files(5_000).access(a)));
         }
+    }
+
+    /**
+     * @return {@code configurations}, and in the paper suite its §4.4 comparison of interfaces (Figure 9): the benchmark
+     *         at 5,000 files through libc, Python's os and fsspec, for {@code compare --pair-ignoring access}
+     */
+    static List<Benchmark> withInterfaces(Suite suite, List<? extends Benchmark> configurations,
+                                          Function<Access, Benchmark> atFiveThousand) {
+        List<Benchmark> all = new java.util.ArrayList<>(configurations);
+        if (suite == Suite.PAPER) {
+            for (Access access : List.of(Access.NATIVE, Access.PYTHON, Access.FSSPEC)) {
+                all.add(atFiveThousand.apply(access));
+            }
+        }
+        return all;
     }
 
     /** folder_bench */
@@ -138,9 +159,11 @@ public final class Providers {
                     // §4.2.2: random reads over 800K files of 32 KiB, in one flat directory and sharded
                     Md5Check paper = PosixBenchmarks.md5Check().generate(paperDataset(DatasetLayout.FLAT))
                             .chunkSize(DataSize.ofKiB(32)).order(FileOrder.RANDOM).cache(PageCache.DROP);
+                    // §4.4: the cached pass through Python's open and through fsspec beside libc's
                     yield List.of(cached, uncached, uncached.order(FileOrder.RANDOM),
                             uncached.order(FileOrder.RANDOM).chunkSize(DataSize.ofKiB(32)),
-                            paper, paper.generate(paperDataset(DatasetLayout.SHARDED)));
+                            paper, paper.generate(paperDataset(DatasetLayout.SHARDED)),
+                            cached.access(Access.PYTHON), cached.access(Access.FSSPEC));
                 }
                 case FRONTIER -> List.of();
             });

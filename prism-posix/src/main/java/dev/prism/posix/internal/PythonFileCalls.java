@@ -101,6 +101,27 @@ public final class PythonFileCalls implements AutoCloseable {
         return worker;
     }
 
+    private static final Map<Access, String> MISSING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * @return null when this machine's Python can run {@code access}'s worker (and, for fsspec, imports fsspec), else
+     *         what it lacks and how to get it; asked once per JVM
+     */
+    public static String missing(Access access) {
+        return MISSING.computeIfAbsent(access, a -> {
+            Path python = PythonInterpreter.defaultPath();
+            String probe = a == Access.FSSPEC ? "import fsspec" : "import os";
+            try {
+                var r = dev.prism.spi.ChildProcess.of(List.of(python.toString(), "-c", probe))
+                        .timeout(java.time.Duration.ofMinutes(1)).run();
+                return r.exitCode() == 0 ? "" : (a == Access.FSSPEC ? "fsspec is not installed in " + python
+                        : python + " does not run") + " (scripts/python-venv.sh makes the project's .venv with it)";
+            } catch (IOException e) {
+                return "no Python: cannot run " + python + " (scripts/python-venv.sh makes the project's .venv)";
+            }
+        }).transform(m -> m.isEmpty() ? null : m);
+    }
+
     /** Runs {@code request} in the worker, its calls a rehearsal: nothing is recorded. */
     public JsonNode rehearse(Map<String, Object> request) {
         return exchange(request, null);

@@ -1,0 +1,75 @@
+package dev.prism.spi;
+
+import dev.prism.testing.Await;
+import dev.prism.testing.Required;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How traced calls become calls on files, and that a tracer never outlives the JVM that started it. */
+class SyscallTraceTest {
+    /** A JVM that holds a trace until it is killed: the test's subject. */
+    public static final class Holder {
+        public static void main(String[] args) throws Exception {
+            try (SyscallTrace trace = SyscallTrace.start(c -> { })) {
+                System.out.println("attached " + trace.wrap(List.of("true")).get(2).split("'")[1]);
+                System.out.flush();
+                Thread.sleep(Long.MAX_VALUE);
+            }
+        }
+    }
+
+    private static SyscallTrace.Raw raw(int pid, String name, long start, long result, long fd) {
+        return new SyscallTrace.Raw(pid, pid, name, start, 1_000, result, fd);
+    }
+
+    @Test
+    void descriptorCalls_takeThePathOfTheOpenThatMadeTheirDescriptor_inheritedAcrossFork_forgottenAtClose() {
+        // pid 10 opens /a as fd 3 (its path printed under key 100), reads it, forks 11, which reads fd 3 too;
+        // 10 closes fd 3 and reads it again (a reused descriptor it did not open: not a file as far as is known)
+        List<SyscallTrace.Raw> raws = List.of(raw(10, "openat", 100, 3, -100), raw(10, "read", 200, 4096, 3),
+                raw(11, "read", 400, 10, 3), raw(10, "close", 500, 0, 3), raw(10, "read", 600, 5, 3),
+                raw(10, "read", 700, 5, 0));
+        List<long[]> forks = List.<long[]>of(new long[]{10, 11, 300});
+        List<SyscallTrace.Call> calls = SyscallTrace.joined(raws, forks, Map.of("10 100", "/a"));
+        assertThat(calls).extracting(SyscallTrace.Call::path).containsExactly("/a", "/a", "/a", "/a", "", "");
+        assertThat(calls).extracting(SyscallTrace.Call::onFile).containsExactly(true, true, true, true, false, false);
+        assertThat(calls.get(1).bytes()).isEqualTo(4096);
+        assertThat(SyscallAttribution.onFiles(calls)).hasSize(4);
+        assertThat(SyscallAttribution.measurements(calls, 1_000_000).get("syscall:read").bytes()).isEqualTo(4106);
+    }
+
+    @Test
+    void aJvmKilledOutright_leavesNoTracerBehind() throws Exception {
+        String why = SyscallTrace.unavailable();
+        Required.require(why == null, "PRISM_REQUIRE_BPF", "no kernel trace: " + why);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process holder = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                Holder.class.getName()).redirectErrorStream(true).start();
+        String procs;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))) {
+            String line = out.readLine();
+            assertThat(line).as("the holder's first line").startsWith("attached ");
+            procs = line.substring("attached ".length());
+            List<ProcessHandle> tracers = holder.descendants().filter(h -> h.info().command().orElse("").endsWith("bpftrace"))
+                    .toList();
+            assertThat(tracers).as("bpftrace under the holder").isNotEmpty();
+            holder.destroyForcibly();
+            Await.until("bpftrace ends after the JVM that started it was killed (SIGKILL)", Duration.ofSeconds(60),
+                    () -> tracers.stream().noneMatch(ProcessHandle::isAlive));
+        } finally {
+            holder.destroyForcibly();
+        }
+        // the empty cgroup a killed JVM could not remove: harmless, and removable
+        Files.deleteIfExists(Path.of(procs).getParent());
+    }
+}
