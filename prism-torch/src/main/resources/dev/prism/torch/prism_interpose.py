@@ -39,14 +39,6 @@ WRAPPED = (
 )
 
 
-def asked(argv):
-    """Whether the command line says --syscalls python."""
-    for i, a in enumerate(argv[:-1]):
-        if a == "--syscalls":
-            return argv[i + 1] == "python"
-    return False
-
-
 class Interposer:
     def __init__(self):
         self.active = 0

@@ -19,10 +19,18 @@ import sys
 import time
 import traceback
 
-import prism_interpose
 
-# wrapped before torch is imported, so that every module torch loads sees the wrappers (syscalls=python)
-INTERPOSER = prism_interpose.install() if prism_interpose.asked(sys.argv) else None
+def interposed(argv):
+    """With --syscalls python, Python's file functions wrapped (prism_interpose.py beside this script), else None."""
+    for i, a in enumerate(argv[:-1]):
+        if a == "--syscalls" and argv[i + 1] == "python":
+            import prism_interpose
+            return prism_interpose.install()
+    return None
+
+
+# wrapped before torch is imported, so that every module torch loads sees the wrappers
+INTERPOSER = interposed(sys.argv)
 
 import torch
 import torch.distributed as dist
