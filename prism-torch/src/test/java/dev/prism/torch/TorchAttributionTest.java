@@ -36,13 +36,7 @@ class TorchAttributionTest {
 
     @BeforeAll
     static void torchIsThere() {
-        String missing = null;
-        try {
-            TorchRun.builder().build().checkTorch();
-        } catch (TorchException e) {
-            missing = e.getMessage();
-        }
-        Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        TorchPresent.require();
     }
 
     private static void bpfIsThere() {

@@ -29,13 +29,7 @@ class TorchFrontierTest {
 
     @BeforeAll
     static void torchIsThere() {
-        String missing = null;
-        try {
-            TorchRun.builder().build().checkTorch();
-        } catch (TorchException e) {
-            missing = e.getMessage();
-        }
-        dev.prism.testing.Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        TorchPresent.require();
     }
 
     private RunResult run(Benchmark b, Path where) {

@@ -182,6 +182,13 @@ public final class PythonFileCalls implements AutoCloseable {
         return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
     }
 
+    /** Ends {@code worker} when there is one ({@link #close()}): what a rank's teardown does. */
+    public static void close(PythonFileCalls worker) {
+        if (worker != null) {
+            worker.close();
+        }
+    }
+
     /** Ends the worker: its requests pipe closes, and it is killed if it has not gone within 5 s. */
     @Override
     public void close() {

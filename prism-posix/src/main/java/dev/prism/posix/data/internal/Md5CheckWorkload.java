@@ -99,16 +99,12 @@ public final class Md5CheckWorkload implements Workload {
             sizes[i] = mine.get(i).sizeBytes();
         }
         prepareEpoch(ctx);
-        if (access.inPython()) {
-            python = PythonFileCalls.start(ctx, access);
-        }
+        python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
     }
 
     @Override
     public void teardown(WorkloadContext ctx) {
-        if (python != null) {
-            python.close();
-        }
+        PythonFileCalls.close(python);
     }
 
     /**

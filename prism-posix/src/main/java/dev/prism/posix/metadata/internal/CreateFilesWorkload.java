@@ -50,9 +50,7 @@ public final class CreateFilesWorkload implements Workload {
         FileWork.requireSpace(directory, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
         fileAccess = access.newFileAccess();
         block = FileWork.blockOf(blockSize);
-        if (access.inPython()) {
-            python = PythonFileCalls.start(ctx, access);
-        }
+        python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
     }
 
     /** @return create_files' request to the Python worker for {@code paths} */
@@ -129,9 +127,7 @@ public final class CreateFilesWorkload implements Workload {
 
     @Override
     public void teardown(WorkloadContext ctx) {
-        if (python != null) {
-            python.close();
-        }
+        PythonFileCalls.close(python);
     }
 
     @Override

@@ -47,16 +47,12 @@ abstract class PopulatedFilesWorkload implements Workload {
         for (int i = 0; i < files; i++) {
             FileWork.populate(fileAccess, file(ctx, i), block, fileSize);
         }
-        if (access.inPython()) {
-            python = PythonFileCalls.start(ctx, access);
-        }
+        python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
     }
 
     @Override
     public void teardown(WorkloadContext ctx) {
-        if (python != null) {
-            python.close();
-        }
+        PythonFileCalls.close(python);
     }
 
     /** @return {@code count} files of {@code fileSize} made in {@code dir} for a rehearsal, as text paths */
