@@ -231,9 +231,10 @@ public final class SyscallTrace implements AutoCloseable {
     }
 
     /**
-     * @return null when this process can trace system calls in the kernel, else why not (and what to do about it)
+     * @return null when this process can trace system calls in the kernel, else why not (and what to do about it);
+     *         mounts tracefs where it is missing (one rank at a time: ranks that ask together mount it once)
      */
-    public static String unavailable() {
+    public static synchronized String unavailable() {
         if (!root()) {
             return "tracing system calls in the kernel needs root";
         }
