@@ -51,15 +51,19 @@ import java.util.Objects;
  * @param finishedAt     when the last one ended
  * @param target         the filesystem under test
  * @param host           the host that ran it
+ * @param provenance     what produced it: PRISM's version and commit, the command, labels, the programs' versions
+ * @param conditions     how busy the host was while it ran (load, other processes, steal, memory pressure)
  */
 public record RunResult(String runId, String benchmark, Map<String, String> parameters, int tasks, String launcher,
                         int warmups, long seed, Duration timeout, Duration stallThreshold, Status status,
                         Failure failure, Map<String, Measurement> measurements, List<RepetitionResult> repetitions,
                         RankSpread rankSpread, Instant startedAt, Instant finishedAt, TargetInfo target,
-                        HostInfo host) {
+                        HostInfo host, Provenance provenance, HostConditions conditions) {
     /** Copies the collections and checks that status and failure agree. */
     public RunResult {
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(provenance, "provenance");
+        Objects.requireNonNull(conditions, "conditions");
         if ((status == Status.PASS) != (failure == null)) {
             throw new IllegalArgumentException("status " + status + " does not agree with failure " + failure);
         }

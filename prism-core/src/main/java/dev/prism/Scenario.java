@@ -51,6 +51,7 @@ public final class Scenario {
     private final Duration silenceLimit;
     private final boolean continueOnError;
     private final Pacing pacing;
+    private final Provenance provenance;
 
     private Scenario(Builder b) {
         this.target = b.target;
@@ -70,6 +71,7 @@ public final class Scenario {
         this.silenceLimit = b.silenceLimit;
         this.continueOnError = b.continueOnError;
         this.pacing = b.pacing;
+        this.provenance = Provenance.of(b.command != null ? b.command : describe(b), b.labels);
     }
 
     /** @return a new builder */
@@ -120,6 +122,22 @@ public final class Scenario {
     /** @return the deadline of each repetition */
     public Duration timeout() {
         return timeout;
+    }
+
+    /**
+     * @return what every result of this scenario records about its making: this build's version and commit, the
+     *         command ({@link Builder#command}, or a description of the scenario as built in Java) and the labels
+     */
+    public Provenance provenance() {
+        return provenance;
+    }
+
+    /** @return the scenario as built in Java, in one line, for results of a scenario given no command */
+    private static String describe(Builder b) {
+        return "Scenario.builder(): " + String.join(", ", b.benchmarks.stream().map(Benchmark::name).toList()) + " at tasks "
+                + b.tasks.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + ", "
+                + b.repetitions + " rep(s) after " + b.warmups + " warm-up(s), " + b.launcher.name() + ", seed " + b.seed
+                + (b.pacing.timeBased() ? ", for " + Durations.format(b.pacing.duration()) : "");
     }
 
     /** @return operations slower than this are recorded as stalls */
@@ -204,6 +222,8 @@ public final class Scenario {
         private Duration silenceLimit;
         private boolean continueOnError;
         private Pacing pacing = Pacing.NONE;
+        private String command;
+        private final java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
 
         private Builder() {
         }
@@ -360,6 +380,32 @@ public final class Scenario {
          */
         public Builder pacing(Pacing pacing) {
             this.pacing = Objects.requireNonNull(pacing, "pacing");
+            return this;
+        }
+
+        /**
+         * @param command the command line that made this scenario, recorded in every result's
+         *                {@link Provenance#command()} (default: a description of the scenario as built); 1 to 4096
+         *                characters
+         */
+        public Builder command(String command) {
+            if (command == null || command.isBlank() || command.length() > 4096) {
+                throw new IllegalArgumentException("command must be 1 to 4096 characters, was "
+                        + (command == null ? "null" : command.length() + " characters"));
+            }
+            this.command = command;
+            return this;
+        }
+
+        /**
+         * @param key   a label's name, 1 to 64 of {@code A-Z a-z 0-9 _ . -} starting with a letter or {@code _}, such as
+         *              {@code firmware}
+         * @param value its value, at most 256 characters without control characters, such as {@code 4.3}; recorded in
+         *              every result ({@link Provenance#labels()}) so history can say what changed when a series shifted
+         */
+        public Builder label(String key, String value) {
+            Provenance.checkLabel(key, value);
+            labels.put(key, value);
             return this;
         }
 

@@ -140,6 +140,15 @@ public interface WorkloadContext {
      */
     void note(String key, String value);
 
+    /** The note listing, joined with {@code ", "}, the notes that are versions of programs a rank ran. */
+    String PROGRAMS_NOTE = "programs";
+
+    /**
+     * Records the version of a program this rank ran, as the program printed it: note {@code name}, listed in note
+     * {@value #PROGRAMS_NOTE}, so the result's {@link Provenance#programs()} names it.
+     */
+    void noteProgram(String name, String version);
+
     /**
      * Says that untimed work done around the measurement for the measurement's sake — removing a rehearsal's scratch
      * files, dropping a file from the page cache, probing how much of it is cached — failed. It is never a failure

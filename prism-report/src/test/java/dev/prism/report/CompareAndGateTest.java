@@ -96,7 +96,8 @@ class CompareAndGateTest {
                     Duration.ofSeconds(1), failure == null ? Status.PASS : Status.FAIL, failure, all, reps,
                     RankSpread.ofRepetitions(reps), Instant.EPOCH, Instant.EPOCH,
                     new TargetInfo("/t", "/", "ext4", "/dev/x", "rw", "rw", 1, 1),
-                    new HostInfo("h", "k", "Linux", "amd64", 2, 1, "17", "0"));
+                    new HostInfo("h", "k", "Linux", "amd64", 2, 1, "17", "0"), dev.prism.Provenance.UNKNOWN,
+                    dev.prism.HostConditions.UNKNOWN);
         }
     }
 
@@ -186,6 +187,34 @@ class CompareAndGateTest {
         assertThat(Comparison.of(List.of(small), List.of(small), 10).rows()).noneMatch(r -> r.stat() == Stat.P999);
         Comparison asked = Comparison.defaults().statistics(Stat.P999).compare(List.of(small), List.of(small));
         assertThat(asked.rows()).allSatisfy(r -> assertThat(r.verdictText()).isEqualTo("n/a (200 ops/rep; p99.9 needs ≥ 1000)"));
+    }
+
+    @Test
+    void notSignificant_isSameOnlyWhereTwoOneSidedTestsShowItWithinTheThreshold_elseInconclusive() {
+        // tight repetitions of the same storage: the 90% interval of the difference lies well inside ±10%
+        RunResult tightA = Fixture.of(100_000, 5_000, 0.01, 1).repetitions(5).run();
+        RunResult tightB = Fixture.of(100_000, 5_000, 0.01, 2).repetitions(5).run();
+        Comparison.Row same = row(Comparison.of(List.of(tightA), List.of(tightB), 10), "create", Stat.MEAN);
+        assertThat(same.significant()).isFalse();
+        assertThat(same.verdict()).isEqualTo(Comparison.Verdict.SAME);
+        // three scattered repetitions a side, twice as slow: Welch's test finds nothing, and nothing shows them alike
+        RunResult wildA = Fixture.of(100_000, 5_000, 0.6, 3).run();
+        RunResult wildB = Fixture.of(200_000, 5_000, 0.6, 4).run();
+        Comparison wild = Comparison.of(List.of(wildA), List.of(wildB), 10);
+        Comparison.Row unsure = row(wild, "create", Stat.MEAN);
+        assertThat(unsure.significant()).isFalse();
+        assertThat(unsure.verdict()).isEqualTo(Comparison.Verdict.INCONCLUSIVE);
+        assertThat(unsure.verdictText()).isEqualTo("inconclusive");
+        assertThat(unsure.note()).isEqualTo("not significant, and not shown within ±10%");
+        assertThat(wild.table(false)).contains("inconclusive").contains(" inconclusive (");
+        assertThat(wild.passed()).isTrue(); // not a regression either: the gate passes and says why
+        Gate.Verdict gate = Gate.of(Gate.expect("bench").op("create").mean().notSlowerThanBaselineBy(10))
+                .evaluate(List.of(wildB), List.of(wildA));
+        assertThat(gate.reasons()).singleElement().satisfies(r -> assertThat(r.message())
+                .contains("the repetitions cannot show it within 10%"));
+        // a threshold of 0 can never be shown: every non-significant difference is inconclusive
+        assertThat(row(Comparison.of(List.of(tightA), List.of(tightB), 0), "create", Stat.MEAN).verdict())
+                .isEqualTo(Comparison.Verdict.INCONCLUSIVE);
     }
 
     @Test

@@ -474,7 +474,7 @@ def what_ran(device, world):
     if device.type == "cuda":
         where += " (" + torch.cuda.get_device_name(device) + ", CUDA " + str(torch.version.cuda) + ")"
     return {"python": platform.python_version(), "torch_version": torch.__version__, "transformers": transformers,
-            "device": where, "world_size": str(world)}
+            "device": where, "world_size": str(world), "programs": "python, torch_version, transformers"}
 
 
 def synchronize(device):

@@ -11,7 +11,9 @@ import java.util.Properties;
 
 /** Reads {@link HostInfo} from {@code /proc} and the JVM. */
 public final class HostProbe {
-    private static final String VERSION = readVersion();
+    private static final Properties BUILD = readBuild();
+    private static final String VERSION = BUILD.getProperty("version", "unknown");
+    private static final String COMMIT = commitOf(BUILD);
 
     private HostProbe() {
     }
@@ -28,6 +30,19 @@ public final class HostProbe {
     /** @return PRISM's version, from the build */
     public static String prismVersion() {
         return VERSION;
+    }
+
+    /** @return the commit PRISM was built from, {@code (modified)} after it when the tree had changes; or unknown */
+    public static String prismCommit() {
+        return COMMIT;
+    }
+
+    static String commitOf(Properties build) {
+        String commit = build.getProperty("commit", "");
+        if (commit.isBlank() || commit.startsWith("${")) {
+            return "unknown";
+        }
+        return commit + ("true".equals(build.getProperty("dirty")) ? " (modified)" : "");
     }
 
     /** @return the kernel's host name, without a DNS lookup where {@code /proc} has it */
@@ -74,15 +89,15 @@ public final class HostProbe {
         }
     }
 
-    private static String readVersion() {
+    private static Properties readBuild() {
+        Properties p = new Properties();
         try (InputStream in = HostInfo.class.getResourceAsStream("prism.properties")) {
-            Properties p = new Properties();
             if (in != null) {
                 p.load(in);
             }
-            return p.getProperty("version", "unknown");
         } catch (IOException e) {
-            return "unknown";
+            // version and commit stay unknown
         }
+        return p;
     }
 }

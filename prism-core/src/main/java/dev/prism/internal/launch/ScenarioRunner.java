@@ -21,6 +21,8 @@ import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
 import dev.prism.Status;
 import dev.prism.TargetInfo;
+import dev.prism.WorkloadContext;
+import dev.prism.internal.coordination.HostLoad;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -236,6 +238,7 @@ public final class ScenarioRunner {
     private RunResult runBenchmark(Benchmark benchmark, int tasks, Path runDirectory, TargetInfo target,
                                    HostInfo host, int runNumber) {
         Instant startedAt = Instant.now();
+        HostLoad.Start load = HostLoad.start();
         List<RepetitionResult> repetitions = new ArrayList<>();
         Failure failure = null;
         int executions = scenario.warmups() + scenario.repetitions();
@@ -270,7 +273,22 @@ public final class ScenarioRunner {
                 launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
                 scenario.stallThreshold(), failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
-                repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host);
+                repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host,
+                scenario.provenance().withPrograms(programs(repetitions)), load.finish());
+    }
+
+    /** @return each program a rank listed in its note {@value WorkloadContext#PROGRAMS_NOTE}, with the version it noted */
+    static Map<String, String> programs(List<RepetitionResult> repetitions) {
+        Map<String, String> programs = new java.util.TreeMap<>();
+        repetitions.stream().flatMap(r -> r.ranks().stream()).map(RankResult::notes).forEach(notes -> {
+            String listed = notes.getOrDefault(WorkloadContext.PROGRAMS_NOTE, "");
+            for (String name : listed.isEmpty() ? new String[0] : listed.split(",\\s*")) {
+                if (notes.containsKey(name)) {
+                    programs.putIfAbsent(name, notes.get(name));
+                }
+            }
+        });
+        return programs;
     }
 
     private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {

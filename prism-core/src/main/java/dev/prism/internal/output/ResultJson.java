@@ -173,7 +173,44 @@ public final class ResultJson {
                         t.path("totalBytes").asLong(), t.path("freeBytes").asLong()),
                 new HostInfo(h.path("hostname").asText(), h.path("kernel").asText(), h.path("os").asText(),
                         h.path("arch").asText(), h.path("cpus").asInt(), h.path("memoryBytes").asLong(),
-                        h.path("java").asText(), h.path("prismVersion").asText()));
+                        h.path("java").asText(), h.path("prismVersion").asText()),
+                readProvenance(d.path("provenance")), readConditions(d.path("conditions")));
+    }
+
+    private static dev.prism.Provenance readProvenance(JsonNode p) {
+        if (p.isMissingNode() || p.isNull()) {
+            return dev.prism.Provenance.UNKNOWN;
+        }
+        return new dev.prism.Provenance(p.path("prismVersion").asText("unknown"), p.path("commit").asText("unknown"),
+                p.path("command").asText(""), textMap(p.path("labels")), textMap(p.path("programs")));
+    }
+
+    private static Map<String, String> textMap(JsonNode node) {
+        Map<String, String> map = new java.util.LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+        return map;
+    }
+
+    private static dev.prism.HostConditions readConditions(JsonNode c) {
+        if (c.isMissingNode() || c.isNull()) {
+            return dev.prism.HostConditions.UNKNOWN;
+        }
+        return new dev.prism.HostConditions(c.path("cpus").asInt(), number(c.path("loadStart")), number(c.path("loadEnd")),
+                number(c.path("stealShare")), number(c.path("othersBusyShare")), number(c.path("memoryPressureStart")),
+                number(c.path("memoryPressureEnd")), c.path("busiestOthers").asText(""));
+    }
+
+    /** @return the number, or NaN where the document has null (unknown) or nothing */
+    private static double number(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
+    }
+
+    private static void putNumber(ObjectNode node, String field, double value) {
+        if (Double.isNaN(value)) {
+            node.putNull(field);
+        } else {
+            node.put(field, round(value));
+        }
     }
 
     private static Failure readFailure(JsonNode f) {
@@ -248,6 +285,8 @@ public final class ResultJson {
         root.put("finishedAt", run.finishedAt().toString());
         putTarget(root.putObject("target"), run.target());
         putHost(root.putObject("host"), run.host());
+        putProvenance(root.putObject("provenance"), run.provenance());
+        putConditions(root.putObject("conditions"), run.conditions());
         ObjectNode nodes = root.putObject("nodes");
         run.nodes().forEach((host, ranks) -> {
             com.fasterxml.jackson.databind.node.ArrayNode list = nodes.putArray(host);
@@ -347,6 +386,27 @@ public final class ResultJson {
         node.put("memoryBytes", host.memoryBytes());
         node.put("java", host.java());
         node.put("prismVersion", host.prismVersion());
+    }
+
+    private static void putProvenance(ObjectNode node, dev.prism.Provenance provenance) {
+        node.put("prismVersion", provenance.prismVersion());
+        node.put("commit", provenance.commit());
+        node.put("command", provenance.command());
+        ObjectNode labels = node.putObject("labels");
+        provenance.labels().forEach(labels::put);
+        ObjectNode programs = node.putObject("programs");
+        provenance.programs().forEach(programs::put);
+    }
+
+    private static void putConditions(ObjectNode node, dev.prism.HostConditions c) {
+        node.put("cpus", c.cpus());
+        putNumber(node, "loadStart", c.loadStart());
+        putNumber(node, "loadEnd", c.loadEnd());
+        putNumber(node, "stealShare", c.stealShare());
+        putNumber(node, "othersBusyShare", c.othersBusyShare());
+        putNumber(node, "memoryPressureStart", c.memoryPressureStart());
+        putNumber(node, "memoryPressureEnd", c.memoryPressureEnd());
+        node.put("busiestOthers", c.busiestOthers());
     }
 
     private static void putMeasurements(ObjectNode node, Map<String, Measurement> measurements) {

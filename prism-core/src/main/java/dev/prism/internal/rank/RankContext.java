@@ -331,6 +331,19 @@ final class RankContext implements WorkloadContext {
         }
     }
 
+    @Override
+    public void noteProgram(String name, String version) {
+        synchronized (notes) {
+            notes.put(name, version);
+            String listed = notes.get(PROGRAMS_NOTE);
+            if (listed == null || listed.isEmpty()) {
+                notes.put(PROGRAMS_NOTE, name);
+            } else if (!java.util.List.of(listed.split(", ")).contains(name)) {
+                notes.put(PROGRAMS_NOTE, listed + ", " + name);
+            }
+        }
+    }
+
     /** How many untimed steps failed (see {@link #untimedProblem}), and the first: kept across the rehearsal's swap */
     private long untimedProblems;
     private String firstUntimedProblem;

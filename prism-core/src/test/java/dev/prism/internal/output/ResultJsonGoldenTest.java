@@ -81,7 +81,11 @@ class ResultJsonGoldenTest {
                 Instant.parse("2026-11-29T12:00:00Z"), Instant.parse("2026-11-29T12:00:02Z"),
                 new TargetInfo("/mnt/nfs/prism", "/mnt/nfs", "nfs4", "filer:/export", "rw,relatime",
                         "rw,vers=4.2", 1L << 40, 1L << 39),
-                new HostInfo("node0", "6.1.0-test", "Linux", "amd64", 64, 1L << 38, "17.0.15 (Debian)", "0.1.0"));
+                new HostInfo("node0", "6.1.0-test", "Linux", "amd64", 64, 1L << 38, "17.0.15 (Debian)", "0.1.0"),
+                new dev.prism.Provenance("0.1.0", "a336053d863f04f24cb24f924a23d1b19e7105b9", "prism run create_files -p files=3",
+                        Map.of("firmware", "4.3"), Map.of("git", "git version 2.39.5")),
+                new dev.prism.HostConditions(64, 0.5, 1.25, 0.0, fail ? Double.NaN : 0.031, 0.0, 0.4,
+                        fail ? "" : "yes (pid 4242) 98% of a CPU"));
     }
 
     @Test

@@ -75,9 +75,9 @@ public final class Programs {
         try {
             Result r = run(command, null, Map.of(), Duration.ofSeconds(30));
             String first = (r.stdout + r.stderr).strip().split("\n")[0];
-            ctx.note(name, first);
+            ctx.noteProgram(name, first);
         } catch (RuntimeException e) {
-            ctx.note(name, "unknown (" + e.getMessage() + ")");
+            ctx.noteProgram(name, "unknown (" + e.getMessage() + ")");
         }
     }
 

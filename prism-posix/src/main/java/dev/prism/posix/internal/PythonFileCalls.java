@@ -94,9 +94,9 @@ public final class PythonFileCalls implements AutoCloseable {
                     + (err.contains("No module named 'fsspec'") ? ": fsspec is not installed there (scripts/python-venv.sh"
                     + " installs it into the project's .venv)" : err.isBlank() ? "" : ": " + err));
         }
-        ctx.note("python", ready.path("python").asText());
+        ctx.noteProgram("python", ready.path("python").asText());
         if (access == Access.FSSPEC) {
-            ctx.note("fsspec", ready.path("fsspec").asText());
+            ctx.noteProgram("fsspec", ready.path("fsspec").asText());
         }
         return worker;
     }
