@@ -31,7 +31,11 @@ import java.util.stream.Collectors;
  * {@value #MIN_REPETITIONS} repetitions a side the verdict is {@code n/a}, never {@code same}. A
  * <em>regression</em> is a candidate slower than the baseline by more than the statistic's
  * threshold, with the difference significant at 5%: {@code REGRESSION p99} names the statistic. A
- * candidate run that failed is a failure of the comparison, whatever its numbers.
+ * difference that is not significant is {@code same} only where two one-sided tests (TOST, at 5%) show the two within
+ * the threshold of each other; otherwise the repetitions cannot tell, and the verdict is {@code inconclusive}. A
+ * candidate run that failed is a failure of the comparison, whatever its numbers. Where a pair of runs ran under
+ * different host conditions (other processes' CPU, steal, memory pressure: {@link dev.prism.HostConditions}), the
+ * comparison warns, naming the figures.
  *
  * <p>Runs pair when benchmark, task count and parameters agree; {@link Options#pairIgnoring} pairs
  * runs that differ in named parameters — an A/B comparison such as {@code access=native} against
@@ -56,8 +60,9 @@ import java.util.stream.Collectors;
  * @param options  how the runs were paired and judged
  * @param rows     one per operation × statistic compared
  * @param failures candidate runs that did not pass, each naming benchmark, task count and failure
+ * @param warnings pairs of runs whose host conditions differed, each naming benchmark, task count and the figures
  */
-public record Comparison(Options options, List<Row> rows, List<String> failures) {
+public record Comparison(Options options, List<Row> rows, List<String> failures, List<String> warnings) {
     /** Significance level of the test. */
     public static final double ALPHA = 0.05;
     /** Repetitions a side below which no statistic is judged. */
@@ -65,8 +70,10 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
 
     /** What a statistic's comparison concluded. */
     public enum Verdict {
-        /** No significant difference. */
+        /** No significant difference, and within the threshold of each other by two one-sided tests (equivalent). */
         SAME,
+        /** No significant difference, but not shown to be within the threshold either: the repetitions cannot tell. */
+        INCONCLUSIVE,
         /** Significantly faster. */
         FASTER,
         /** Significantly slower, but within the threshold. */
@@ -132,6 +139,7 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
         Objects.requireNonNull(options, "options");
         rows = List.copyOf(rows);
         failures = List.copyOf(failures);
+        warnings = List.copyOf(warnings);
     }
 
     /** @return the default options: mean, p99 and p99.9, every threshold 10%, runs paired on all parameters */
@@ -240,10 +248,15 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             }
             List<Row> rows = new ArrayList<>();
             List<String> failures = new ArrayList<>();
+            List<String> warnings = new ArrayList<>();
             for (RunResult c : candidate) {
                 RunResult b = partner(baseline, c);
                 if (b == null) {
                     continue;
+                }
+                String differing = conditionsDiffer(b, c);
+                if (differing != null) {
+                    warnings.add(differing);
                 }
                 if (!c.passed()) {
                     failures.add(c.benchmark() + " tasks=" + c.tasks() + ": " + c.status() + " " + c.failure());
@@ -261,7 +274,7 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
                     }
                 }
             }
-            return new Comparison(this, rows, failures);
+            return new Comparison(this, rows, failures, warnings);
         }
 
         private RunResult partner(List<RunResult> baseline, RunResult c) {
@@ -291,6 +304,17 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             String stats = statistics.stream().map(s -> s.label() + " " + fmt(thresholdOf(s)) + "%").collect(Collectors.joining(", "));
             return stats + (pairIgnoring.isEmpty() ? "" : "; paired ignoring " + String.join(", ", new TreeSet<>(pairIgnoring)));
         }
+    }
+
+    /**
+     * @return where {@code b} and {@code c} ran under different host conditions, a line naming the run and the figures
+     *         ({@code create_files tasks=2: the two ran under different conditions: other processes' CPU 2% vs 61% …});
+     *         null when alike or unknown
+     */
+    public static String conditionsDiffer(RunResult b, RunResult c) {
+        List<String> differences = b.conditions().differences(c.conditions());
+        return differences.isEmpty() ? null : c.benchmark() + " tasks=" + c.tasks() + ": the two ran under different host"
+                + " conditions (baseline vs candidate): " + String.join("; ", differences);
     }
 
     /** @return each measured repetition's value of {@code stat} for {@code operation}, where the repetition holds enough operations */
@@ -334,7 +358,10 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             }
             double slowdown = stat.slowdown(valueB, valueC);
             if (!(p < ALPHA)) {
-                verdict = Verdict.SAME;
+                verdict = equivalent(sb, sc, thresholdPercent) ? Verdict.SAME : Verdict.INCONCLUSIVE;
+                if (verdict == Verdict.INCONCLUSIVE) {
+                    note = "not significant, and not shown within ±" + fmt(thresholdPercent) + "%";
+                }
             } else if (slowdown > 1 + thresholdPercent / 100) {
                 verdict = Verdict.REGRESSION;
             } else {
@@ -343,6 +370,24 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
         }
         return new Row(c.benchmark(), Formats.parameters(c.parameters()), pairedOn(b, c, ignored), c.tasks(), op, stat,
                 sb.length, sc.length, valueB, valueC, ratio, low, high, p, verdict, note);
+    }
+
+    /**
+     * @return whether two one-sided tests at {@link #ALPHA} (Welch's, over per-repetition values) put the difference of
+     *         the means within ± {@code thresholdPercent} of the baseline's mean: the 90% interval of the difference
+     *         lies inside the margin. A margin of 0 is never met
+     */
+    static boolean equivalent(double[] sb, double[] sc, double thresholdPercent) {
+        double margin = Math.abs(StatUtils.mean(sb)) * thresholdPercent / 100;
+        double diff = StatUtils.mean(sc) - StatUtils.mean(sb);
+        double vb = StatUtils.variance(sb) / sb.length;
+        double vc = StatUtils.variance(sc) / sc.length;
+        if (vb + vc == 0) {
+            return Math.abs(diff) < margin;
+        }
+        double df = (vb + vc) * (vb + vc) / (vb * vb / (sb.length - 1) + vc * vc / (sc.length - 1));
+        double half = new TDistribution(null, df).inverseCumulativeProbability(1 - ALPHA) * Math.sqrt(vb + vc);
+        return diff - half > -margin && diff + half < margin;
     }
 
     private static String notEnough(RunResult b, RunResult c, String op, Stat stat, int nb, int nc) {
@@ -440,10 +485,12 @@ public record Comparison(Options options, List<Row> rows, List<String> failures)
             }
         }
         failures.forEach(f -> out.append("FAILED ").append(f).append('\n'));
+        warnings.forEach(w -> out.append("WARNING ").append(w).append('\n'));
         long undecided = rows.stream().filter(r -> r.verdict() == Verdict.NOT_APPLICABLE).count();
-        out.append(String.format(Locale.ROOT, "%d statistic(s) compared, %d regression(s)%s%s (a regression: slower by more than the threshold, %s;"
-                        + " significant in Welch's t-test over repetitions, p < %.2f)%n", rows.size(), regressions().size(),
-                undecided == 0 ? "" : ", " + undecided + " not judged",
+        long inconclusive = rows.stream().filter(r -> r.verdict() == Verdict.INCONCLUSIVE).count();
+        out.append(String.format(Locale.ROOT, "%d statistic(s) compared, %d regression(s)%s%s%s (a regression: slower by more than the threshold, %s;"
+                        + " significant in Welch's t-test over repetitions, p < %.2f; alike only where two one-sided tests put the two within it)%n", rows.size(), regressions().size(),
+                undecided == 0 ? "" : ", " + undecided + " not judged", inconclusive == 0 ? "" : ", " + inconclusive + " inconclusive",
                 failures.isEmpty() ? "" : ", " + failures.size() + " failed run(s)", options, ALPHA));
         return out.toString();
     }

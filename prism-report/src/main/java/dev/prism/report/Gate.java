@@ -124,7 +124,15 @@ public final class Gate {
         for (Expectation e : expectations) {
             reasons.addAll(e.check(runs, baseline));
         }
-        return new Verdict(reasons);
+        List<String> warnings = new ArrayList<>();
+        if (baseline != null) {
+            for (RunResult run : runs) {
+                baseline.stream().filter(b -> b.benchmark().equals(run.benchmark()) && b.tasks() == run.tasks()
+                                && b.parameters().equals(run.parameters())).findFirst()
+                        .map(b -> Comparison.conditionsDiffer(b, run)).ifPresent(warnings::add);
+            }
+        }
+        return new Verdict(reasons, warnings);
     }
 
     /** Which benchmark and task count an expectation is about; {@link #op} names the operation. */
@@ -312,56 +320,59 @@ public final class Gate {
             List<RunResult> matching = runs.stream().filter(r -> r.benchmark().equals(subject.benchmark)
                     && (subject.tasks == 0 || r.tasks() == subject.tasks)).toList();
             if (matching.isEmpty()) {
-                reasons.add(new Verdict.Reason(false, this + ": no run of " + subject.benchmark
+                reasons.add(new Verdict.Reason(toString(), false, this + ": no run of " + subject.benchmark
                         + (subject.tasks == 0 ? "" : " with " + subject.tasks + " task(s)") + " in the results"));
                 return reasons;
             }
             for (RunResult run : matching) {
                 String where = subject.benchmark + " tasks=" + run.tasks() + " " + operation + " " + stat;
+                String name = this + (subject.tasks == 0 ? " at tasks=" + run.tasks() : "");
                 if (!run.passed()) {
-                    reasons.add(new Verdict.Reason(false, where + ": the run " + run.status() + "ED, " + run.failure()));
+                    reasons.add(new Verdict.Reason(name, false, where + ": the run " + run.status() + "ED, " + run.failure()));
                     continue;
                 }
                 Measurement m = run.measurements().get(operation);
                 if (m == null || m.count() == 0) {
-                    reasons.add(new Verdict.Reason(false, where + ": not measured (measured: " + String.join(", ",
+                    reasons.add(new Verdict.Reason(name, false, where + ": not measured (measured: " + String.join(", ",
                             run.measurements().keySet()) + ")"));
                     continue;
                 }
                 double v = stat.of(m);
                 switch (kind) {
-                    case BELOW -> reasons.add(new Verdict.Reason(v < bound, String.format(Locale.ROOT, "%s %s %s %s",
+                    case BELOW -> reasons.add(new Verdict.Reason(name, v < bound, String.format(Locale.ROOT, "%s %s %s %s",
                             where, show(v), v < bound ? "<" : "is not below", show(bound))));
-                    case ABOVE -> reasons.add(new Verdict.Reason(v > bound, String.format(Locale.ROOT, "%s %s %s %s",
+                    case ABOVE -> reasons.add(new Verdict.Reason(name, v > bound, String.format(Locale.ROOT, "%s %s %s %s",
                             where, show(v), v > bound ? ">" : "is not above", show(bound))));
-                    default -> reasons.add(againstBaseline(run, baseline, where));
+                    default -> reasons.add(againstBaseline(run, baseline, where, name));
                 }
             }
             return reasons;
         }
 
-        private Verdict.Reason againstBaseline(RunResult run, List<RunResult> baseline, String where) {
+        private Verdict.Reason againstBaseline(RunResult run, List<RunResult> baseline, String where, String name) {
             if (baseline == null) {
-                return new Verdict.Reason(false, where + ": needs a baseline (--baseline DIR) to compare with");
+                return new Verdict.Reason(name, false, where + ": needs a baseline (--baseline DIR) to compare with");
             }
             RunResult partner = baseline.stream().filter(b -> b.benchmark().equals(run.benchmark()) && b.tasks() == run.tasks()
                     && b.parameters().equals(run.parameters())).findFirst().orElse(null);
             if (partner == null || !partner.measurements().containsKey(operation)) {
-                return new Verdict.Reason(false, where + ": the baseline has no run with these parameters that measured it");
+                return new Verdict.Reason(name, false, where + ": the baseline has no run with these parameters that measured it");
             }
             if (!partner.passed()) {
-                return new Verdict.Reason(false, where + ": the baseline run " + partner.status() + "ED, " + partner.failure());
+                return new Verdict.Reason(name, false, where + ": the baseline run " + partner.status() + "ED, " + partner.failure());
             }
             Comparison.Row row = Comparison.row(partner, run, operation, stat, percent, java.util.Set.of());
             String figures = String.format(Locale.ROOT, "%s %s against %s, %.2fx the baseline", where,
                     show(row.candidateValue()), show(row.baselineValue()), row.ratio());
             if (row.verdict() == Comparison.Verdict.NOT_APPLICABLE) {
-                return new Verdict.Reason(false, figures + ": cannot be judged (" + row.note() + ")");
+                return new Verdict.Reason(name, false, figures + ": cannot be judged (" + row.note() + ")");
             }
             String test = String.format(Locale.ROOT, " (p=%.3g over %d/%d reps)", row.pValue(), row.baselineRepetitions(),
                     row.candidateRepetitions());
-            return new Verdict.Reason(!row.regression(), figures + test + (row.regression()
+            return new Verdict.Reason(name, !row.regression(), figures + test + (row.regression()
                     ? ": slower by more than " + Comparison.fmt(percent) + "%, significantly"
+                    : row.verdict() == Comparison.Verdict.INCONCLUSIVE
+                    ? ": no significant slowdown, though the repetitions cannot show it within " + Comparison.fmt(percent) + "%"
                     : ": within " + Comparison.fmt(percent) + "% or not significant"));
         }
 
@@ -384,18 +395,27 @@ public final class Gate {
     }
 
     /**
-     * The outcome: a reason for every expectation checked.
+     * The outcome: a reason for every expectation checked, and warnings where a baseline ran under other host
+     * conditions. {@link #toJUnitXml} and {@link #toMarkdown} write it where CI systems read verdicts.
      *
-     * @param reasons each check with whether it passed and why
+     * @param reasons  each check with whether it passed and why
+     * @param warnings runs whose baseline ran under different host conditions, naming the figures
      */
-    public record Verdict(List<Reason> reasons) {
-        /** One check. @param passed whether it held @param message what was compared */
-        public record Reason(boolean passed, String message) {
+    public record Verdict(List<Reason> reasons, List<String> warnings) {
+        /**
+         * One check.
+         *
+         * @param expectation the expectation checked, with the task count where it matched several runs
+         * @param passed      whether it held
+         * @param message     what was compared, with the measured figure
+         */
+        public record Reason(String expectation, boolean passed, String message) {
         }
 
         /** Copies. */
         public Verdict {
             reasons = List.copyOf(reasons);
+            warnings = List.copyOf(warnings);
         }
 
         /** @return whether every expectation held */
@@ -418,10 +438,30 @@ public final class Gate {
             }
         }
 
+        /**
+         * @param suite the test suite's name, such as {@code prism gate}
+         * @return the verdict as JUnit XML: one test case per check, a failing check a {@code <failure>} whose message
+         *         holds the measured figure, a passing one its figure in {@code <system-out>}; the warnings in the
+         *         suite's {@code <system-err>}
+         */
+        public String toJUnitXml(String suite) {
+            return dev.prism.report.internal.VerdictFormats.junitXml(suite, reasons.stream().map(r ->
+                    new dev.prism.report.internal.VerdictFormats.Check(r.expectation(), r.passed(), r.message())).toList(),
+                    warnings);
+        }
+
+        /** @return the verdict as Markdown: a headline, a table of every check, the warnings */
+        public String toMarkdown() {
+            return dev.prism.report.internal.VerdictFormats.markdown("Storage gate", reasons.stream().map(r ->
+                    new dev.prism.report.internal.VerdictFormats.Check(r.expectation(), r.passed(), r.message())).toList(),
+                    warnings);
+        }
+
         @Override
         public String toString() {
             StringBuilder s = new StringBuilder(passed() ? "gate PASSED" : "gate FAILED");
             reasons.forEach(r -> s.append("\n  ").append(r.passed() ? "ok   " : "FAIL ").append(r.message()));
+            warnings.forEach(w -> s.append("\n  WARNING ").append(w));
             return s.toString();
         }
     }

@@ -29,8 +29,23 @@ class ComparisonProperties {
         assertThat(c.passed()).isTrue();
         assertThat(c.rows()).allSatisfy(r -> {
             assertThat(r.ratio()).isEqualTo(1.0);
-            assertThat(r.verdict()).isIn(Comparison.Verdict.SAME, Comparison.Verdict.NOT_APPLICABLE);
+            assertThat(r.verdict()).isIn(Comparison.Verdict.SAME, Comparison.Verdict.INCONCLUSIVE,
+                    Comparison.Verdict.NOT_APPLICABLE);
         });
+    }
+
+    @Property(tries = 60)
+    void aDifferenceWellBeyondTheThreshold_isNeverCalledSame(@ForAll @DoubleRange(min = 1.25, max = 4) double factor,
+                                                            @ForAll boolean slower,
+                                                            @ForAll @DoubleRange(min = 0, max = 0.5) double noise,
+                                                            @ForAll @IntRange(min = 3, max = 6) int repetitions,
+                                                            @ForAll @LongRange(min = 0, max = 1_000) long seed) {
+        // "same" is a claim of equivalence: a t-test that finds nothing cannot make it, two one-sided tests must
+        RunResult a = run(100_000, noise, repetitions, seed);
+        RunResult b = run(slower ? 100_000 * factor : 100_000 / factor, noise, repetitions, seed + 1);
+        Comparison c = Comparison.of(List.of(a), List.of(b), 10);
+        assertThat(c.rowsOf("create")).filteredOn(r -> r.stat() == Stat.MEAN)
+                .allSatisfy(r -> assertThat(r.verdict()).isNotEqualTo(Comparison.Verdict.SAME));
     }
 
     @Property(tries = 60)

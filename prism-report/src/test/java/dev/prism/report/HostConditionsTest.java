@@ -1,0 +1,96 @@
+package dev.prism.report;
+
+import dev.prism.Benchmark;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two runs of the same benchmark, one while processes the test started spin on the CPU: the result records them, and
+ * compare and the gate warn naming the figures, instead of calling the storage slower. The observer is the kernel's
+ * own count of the spinning processes' CPU time ({@code /proc/<pid>/stat}) over the candidate's run.
+ */
+class HostConditionsTest {
+    private static final Benchmark TOUCH = Benchmark.builder("touch").run(ctx -> {
+        for (int i = 0; i < 2000; i++) {
+            Path f = ctx.workDirectory().resolve("f" + i);
+            try (var t = ctx.time("create", f)) {
+                Files.createFile(f);
+            }
+        }
+    }).build();
+
+    @Test
+    void aRunBesideBusyProcesses_recordsThem_andCompareAndTheGateWarn(@TempDir Path target) throws Exception {
+        Scenario scenario = Scenario.builder().target(target).benchmark(TOUCH).repetitions(3).build();
+        RunResult quiet = scenario.execute().runs().get(0);
+        List<Process> hogs = new ArrayList<>();
+        RunResult busy;
+        long hogTicks;
+        long[] before;
+        long[] after;
+        try {
+            for (int i = 0; i < 2; i++) {
+                hogs.add(new ProcessBuilder("sh", "-c", "while :; do :; done").start());
+            }
+            long start = ticks(hogs);
+            before = hostTicks();
+            busy = Scenario.builder().target(target).benchmark(TOUCH).repetitions(3).build().execute().runs().get(0);
+            after = hostTicks();
+            hogTicks = ticks(hogs) - start;
+        } finally {
+            hogs.forEach(Process::destroyForcibly);
+            for (Process hog : hogs) {
+                hog.waitFor();
+            }
+        }
+        // the spinners' share of all the host's CPU time around the run: the run's own window sits inside it
+        double observed = hogTicks / (double) (after[0] - before[0]);
+        assertThat(observed).as("the spinning processes' share of the host").isGreaterThan(0.15);
+        assertThat(busy.conditions().othersBusyShare()).isGreaterThan(0.7 * observed)
+                .isGreaterThan(quiet.conditions().othersBusyShare() + 0.10);
+        String hogPid = "(pid " + hogs.get(0).pid() + ")";
+        String otherPid = "(pid " + hogs.get(1).pid() + ")";
+        assertThat(busy.conditions().busiestOthers()).containsAnyOf(hogPid, otherPid).contains("sh (pid");
+
+        Comparison c = Comparison.of(List.of(quiet), List.of(busy), 10);
+        assertThat(c.warnings()).singleElement().satisfies(w -> assertThat(w)
+                .startsWith("touch tasks=1: the two ran under different host conditions (baseline vs candidate): other"
+                        + " processes' CPU ").contains("sh (pid"));
+        assertThat(c.table(false)).contains("WARNING touch tasks=1: the two ran under different host conditions");
+        Gate.Verdict verdict = Gate.of(Gate.expect("touch").op("create").p99().notSlowerThanBaselineBy(1000))
+                .evaluate(List.of(busy), List.of(quiet));
+        assertThat(verdict.warnings()).isEqualTo(c.warnings());
+        assertThat(verdict.toString()).contains("WARNING touch tasks=1");
+        // alike conditions: no warning
+        assertThat(Comparison.of(List.of(quiet), List.of(quiet), 10).warnings()).isEmpty();
+    }
+
+    private static long ticks(List<Process> processes) throws IOException {
+        long sum = 0;
+        for (Process p : processes) {
+            String line = Files.readString(Path.of("/proc/" + p.pid() + "/stat"));
+            String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+            sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+        return sum;
+    }
+
+    private static long[] hostTicks() throws IOException {
+        String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).substring(4).trim().split("\\s+");
+        long total = 0;
+        for (int i = 0; i < 8; i++) {
+            total += Long.parseLong(f[i]);
+        }
+        return new long[]{total};
+    }
+}

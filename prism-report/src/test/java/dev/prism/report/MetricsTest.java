@@ -1,0 +1,126 @@
+package dev.prism.report;
+
+import dev.prism.Benchmark;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.testing.Await;
+import dev.prism.testing.Required;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A run's figures where fleets look: the OpenMetrics file as Prometheus's own {@code promtool} checks it, and a round
+ * trip through a real Pushgateway (Debian's prometheus-pushgateway, started on loopback here and stopped after), read
+ * back from its {@code /metrics}.
+ */
+class MetricsTest {
+    private static final Benchmark TOUCH = Benchmark.builder("touch").run(ctx -> {
+        for (int i = 0; i < 200; i++) {
+            Path f = ctx.workDirectory().resolve("f" + i);
+            try (var t = ctx.time("create", f)) {
+                Files.createFile(f);
+            }
+        }
+    }).build();
+
+    private static RunResult run(Path target) {
+        return Scenario.builder().target(target).benchmark(TOUCH).tasks(2).repetitions(2).label("firmware", "4.3")
+                .build().execute().runs().get(0);
+    }
+
+    @Test
+    void theOpenMetricsFile_passesPromtool_andHoldsTheRunsFigures(@TempDir Path dir) throws Exception {
+        Required.require(onPath("promtool"), "PRISM_REQUIRE_PROMETHEUS", "promtool is missing: apt-get install prometheus");
+        RunResult run = run(dir);
+        Path file = dir.resolve("prism.prom");
+        Metrics.writeOpenMetrics(file, List.of(run));
+        String text = Files.readString(file);
+        assertThat(text).endsWith("# EOF\n");
+        String labels = "benchmark=\"touch\",parameters=\"\",tasks=\"2\",host=\"" + run.host().hostname() + "\",target=\""
+                + run.target().path() + "\",label_firmware=\"4.3\"";
+        assertThat(text).contains("prism_latency_seconds{" + labels + ",operation=\"create\",statistic=\"p99\"} "
+                + run.measurement("create").p99Nanos() / 1e9 + "\n");
+        assertThat(text).contains("prism_operations{" + labels + ",operation=\"create\"} 800\n");
+        assertThat(text).contains("prism_run_passed{" + labels + "} 1\n");
+        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectInput(file.toFile())
+                .redirectErrorStream(true).start();
+        String said = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(promtool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(promtool.exitValue()).as("promtool check metrics said: %s", said).isZero();
+        assertThat(said).isEmpty();
+    }
+
+    @Test
+    void pushedFigures_comeBackFromThePushgateway(@TempDir Path dir) throws Exception {
+        Required.require(onPath("prometheus-pushgateway"), "PRISM_REQUIRE_PROMETHEUS",
+                "prometheus-pushgateway is missing: apt-get install prometheus-pushgateway");
+        RunResult run = run(dir);
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Process gateway = new ProcessBuilder("prometheus-pushgateway", "--web.listen-address=127.0.0.1:" + port)
+                .redirectErrorStream(true).redirectOutput(dir.resolve("pushgateway.log").toFile()).start();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + port);
+            HttpClient http = HttpClient.newHttpClient();
+            Await.until("the Pushgateway on port " + port + " answers /-/ready", () -> {
+                try {
+                    return http.send(HttpRequest.newBuilder(base.resolve("/-/ready")).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            Metrics.push(base, List.of(run));
+            String served = http.send(HttpRequest.newBuilder(base.resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            String p99 = served.lines().filter(l -> l.startsWith("prism_latency_seconds{") && l.contains("operation=\"create\"")
+                    && l.contains("statistic=\"p99\"")).findFirst().orElseThrow(() -> new AssertionError(
+                    "no create p99 in the Pushgateway's metrics:\n" + served));
+            assertThat(p99).contains("benchmark=\"touch\"").contains("tasks=\"2\"").contains("job=\"prism\"")
+                    .contains("host=\"" + run.host().hostname() + "\"").contains("target=\"" + run.target().path() + "\"")
+                    .contains("label_firmware=\"4.3\"");
+            assertThat(Double.parseDouble(p99.substring(p99.lastIndexOf(' ') + 1)))
+                    .isEqualTo(run.measurement("create").p99Nanos() / 1e9);
+            // a second push of the same host and target replaces the group: one series, not two
+            Metrics.push(base, List.of(run));
+            String again = http.send(HttpRequest.newBuilder(base.resolve("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(again.lines().filter(l -> l.equals(p99))).hasSize(1);
+        } finally {
+            gateway.destroy();
+            if (!gateway.waitFor(30, TimeUnit.SECONDS)) {
+                gateway.destroyForcibly().waitFor();
+            }
+        }
+        // nothing listens any more: a push says where it could not go
+        assertThatThrownBy(() -> Metrics.push(URI.create("http://127.0.0.1:" + port), List.of(run)))
+                .isInstanceOf(IOException.class).hasMessageStartingWith("could not push to http://127.0.0.1:" + port);
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
