@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh --test   and what the tests use too: fio, e2fsprogs (mkfs.ext4 for the
 #                                    full-filesystem test), chromium (the report's browser test), fuse3
 #                                    and libfuse3-dev (faultfs), sshfs and openssh-server (an sshfs target),
-#                                    bpftrace and strace (file-call attribution and its observer)
+#                                    bpftrace and strace (file-call attribution and its observer),
+#                                    prometheus-pushgateway and prometheus (promtool) for the metrics export
 set -euo pipefail
 
 missing=()
@@ -28,6 +29,9 @@ if [ "${1:-}" = "--test" ]; then
   command -v sshfs >/dev/null 2>&1 || missing+=(sshfs)
   [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
   command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+  # a real Pushgateway (started on loopback by the test, stopped after) and promtool, the metrics' observers
+  command -v prometheus-pushgateway >/dev/null 2>&1 || missing+=(prometheus-pushgateway)
+  command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then

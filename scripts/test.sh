@@ -7,6 +7,8 @@ cd "$root"
 
 scripts/install-deps.sh --test
 export PRISM_REQUIRE_BROWSER=1
+# the metrics' observers: promtool and a Pushgateway the test starts on loopback
+export PRISM_REQUIRE_PROMETHEUS=1
 # Python with torch (CPU) and transformers for prism-torch; its tests must run, not skip
 scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1

@@ -54,6 +54,25 @@ final class ScenarioExecution {
         listener.start();
     }
 
+    /** @return the command line as the user typed it, quoted for a shell where a word needs it */
+    static String commandLine(CommandLine cli) {
+        java.util.List<String> words = new java.util.ArrayList<>(java.util.List.of("prism"));
+        CommandLine.ParseResult root = rootOf(cli).getParseResult(); // the root's holds every argument
+        java.util.List<String> args = root == null ? java.util.List.of() : root.originalArgs();
+        for (String arg : args) {
+            words.add(arg.matches("[A-Za-z0-9_./:=,@%+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
+        }
+        return String.join(" ", words);
+    }
+
+    private static CommandLine rootOf(CommandLine cli) {
+        CommandLine c = cli;
+        while (c.getParent() != null) {
+            c = c.getParent();
+        }
+        return c;
+    }
+
     private static boolean refused(RunResult run) {
         return run.failure() != null && run.failure().kind() == dev.prism.Failure.Kind.REFUSED;
     }
@@ -112,6 +131,8 @@ final class ScenarioExecution {
         if (options.runId != null) {
             builder.runId(options.runId);
         }
+        options.labels.forEach(builder::label);
+        builder.command(commandLine(cli));
         dev.prism.report.Comparison.Options comparing = judging.toOptions();
         dev.prism.report.Gate gate = null;
         java.util.List<RunResult> baseline = null;
@@ -122,6 +143,11 @@ final class ScenarioExecution {
             throw new IllegalArgumentException("cannot read " + (gate == null ? options.gate : options.baseline) + ": "
                     + e.getMessage(), e);
         }
+        if ((options.junit != null || options.markdown != null) && gate == null) {
+            throw new IllegalArgumentException((options.junit != null ? "--junit" : "--markdown") + " writes a gate's verdict;"
+                    + " give the expectations with --gate FILE");
+        }
+        MetricsExport metrics = MetricsExport.of(options.metrics, options.push);
         Scenario probe = builder.build();
         if (gate != null) {
             // a gate naming what this run will not produce (a typo: crate, create_file) is bad input, said before any work
@@ -182,7 +208,9 @@ final class ScenarioExecution {
             dev.prism.report.Gate.Verdict verdict = gate.evaluate(result.runs(), baseline);
             (options.json ? stderr : stdout).println(verdict);
             gatePassed = verdict.passed();
+            GateCommand.writeVerdict(verdict, options.junit, options.markdown, stderr);
         }
+        metrics.export(result.runs(), stderr);
         stdout.flush();
         stderr.flush();
         if (signals.received() != null) {

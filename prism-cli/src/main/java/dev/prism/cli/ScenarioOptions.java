@@ -146,6 +146,26 @@ final class ScenarioOptions {
             + " say notSlowerThanBaselineBy, and a comparison table)")
     java.nio.file.Path baseline;
 
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "a fact about this run to record in every result"
+            + " (firmware=4.3, kernel_change=…), shown by history where a series shifted; repeatable")
+    java.util.Map<String, String> labels = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--junit", paramLabel = "FILE", description = "with --gate: write the verdict as JUnit XML, one test"
+            + " case per expectation, for CI systems to show")
+    java.nio.file.Path junit;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "with --gate: write the verdict as Markdown, for a"
+            + " CI job's summary page")
+    java.nio.file.Path markdown;
+
+    @Option(names = "--metrics", paramLabel = "FILE", description = "write the run's figures in the OpenMetrics text"
+            + " format, e.g. for the Prometheus node exporter's textfile collector (FILE.prom)")
+    java.nio.file.Path metrics;
+
+    @Option(names = "--push", paramLabel = "URL", description = "push the run's figures to a Prometheus Pushgateway,"
+            + " e.g. http://pushgateway:9091, grouped by job prism and this host")
+    String push;
+
     @Option(names = "--run-id", paramLabel = "ID", description = "names the run directory and results (default: time-based)")
     String runId;
 

@@ -1,0 +1,65 @@
+package dev.prism.cli;
+
+import dev.prism.RunResult;
+import dev.prism.report.Metrics;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code --metrics FILE} and {@code --push URL} of run and suite: checked before any work, done after it. */
+final class MetricsExport {
+    private final Path file;
+    private final URI gateway;
+
+    private MetricsExport(Path file, URI gateway) {
+        this.file = file;
+        this.gateway = gateway;
+    }
+
+    /** @return the export these options ask for, their values checked now */
+    static MetricsExport of(Path file, String push) {
+        URI gateway = null;
+        if (push != null) {
+            try {
+                gateway = URI.create(push);
+            } catch (IllegalArgumentException e) {
+                gateway = null;
+            }
+            if (gateway == null || gateway.getHost() == null
+                    || !("http".equals(gateway.getScheme()) || "https".equals(gateway.getScheme()))) {
+                throw new IllegalArgumentException("--push must be a Pushgateway's http:// or https:// address, such as"
+                        + " http://pushgateway:9091, was '" + push + "'");
+            }
+        }
+        if (file != null && java.nio.file.Files.isDirectory(file)) {
+            throw new IllegalArgumentException("--metrics " + file + " is a directory; name the file to write, such as "
+                    + file.resolve("prism.prom"));
+        }
+        return new MetricsExport(file, gateway);
+    }
+
+    /** Writes and pushes the runs' figures; a failure is said on stderr and never hides the results. */
+    void export(List<RunResult> runs, PrintWriter err) {
+        if (runs.isEmpty()) {
+            return;
+        }
+        if (file != null) {
+            try {
+                Metrics.writeOpenMetrics(file.toAbsolutePath(), runs);
+            } catch (IOException e) {
+                err.println("prism: could not write the metrics to " + file + ": " + dev.prism.spi.Errno.describe(e));
+            }
+        }
+        if (gateway != null) {
+            try {
+                Metrics.push(gateway, runs);
+            } catch (IOException e) {
+                err.println("prism: " + e.getMessage());
+            }
+        }
+        err.flush();
+    }
+}
