@@ -71,6 +71,23 @@ class CompareReportCliTest {
     }
 
     @Test
+    void history_ofFourQuietRuns_movesNothing_andWritesItsPage() throws Exception {
+        for (int i = 1; i <= 4; i++) {
+            run("night-" + i, "--label", "night=" + i);
+        }
+        Path page = work.resolve("history.html");
+        Cli.Outcome o = prism("history", work.resolve("out").toString(), "--window", "3", "--threshold", "200", "-o", page.toString());
+        assertThat(o.exit()).as(o.out() + o.err()).isZero();
+        assertThat(o.out()).startsWith("4 run(s) from ").contains("each run judged against the 3 before it")
+                .endsWith("0 series moved: 0 slower, 0 faster\n");
+        assertThat(Files.readString(page)).contains("No series shifted slower").contains("night=4");
+        assertThat(prism("history", work.resolve("nothing").toString()).exit()).isEqualTo(2);
+        Cli.Outcome window = prism("history", work.resolve("out").toString(), "--window", "1");
+        assertThat(window.exit()).isEqualTo(2);
+        assertThat(window.err()).contains("window must be 3..100 runs, was 1");
+    }
+
+    @Test
     void compare_ofAResultWithItself_findsNoRegressionAndExitsZero() {
         Path a = run("a");
         Cli.Outcome o = prism("compare", a.toString(), a.toString());

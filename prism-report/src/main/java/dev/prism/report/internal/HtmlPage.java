@@ -18,14 +18,19 @@ public final class HtmlPage {
     private HtmlPage() {
     }
 
-    /** @return the page with every slot filled from {@code values} */
+    /** @return the report's page with every slot filled from {@code values} */
     public static String fill(Map<String, String> values) throws IOException {
-        Matcher m = SLOT.matcher(resource("report.html"));
+        return fill("report.html", values);
+    }
+
+    /** @return the page {@code template} (a resource beside report.html) with every slot filled from {@code values} */
+    public static String fill(String template, Map<String, String> values) throws IOException {
+        Matcher m = SLOT.matcher(resource(template));
         StringBuilder page = new StringBuilder();
         while (m.find()) {
             String value = values.get(m.group(1));
             if (value == null) {
-                throw new IllegalStateException("report.html has a slot {{" + m.group(1) + "}} that nothing fills");
+                throw new IllegalStateException(template + " has a slot {{" + m.group(1) + "}} that nothing fills");
             }
             m.appendReplacement(page, Matcher.quoteReplacement(value));
         }

@@ -1,0 +1,118 @@
+package dev.prism.report;
+
+import dev.prism.Benchmark;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.Stat;
+import dev.prism.testing.FaultFs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Eight nightly runs on faultfs, the last three with every create delayed: history names the sixth as where the
+ * series shifted, with the label that changed there, and flags none of the first five. The observer is the injected
+ * delay itself: the runs since the shift are slower by at least the delay per create.
+ */
+class HistoryTest {
+    private static final long DELAY_MS = 5;
+    private static final Benchmark TOUCH = Benchmark.builder("touch").run(ctx -> {
+        for (int i = 0; i < 100; i++) {
+            Path f = ctx.workDirectory().resolve("f" + i);
+            try (var t = ctx.time("create", f)) {
+                Files.createFile(f);
+            }
+        }
+    }).build();
+
+    @Test
+    void eightRuns_theLastThreeDelayed_nameTheSixthAsTheShift_andFlagNoneBefore(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("results");
+        try (FaultFs fs = FaultFs.mount(Files.createDirectories(dir.resolve("fault")))) {
+            for (int night = 1; night <= 8; night++) {
+                if (night == 6) {
+                    fs.rule("create", "*/f*", Duration.ofMillis(DELAY_MS), null);
+                }
+                Scenario.builder().target(fs.mountPoint()).benchmark(TOUCH).repetitions(3).runId("night-" + night)
+                        .output(out.resolve("night-" + night)).label("firmware", night < 6 ? "4.2" : "4.3")
+                        .build().execute();
+            }
+        }
+        // a 2x move is the threshold: this test's machine may be loaded, and the injected delay is far beyond it
+        History history = History.load(List.of(out)).options(Comparison.defaults().threshold(100));
+        assertThat(history.runs()).extracting(History.Run::name)
+                .containsExactly("night-1", "night-2", "night-3", "night-4", "night-5", "night-6", "night-7", "night-8");
+        History.Series mean = history.series().stream()
+                .filter(s -> s.operation().equals("create") && s.stat() == Stat.MEAN).findFirst().orElseThrow();
+        assertThat(mean.points()).hasSize(8);
+        assertThat(mean.points().subList(0, 5)).extracting(History.Point::verdict)
+                .doesNotContain(Comparison.Verdict.REGRESSION, Comparison.Verdict.FASTER);
+        assertThat(mean.points().subList(0, 3)).allSatisfy(p -> assertThat(p.verdict()).isEqualTo(Comparison.Verdict.NOT_APPLICABLE));
+        assertThat(mean.regressed()).isTrue();
+        History.Shift shift = mean.shift();
+        assertThat(shift.run()).isEqualTo("night-6");
+        assertThat(shift.changes()).contains("firmware 4.2 → 4.3");
+        // the observer: every create since the shift waited the injected delay
+        assertThat(shift.after() - shift.before()).isGreaterThanOrEqualTo(DELAY_MS * 1e6 * 0.95);
+        assertThat(mean.points().subList(5, 8)).allSatisfy(p -> assertThat(p.verdict()).isEqualTo(Comparison.Verdict.REGRESSION));
+        assertThat(history.passed()).isFalse();
+        assertThat(history.moved()).isNotEmpty().allSatisfy(s -> assertThat(s.shift().run()).isEqualTo("night-6"));
+
+        String table = history.table();
+        assertThat(table).contains("SLOWER touch tasks=1 create mean").contains("night-6")
+                .contains("firmware 4.2 → 4.3");
+        assertThat(table).containsPattern("touch tasks=1 create mean \\+\\d+% \\(.+ → .+\\) since run night-6 \\(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\): firmware 4.2 → 4.3");
+        String html = history.html();
+        assertThat(html).contains("series shifted slower").contains("night-6").doesNotContain("{{");
+
+        // five quiet runs alone: nothing moved
+        History quiet = History.load(List.of(out.resolve("night-1"), out.resolve("night-2"), out.resolve("night-3"),
+                out.resolve("night-4"), out.resolve("night-5"))).options(Comparison.defaults().threshold(100));
+        assertThat(quiet.moved()).isEmpty();
+        assertThat(quiet.passed()).isTrue();
+        assertThat(quiet.table()).contains("0 series moved");
+    }
+
+    @Test
+    void aBlip_thatReturnsWithinTheWindow_isNoShift() {
+        java.util.Map<String, List<RunResult>> runs = new java.util.LinkedHashMap<>();
+        for (int i = 1; i <= 7; i++) {
+            double mean = i == 5 ? 400_000 : 100_000; // one slow night, then back
+            RunResult r = CompareAndGateTest.Fixture.of(mean, 5_000, 0.01, i).repetitions(3).run();
+            runs.put("night-" + i, List.of(shifted(r, i)));
+        }
+        History h = History.of(runs);
+        History.Series mean = h.series().stream().filter(s -> s.operation().equals("create") && s.stat() == Stat.MEAN)
+                .findFirst().orElseThrow();
+        assertThat(mean.points().get(4).verdict()).isEqualTo(Comparison.Verdict.REGRESSION);
+        assertThat(mean.shift()).isNull();
+        assertThat(h.passed()).isTrue();
+    }
+
+    @Test
+    void argumentsAreCheckedAtOnce() {
+        RunResult r = CompareAndGateTest.run(100_000, 5_000, 0.01, 1);
+        assertThatThrownBy(() -> History.of(java.util.Map.of("only", List.of(r)))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a history needs at least 2 runs, was 1");
+        History h = History.of(java.util.Map.of("a", List.of(r), "b", List.of(r)));
+        assertThatThrownBy(() -> h.window(2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("window must be 3..100 runs, was 2");
+        assertThatThrownBy(() -> History.load(List.of(Path.of("/nonexistent-prism")))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("/nonexistent-prism holds no prism.run/1 documents (NN-benchmark-tN.json)");
+    }
+
+    /** @return {@code r} as if it started {@code night} days after the epoch */
+    private static RunResult shifted(RunResult r, int night) {
+        java.time.Instant at = java.time.Instant.EPOCH.plus(Duration.ofDays(night));
+        return new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(), r.warmups(), r.seed(),
+                r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(), r.repetitions(), r.rankSpread(),
+                at, at, r.target(), r.host(), r.provenance(), r.conditions());
+    }
+}
