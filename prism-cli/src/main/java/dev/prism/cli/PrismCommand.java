@@ -22,7 +22,7 @@ import java.io.PrintWriter;
         description = "Qualifies POSIX storage for AI research by executing real workloads and reporting"
                 + " latency percentiles per operation and per rank.",
         subcommands = {ListCommand.class, DescribeCommand.class, RunCommand.class, SuiteCommand.class, SbatchCommand.class,
-                CompareCommand.class, GateCommand.class, HistoryCommand.class, ReportCommand.class, DatasetCommand.class,
+                CompareCommand.class, GateCommand.class, HistoryCommand.class, QualifyCommand.class, ReportCommand.class, DatasetCommand.class,
                 CommandLine.HelpCommand.class})
 public final class PrismCommand implements Runnable {
     /** Exit code when every run passed. */

@@ -93,8 +93,19 @@ final class ScenarioExecution {
         return line;
     }
 
+    /** What judges a scenario's results beyond its own pass or fail (a qualification's scorecard). */
+    interface Judge {
+        /** @return whether the results pass; prints its verdict on {@code out} */
+        boolean judge(java.util.List<RunResult> runs, PrintWriter out, PrintWriter err);
+    }
+
     static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,
                    int[] tasksAsked) {
+        return run(cli, builder, options, judging, tasksGiven, tasksAsked, null);
+    }
+
+    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,
+                   int[] tasksAsked, Judge judge) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed)
                 .continueOnError(options.continueOnError).pacing(options.pacing());
         if (options.cleanupGrace != null) {
@@ -143,7 +154,7 @@ final class ScenarioExecution {
             throw new IllegalArgumentException("cannot read " + (gate == null ? options.gate : options.baseline) + ": "
                     + e.getMessage(), e);
         }
-        if ((options.junit != null || options.markdown != null) && gate == null) {
+        if ((options.junit != null || options.markdown != null) && gate == null && judge == null) {
             throw new IllegalArgumentException((options.junit != null ? "--junit" : "--markdown") + " writes a gate's verdict;"
                     + " give the expectations with --gate FILE");
         }
@@ -211,6 +222,10 @@ final class ScenarioExecution {
             GateCommand.writeVerdict(verdict, options.junit, options.markdown, stderr);
         }
         metrics.export(result.runs(), stderr);
+        if (judge != null && !result.runs().isEmpty()) {
+            stdout.println();
+            gatePassed &= judge.judge(result.runs(), stdout, stderr);
+        }
         stdout.flush();
         stderr.flush();
         if (signals.received() != null) {

@@ -62,10 +62,10 @@ final class Supervisor {
                 return false;
             }
             String name = sub.commandSpec().name();
-            if (!name.equals("run") && !name.equals("suite")) {
+            if (!name.equals("run") && !name.equals("suite") && !name.equals("qualify")) {
                 return false; // no call on a target to bound
             }
-            if (sub.hasMatchedOption("--plan")) {
+            if (sub.hasMatchedOption("--plan") || sub.hasMatchedOption("--print-profile")) {
                 return false;
             }
             // under srun the step's processes are SLURM's to end (it waits for every one): a supervisor would not help

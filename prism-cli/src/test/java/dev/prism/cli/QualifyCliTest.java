@@ -1,0 +1,112 @@
+package dev.prism.cli;
+
+import dev.prism.DirectoryRemoval;
+import dev.prism.Results;
+import dev.prism.report.Qualification;
+import dev.prism.report.Scorecard;
+import dev.prism.testing.FaultFs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static dev.prism.cli.Cli.prism;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A checkpoint requirement — 8 MiB from 2 ranks within 84 ms, about 50 MB/s per rank — passes on tmpfs and fails on
+ * faultfs where every write waits 10 ms. The observer is faultfs: its log counts the writes each save made, and the
+ * scorecard's figure is held to the rate those writes and the delay imply.
+ */
+class QualifyCliTest {
+    private static final long DELAY_MS = 10;
+    private static final String REQUIREMENTS = """
+            // a small job: two ranks save 8 MiB (4 Mi parameters × 2 B) within 84 ms
+            {"name": "small-checkpoint", "job": {"ranks": 2},
+             "checkpoint": {"parameters": 4194304, "bytesPerParameter": 2, "stallSeconds": 0.084, "writeSize": "128KiB"}}
+            """;
+
+    @TempDir
+    Path work;
+
+    @Test
+    void aCheckpointRequirement_passesOnTmpfs_andFailsOnFaultfsWithDelayedWrites_byTheFigureTheDelayImplies() throws Exception {
+        Path requirements = Files.writeString(work.resolve("requirements.json"), REQUIREMENTS);
+        Qualification q = Qualification.fromJson(requirements);
+        Qualification.Requirement checkpoint = q.requirements().get(0);
+        assertThat(checkpoint.needed()).isCloseTo(8 * 1048576 / 0.084 / 2, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(checkpoint.derivation()).startsWith("99.9 MB/s aggregate, 49.9 MB/s per rank; each rank writes its 4.19 MB shard");
+
+        Path shm = Files.createTempDirectory(Path.of("/dev/shm"), "prism-qualify-");
+        try {
+            Cli.Outcome fast = prism("qualify", requirements.toString(), "--target", shm.toString(), "--tasks", "2", "--reps", "3",
+                    "-q", "--out", work.resolve("out").toString(), "--run-id", "tmpfs", "--junit", work.resolve("tmpfs.xml").toString());
+            assertThat(fast.exit()).as(fast.out() + fast.err()).isZero();
+            assertThat(fast.out()).contains("qualification small-checkpoint: a job of 2 rank(s), measured at 2")
+                    .containsPattern("checkpoint +≥ 49.9 MB/s per rank .* PASS +tmpfs/01-create_files-t2.json\n")
+                    .contains("QUALIFIED: 1 of 1 requirement(s) passed");
+        } finally {
+            DirectoryRemoval.of(shm);
+        }
+
+        try (FaultFs fs = FaultFs.mount(Files.createDirectories(work.resolve("fault")))) {
+            // the saves' files only: the rehearsal's scratch files (rehearsal-N/) before the clock are not delayed
+            fs.rule("write", "*/rank-*/file-*", Duration.ofMillis(DELAY_MS), null);
+            fs.clearLog();
+            Cli.Outcome slow = prism("qualify", requirements.toString(), "--target", fs.mountPoint().toString(), "--tasks", "2",
+                    "--reps", "3", "-q", "--out", work.resolve("out").toString(), "--run-id", "faultfs",
+                    "--junit", work.resolve("faultfs.xml").toString(), "--markdown", work.resolve("faultfs.md").toString());
+            assertThat(slow.exit()).as(slow.out() + slow.err()).isEqualTo(1);
+            assertThat(slow.out()).containsPattern("checkpoint +≥ 49.9 MB/s per rank .* FAIL +faultfs/01-create_files-t2.json")
+                    .contains("NOT QUALIFIED: 0 of 1 requirement(s) passed");
+            // the observer: faultfs served every write, each after the delay; a warm-up and 3 repetitions of 2 ranks saved
+            long writes = fs.log().stream().filter(l -> l.matches("write .*/rank-\\d+/file-\\d+\\.dat")).count();
+            long saves = 4 * 2;
+            assertThat(writes % saves).as("writes per save alike").isZero();
+            double implied = 4194304 / ((writes / (double) saves) * DELAY_MS / 1000.0);
+            Scorecard card = q.judge(Results.load(work.resolve("out/faultfs")), 2);
+            Scorecard.Row row = card.rows().get(0);
+            assertThat(row.verdict()).isEqualTo(Scorecard.Verdict.FAIL);
+            assertThat(row.measured() / implied).as("measured %s against %s implied by %d writes of %d ms",
+                    row.measured(), implied, writes / saves, DELAY_MS).isBetween(0.9, 1.0);
+            assertThat(row.high()).isLessThan(checkpoint.needed());
+        }
+        Document xml = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(work.resolve("faultfs.xml").toFile());
+        assertThat(xml.getElementsByTagName("testcase").getLength()).isEqualTo(1);
+        Element failure = (Element) xml.getElementsByTagName("failure").item(0);
+        assertThat(failure.getAttribute("message")).startsWith("FAIL checkpoint a model (4.19 M parameters × 2 B = 8.39 MB)"
+                + " from 2 rank(s) within 0.084 s: needed ≥ 49.9 MB/s per rank, measured ").contains("faultfs/01-create_files-t2.json");
+        Document passing = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(work.resolve("tmpfs.xml").toFile());
+        assertThat(passing.getElementsByTagName("failure").getLength()).isZero();
+        assertThat(Files.readString(work.resolve("faultfs.md"))).startsWith("### Qualification small-checkpoint: FAILED (0 of 1 held)");
+    }
+
+    @Test
+    void badRequirements_areUsageErrorsNamingTheField() throws Exception {
+        Path bad = Files.writeString(work.resolve("bad.json"), "{\"job\": {\"ranks\": 2}, \"checkpoint\": {\"parameters\": 1e9}}");
+        Cli.Outcome o = prism("qualify", bad.toString(), "--target", work.toString());
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("checkpoint.stallSeconds is required (0.001..86400)").doesNotContain("Exception");
+        Path typo = Files.writeString(work.resolve("typo.json"), "{\"job\": {\"ranks\": 2}, \"interactive\": {\"statP9\": \"5ms\"}}");
+        assertThat(prism("qualify", typo.toString(), "--target", work.toString()).err())
+                .contains("unknown field interactive.statP9; interactive takes statP99, listP99, listDirectoryFiles, gitStatusP99");
+        Cli.Outcome neither = prism("qualify", "--target", work.toString());
+        assertThat(neither.exit()).isEqualTo(2);
+        assertThat(neither.err()).contains("give the requirements as a file");
+        Cli.Outcome printed = prism("qualify", "--print-profile", "project");
+        assertThat(printed.exit()).isZero();
+        Qualification project = Qualification.fromJson(printed.out());
+        assertThat(project.jobRanks()).isEqualTo(512);
+        assertThat(project.requirements()).extracting(Qualification.Requirement::id)
+                .containsExactly("checkpoint", "data_bytes", "data_files", "stat_p99", "list_p99");
+        Cli.Outcome plan = prism("qualify", "--profile", "home", "--plan", "--tasks", "2");
+        assertThat(plan.exit()).isZero();
+        assertThat(plan.out()).contains("measured by git_status files=5000 scans=10");
+    }
+}

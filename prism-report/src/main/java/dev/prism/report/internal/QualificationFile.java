@@ -1,0 +1,316 @@
+package dev.prism.report.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.prism.DataSize;
+import dev.prism.report.Qualification.Measure;
+import dev.prism.report.Qualification.Requirement;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a requirements file and derives each requirement's figure, the sizing method's arithmetic: a checkpoint's
+ * bytes over the stall it may cost, shared by the ranks that write it; samples per second per GPU times the bytes and
+ * files per sample; the interactive p99s as given. Every field is checked, naming it, its value and what is accepted.
+ */
+public final class QualificationFile {
+    /** Parameter counts of the presets, from the models' published configurations (as prism-torch's presets build them). */
+    static final Map<String, Long> PRESETS = Map.of("llama3-8b", 8_030_261_248L, "llama3-70b", 70_553_706_496L,
+            "llama3-405b", 405_853_388_800L);
+    private static final Set<String> SECTIONS = Set.of("name", "job", "headroom", "checkpoint", "data", "environment",
+            "interactive");
+
+    private final String name;
+    private final int jobRanks;
+    private final List<Requirement> requirements;
+
+    private QualificationFile(String name, int jobRanks, List<Requirement> requirements) {
+        this.name = name;
+        this.jobRanks = jobRanks;
+        this.requirements = requirements;
+    }
+
+    /** @return the requirements' name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the job's ranks */
+    public int jobRanks() {
+        return jobRanks;
+    }
+
+    /** @return the requirements derived */
+    public List<Requirement> requirements() {
+        return requirements;
+    }
+
+    /** @return the file's requirements, derived; throws IllegalArgumentException naming the field that is wrong */
+    public static QualificationFile read(JsonNode root) {
+        if (!root.isObject()) {
+            throw new IllegalArgumentException("the requirements must be a JSON object with sections "
+                    + String.join(", ", new java.util.TreeSet<>(SECTIONS)));
+        }
+        root.fieldNames().forEachRemaining(f -> {
+            if (!SECTIONS.contains(f)) {
+                throw new IllegalArgumentException("unknown section '" + f + "'; sections: "
+                        + String.join(", ", new java.util.TreeSet<>(SECTIONS)));
+            }
+        });
+        String name = root.path("name").asText("requirements");
+        JsonNode job = root.path("job");
+        known(job, "job", "ranks", "nodes", "gpusPerNode");
+        int ranks;
+        if (job.has("ranks")) {
+            ranks = (int) integer(job, "job.ranks", 1, 1_000_000);
+        } else {
+            ranks = (int) (integer(job, "job.nodes", 1, 100_000) * integer(job, "job.gpusPerNode", 1, 64));
+        }
+        double headroom = root.has("headroom") ? number(root, "headroom", 1, 100) : 1.0;
+        String room = headroom == 1 ? "" : String.format(Locale.ROOT, " (× %s headroom)", trim(headroom));
+        List<Requirement> requirements = new ArrayList<>();
+        if (root.has("checkpoint")) {
+            requirements.add(checkpoint(root.path("checkpoint"), ranks, headroom, room));
+        }
+        if (root.has("data")) {
+            requirements.addAll(data(root.path("data"), ranks, headroom, room));
+        }
+        if (root.has("environment")) {
+            requirements.addAll(environment(root.path("environment")));
+        }
+        if (root.has("interactive")) {
+            requirements.addAll(interactive(root.path("interactive"), root.path("environment")));
+        }
+        if (requirements.isEmpty()) {
+            throw new IllegalArgumentException("the requirements name nothing to measure: give at least one of checkpoint,"
+                    + " data, environment, interactive");
+        }
+        return new QualificationFile(name, ranks, requirements);
+    }
+
+    private static Requirement checkpoint(JsonNode c, int ranks, double headroom, String room) {
+        known(c, "checkpoint", "model", "parameters", "bytesPerParameter", "stallSeconds", "intervalMinutes", "writers",
+                "writeSize", "measureBytesPerRank");
+        double parameters;
+        String what;
+        if (c.has("model")) {
+            String model = c.path("model").asText();
+            Long count = PRESETS.get(model);
+            if (count == null) {
+                throw new IllegalArgumentException("checkpoint.model must be one of " + String.join(", ",
+                        new java.util.TreeSet<>(PRESETS.keySet())) + " (or give checkpoint.parameters), was '" + model + "'");
+            }
+            parameters = count;
+            what = model + " (" + count(parameters) + " parameters";
+        } else {
+            parameters = number(c, "checkpoint.parameters", 1, 1e15);
+            what = "a model (" + count(parameters) + " parameters";
+        }
+        double perParameter = c.has("bytesPerParameter") ? number(c, "checkpoint.bytesPerParameter", 0.5, 64) : 14;
+        double bytes = parameters * perParameter;
+        double stall = number(c, "checkpoint.stallSeconds", 0.001, 86_400);
+        int writers = c.has("writers") ? (int) integer(c, "checkpoint.writers", 1, ranks) : ranks;
+        double aggregate = bytes * headroom / stall;
+        double perRank = aggregate / writers;
+        String interval = "";
+        if (c.has("intervalMinutes")) {
+            double minutes = number(c, "checkpoint.intervalMinutes", 0.1, 100_000);
+            interval = String.format(Locale.ROOT, ", every %s min", trim(minutes));
+            room += String.format(Locale.ROOT, "; the stall is %.1f%% of training time", 100 * stall / (minutes * 60));
+        }
+        long shard = (long) Math.ceil(bytes / writers);
+        long measured = Math.min(shard, size(c, "checkpoint.measureBytesPerRank", "1GiB"));
+        long block = Math.min(measured, size(c, "checkpoint.writeSize", "16MiB"));
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("files", "1");
+        p.put("file_size", measured + "B");
+        p.put("block_size", Math.max(1, block) + "B");
+        p.put("fsync", "true");
+        String statement = String.format(Locale.ROOT, "checkpoint %s × %s B = %s) from %d rank(s) within %s s%s", what,
+                trim(perParameter), decimal(bytes), writers, trim(stall), interval);
+        String derivation = String.format(Locale.ROOT, "%s/s aggregate, %s/s per rank%s; each rank writes its %s shard%s"
+                        + " as one file with fsync", decimal(aggregate), decimal(perRank), room,
+                decimal(shard), measured < shard ? " (measured on its first " + decimal(measured) + ")" : "");
+        return new Requirement("checkpoint", statement, derivation, perRank, Measure.WRITE_BYTES_PER_RANK, "create_files", p,
+                "write");
+    }
+
+    private static List<Requirement> data(JsonNode d, int ranks, double headroom, String room) {
+        known(d, "data", "samplesPerSecondPerGpu", "bytesPerSample", "filesPerSample", "measureFiles");
+        double samples = number(d, "data.samplesPerSecondPerGpu", 0.001, 1e7);
+        long perSample = size(d, "data.bytesPerSample", null);
+        long files = d.has("filesPerSample") ? integer(d, "data.filesPerSample", 1, 100_000) : 1;
+        long fileSize = Math.max(1, perSample / files);
+        long measureFiles = d.has("measureFiles") ? integer(d, "data.measureFiles", 8, 1_000_000) : 512;
+        double bytesPerGpu = samples * perSample * headroom;
+        double filesPerGpu = samples * files * headroom;
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("size_classes", fileSize + "B");
+        p.put("files_per_class", String.valueOf(measureFiles));
+        p.put("total_size", (fileSize * measureFiles) + "B");
+        p.put("cache", "drop");
+        p.put("order", "random");
+        p.put("chunk_size", Math.max(512, Math.min(fileSize, 1L << 20)) + "B");
+        String statement = String.format(Locale.ROOT, "data loading: %s samples/s per GPU × %s (%d file(s) of %s each), %d GPU(s)",
+                trim(samples), dev.prism.spi.Formats.bytes(perSample), files, dev.prism.spi.Formats.bytes(fileSize), ranks);
+        String how = String.format(Locale.ROOT, "; %d files of %s read with the page cache dropped, in random order, and"
+                + " MD5'd, shared by the ranks", measureFiles, dev.prism.spi.Formats.bytes(fileSize));
+        return List.of(
+                new Requirement("data_bytes", statement, String.format(Locale.ROOT, "%s/s per GPU, %s/s aggregate%s%s",
+                        decimal(bytesPerGpu), decimal(bytesPerGpu * ranks), room, how),
+                        bytesPerGpu, Measure.READ_BYTES_PER_RANK, "md5_check", p, "file"),
+                new Requirement("data_files", statement, String.format(Locale.ROOT, "%s files/s per GPU, %s files/s aggregate%s%s",
+                        trim(filesPerGpu), trim(filesPerGpu * ranks), room, how),
+                        filesPerGpu, Measure.READ_FILES_PER_RANK, "md5_check", p, "file"));
+    }
+
+    private static List<Requirement> environment(JsonNode e) {
+        known(e, "environment", "repositoryFiles", "environmentSeconds", "packages");
+        if (!e.has("environmentSeconds")) {
+            return List.of();
+        }
+        double seconds = number(e, "environment.environmentSeconds", 0.001, 86_400);
+        long packages = e.has("packages") ? integer(e, "environment.packages", 1, 10_000) : 10;
+        return List.of(new Requirement("environment", String.format(Locale.ROOT,
+                "a Python environment with %d package(s) created within %s s", packages, trim(seconds)),
+                "the mean of creating it and installing them, offline (uv, else venv + pip)", seconds * 1e9,
+                Measure.MEAN, "env_create", Map.of("packages", String.valueOf(packages)), "create+install"));
+    }
+
+    private static List<Requirement> interactive(JsonNode i, JsonNode environment) {
+        known(i, "interactive", "statP99", "listP99", "listDirectoryFiles", "gitStatusP99");
+        List<Requirement> list = new ArrayList<>();
+        long files = i.has("listDirectoryFiles") ? integer(i, "interactive.listDirectoryFiles", 1, 10_000_000) : 10_000;
+        Map<String, String> listing = Map.of("files", String.valueOf(files));
+        if (i.has("statP99")) {
+            Duration d = duration(i, "interactive.statP99");
+            list.add(new Requirement("stat_p99", "stat of a file, p99 within " + dev.prism.spi.Formats.exactDuration(d),
+                    "stat of every entry of a directory of " + files + " files, over every rank", d.toNanos(), Measure.P99,
+                    "list_files", listing, "stat"));
+        }
+        if (i.has("listP99")) {
+            Duration d = duration(i, "interactive.listP99");
+            list.add(new Requirement("list_p99", "listing a directory of " + files + " files, p99 within "
+                    + dev.prism.spi.Formats.exactDuration(d), "readdir of the whole directory, once per rank and repetition",
+                    d.toNanos(), Measure.P99, "list_files", listing, "readdir"));
+        }
+        if (i.has("gitStatusP99")) {
+            Duration d = duration(i, "interactive.gitStatusP99");
+            long repository = environment.has("repositoryFiles")
+                    ? integer(environment, "environment.repositoryFiles", 1, 1_000_000) : 5_000;
+            list.add(new Requirement("git_status_p99", "git status of a " + repository + "-file working tree, p99 within "
+                    + dev.prism.spi.Formats.exactDuration(d), "warm scans (the tree's metadata cached), over every rank",
+                    d.toNanos(), Measure.P99, "git_status", ordered("files", String.valueOf(repository), "scans", "10"),
+                    "status_warm"));
+        }
+        return list;
+    }
+
+    private static Map<String, String> ordered(String k1, String v1, String k2, String v2) {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put(k1, v1);
+        map.put(k2, v2);
+        return map;
+    }
+
+    private static void known(JsonNode section, String name, String... fields) {
+        if (section.isMissingNode()) {
+            return;
+        }
+        if (!section.isObject()) {
+            throw new IllegalArgumentException(name + " must be an object with " + String.join(", ", fields));
+        }
+        Set<String> allowed = Set.of(fields);
+        section.fieldNames().forEachRemaining(f -> {
+            if (!allowed.contains(f)) {
+                throw new IllegalArgumentException("unknown field " + name + "." + f + "; " + name + " takes "
+                        + String.join(", ", fields));
+            }
+        });
+    }
+
+    private static double number(JsonNode node, String path, double min, double max) {
+        JsonNode v = node.path(path.substring(path.lastIndexOf('.') + 1));
+        if (v.isMissingNode()) {
+            throw new IllegalArgumentException(path + " is required (" + trim(min) + ".." + trim(max) + ")");
+        }
+        if (!v.isNumber() || !(v.asDouble() >= min && v.asDouble() <= max)) {
+            throw new IllegalArgumentException(path + " must be a number in " + trim(min) + ".." + trim(max) + ", was " + v);
+        }
+        return v.asDouble();
+    }
+
+    private static long integer(JsonNode node, String path, long min, long max) {
+        double v = number(node, path, min, max);
+        if (v != Math.rint(v)) {
+            throw new IllegalArgumentException(path + " must be a whole number in " + min + ".." + max + ", was " + trim(v));
+        }
+        return (long) v;
+    }
+
+    private static long size(JsonNode node, String path, String fallback) {
+        JsonNode v = node.path(path.substring(path.lastIndexOf('.') + 1));
+        if (v.isMissingNode()) {
+            if (fallback == null) {
+                throw new IllegalArgumentException(path + " is required (a size such as 512KiB)");
+            }
+            return DataSize.parse(fallback).bytes();
+        }
+        try {
+            long bytes = v.isNumber() ? v.asLong() : DataSize.parse(v.asText()).bytes();
+            if (bytes < 1) {
+                throw new IllegalArgumentException("not positive");
+            }
+            return bytes;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(path + " must be a size of at least 1 B such as 512KiB or 1GiB, was " + v, e);
+        }
+    }
+
+    private static Duration duration(JsonNode node, String path) {
+        JsonNode v = node.path(path.substring(path.lastIndexOf('.') + 1));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s|m|h)").matcher(v.asText());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(path + " must be a duration such as 5ms, 500us, 2s, was " + v);
+        }
+        double amount = Double.parseDouble(m.group(1));
+        double nanos = amount * switch (m.group(2)) {
+            case "ns" -> 1;
+            case "us", "µs" -> 1e3;
+            case "ms" -> 1e6;
+            case "s" -> 1e9;
+            case "m" -> 60e9;
+            default -> 3600e9;
+        };
+        if (nanos < 1 || nanos > 86_400e9) {
+            throw new IllegalArgumentException(path + " must be between 1ns and 24h, was " + v);
+        }
+        return Duration.ofNanos(Math.round(nanos));
+    }
+
+    /** @return a size as teams size storage, in decimal units: {@code 112 GB}, {@code 9.15 MB} */
+    public static String decimal(double bytes) {
+        String[] units = {"B", "kB", "MB", "GB", "TB", "PB"};
+        int u = 0;
+        while (Math.abs(bytes) >= 1000 && u < units.length - 1) {
+            bytes /= 1000;
+            u++;
+        }
+        return String.format(Locale.ROOT, bytes >= 100 || u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+    }
+
+    private static String count(double n) {
+        return n >= 1e9 ? String.format(Locale.ROOT, "%.3g G", n / 1e9) : n >= 1e6
+                ? String.format(Locale.ROOT, "%.3g M", n / 1e6) : trim(n);
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v)
+                : new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", v)).stripTrailingZeros().toPlainString();
+    }
+}
