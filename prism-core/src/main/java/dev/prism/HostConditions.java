@@ -38,6 +38,9 @@ public record HostConditions(int cpus, double loadStart, double loadEnd, double 
     public static final HostConditions UNKNOWN = new HostConditions(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
             Double.NaN, Double.NaN, "");
 
+    /** An idle host: what a run's conditions are held to where there is no other run to compare with. */
+    public static final HostConditions IDLE = new HostConditions(0, 0, 0, 0, 0, 0, 0, "");
+
     /** Other processes' CPU shares further apart than this are a difference (0.10: ten percent of the host). */
     public static final double OTHERS_DIFFERENCE = 0.10;
     /** Steal shares further apart than this are a difference. */

@@ -46,6 +46,10 @@ final class QualifyCommand implements Callable<Integer> {
             + " after a warm-up; the 95% interval needs at least 2 (default: ${DEFAULT-VALUE})")
     private int repetitions;
 
+    @Option(names = "--results", paramLabel = "DIR", description = "judge results already written (a run of the same"
+            + " configurations at --tasks) instead of running; no --target needed")
+    private Path results;
+
     @CommandLine.Mixin
     private ScenarioOptionsMixin options;
 
@@ -70,6 +74,14 @@ final class QualifyCommand implements Callable<Integer> {
             out.print(q.plan(at));
             out.flush();
             return PrismCommand.EXIT_PASSED;
+        }
+        if (results != null) {
+            Scorecard card = q.judge(dev.prism.Results.load(results), at);
+            out.print(card.table());
+            out.flush();
+            GateCommand.write(options.options.junit, card.toJUnitXml(), spec.commandLine().getErr());
+            GateCommand.write(options.options.markdown, card.toMarkdown(), spec.commandLine().getErr());
+            return card.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
         }
         if (target == null) {
             throw new IllegalArgumentException("--target DIR is required: the directory on the filesystem to qualify");

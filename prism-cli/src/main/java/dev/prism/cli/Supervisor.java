@@ -65,7 +65,7 @@ final class Supervisor {
             if (!name.equals("run") && !name.equals("suite") && !name.equals("qualify")) {
                 return false; // no call on a target to bound
             }
-            if (sub.hasMatchedOption("--plan") || sub.hasMatchedOption("--print-profile")) {
+            if (sub.hasMatchedOption("--plan") || sub.hasMatchedOption("--print-profile") || sub.hasMatchedOption("--results")) {
                 return false;
             }
             // under srun the step's processes are SLURM's to end (it waits for every one): a supervisor would not help

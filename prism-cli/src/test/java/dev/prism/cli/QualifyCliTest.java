@@ -82,6 +82,10 @@ class QualifyCliTest {
         Element failure = (Element) xml.getElementsByTagName("failure").item(0);
         assertThat(failure.getAttribute("message")).startsWith("FAIL checkpoint a model (4.19 M parameters × 2 B = 8.39 MB)"
                 + " from 2 rank(s) within 0.084 s: needed ≥ 49.9 MB/s per rank, measured ").contains("faultfs/01-create_files-t2.json");
+        // the same verdict from the results alone, without running again
+        Cli.Outcome again = prism("qualify", requirements.toString(), "--results", work.resolve("out/faultfs").toString(), "--tasks", "2");
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.out()).containsPattern("checkpoint +≥ 49.9 MB/s per rank .* FAIL +faultfs/01-create_files-t2.json");
         Document passing = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(work.resolve("tmpfs.xml").toFile());
         assertThat(passing.getElementsByTagName("failure").getLength()).isZero();
         assertThat(Files.readString(work.resolve("faultfs.md"))).startsWith("### Qualification small-checkpoint: FAILED (0 of 1 held)");

@@ -73,9 +73,13 @@ class ReportInBrowserTest {
 
         String dom = chromium(work.resolve("profile"), "--dump-dom", html.toUri().toString());
         // create_files measures 4 operations, list_files 2: three charts each (latency, distribution, throughput),
-        // two of them on a logarithmic latency axis, every error bar inside its chart, none of them blank
-        assertThat(dom).doesNotContain("data-error").contains("data-rendered=\"18\"").contains("data-log-axes=\"12\"")
-                .contains("data-overflowing-bars=\"0\"").contains("data-blank-charts=\"0\"");
+        // two of them on a logarithmic latency axis, every error bar inside its chart, none of them blank; and per
+        // configuration one chart of each rank's timed phase at 2 tasks
+        assertThat(dom).doesNotContain("data-error").contains("data-rendered=\"20\"").contains("data-log-axes=\"12\"")
+                .contains("data-overflowing-bars=\"0\"").contains("data-blank-charts=\"0\"").contains("data-rank-charts=\"2\"");
+        // the verdict first, then the summary with both values beside each ratio
+        assertThat(dom.indexOf("id=\"verdict\"")).isPositive().isLessThan(dom.indexOf("Summary against tmpfs"));
+        assertThat(dom).containsPattern("<td>\\d+\\.\\d\\d <small>\\([^<]+ → [^<]+\\)</small></td>");
         // short titles with the parameters below them, and the summary against the first set
         assertThat(dom).containsPattern("<h3>create_files — create</h3><div class=\"params\">[^<]*files=100[^<]*</div>")
                 .contains("Summary against tmpfs").contains("<th>disk mean</th>");

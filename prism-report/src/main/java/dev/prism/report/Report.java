@@ -107,7 +107,7 @@ public final class Report {
                 .replace("</", "<\\/");
         HtmlTables tables = new HtmlTables(sets, comparing);
         BreakdownTables breakdowns = new BreakdownTables(sets);
-        return HtmlPage.fill(Map.of("chart.js", chartJs, "summary", tables.summary(), "interfaces", breakdowns.interfaces(),
+        return HtmlPage.fill(Map.of("chart.js", chartJs, "banner", tables.banner(), "summary", tables.summary(), "interfaces", breakdowns.interfaces(),
                 "attribution", breakdowns.fileCalls(), "tables", tables.measurements(), "data", data));
     }
 

@@ -138,7 +138,7 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
         }
         RunResult run = runs.get(index);
         String evidence = run.runId() + "/" + String.format(Locale.ROOT, "%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks());
-        String basis = basis(r, tasks, jobRanks);
+        String basis = basis(r, tasks, jobRanks) + busy(run.conditions());
         if (!run.passed()) {
             return new Row(r, Double.NaN, Double.NaN, Double.NaN, run.repetitions().size(), Verdict.FAIL,
                     basis + "; the run " + run.status() + "ED: " + run.failure().message(), evidence);
@@ -222,6 +222,12 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
         }
         return String.format(Locale.ROOT, "measured at %d of the job's %d ranks: the load of %d ranks on the metadata"
                 + " service was not measured", tasks, jobRanks, jobRanks);
+    }
+
+    /** @return where the host was busy while the run measured, a clause naming the figures; empty otherwise */
+    static String busy(dev.prism.HostConditions c) {
+        List<String> said = c.differences(dev.prism.HostConditions.IDLE);
+        return said.isEmpty() ? "" : "; WARNING the host was busy while it ran (measured vs idle): " + String.join(", ", said);
     }
 
     private static double mean(double[] values) {

@@ -164,6 +164,9 @@ public final class ChartData {
                 }
                 throughput.put("bytes", bytes);
                 timeline(group.putArray("timeline"), key, op, taskCounts);
+                if (op.equals(operationsOfKey.get(0))) {
+                    ranks(group.putArray("ranks"), key);
+                }
             }
         });
         return root;
@@ -232,4 +235,37 @@ public final class ChartData {
         return new ObjectMapper().createArrayNode().add(st.ci95LowNanos()).add(st.ci95HighNanos());
     }
 
+
+    /**
+     * Per set, the run of this configuration at its most tasks (above one): each rank's timed phase, the mean over the
+     * repetitions in which it timed work, so the straggler shows at a glance; null for a rank that timed none.
+     */
+    private void ranks(ArrayNode out, String key) {
+        for (Map.Entry<String, List<RunResult>> set : sets.entrySet()) {
+            RunResult run = set.getValue().stream().filter(r -> key(r).equals(key) && r.tasks() > 1)
+                    .max(java.util.Comparator.comparingInt(RunResult::tasks)).orElse(null);
+            if (run == null) {
+                continue;
+            }
+            ObjectNode s = out.addObject().put("label", set.getKey() + ", " + run.tasks() + " tasks");
+            ArrayNode phases = s.putArray("phases");
+            int slowest = -1;
+            double longest = -1;
+            for (int rank = 0; rank < run.tasks(); rank++) {
+                final int r = rank;
+                java.util.OptionalDouble mean = run.repetitions().stream().flatMap(rep -> rep.ranks().stream())
+                        .filter(x -> x.rank() == r && x.phaseNanos() > 0).mapToLong(dev.prism.RankResult::phaseNanos).average();
+                if (mean.isPresent()) {
+                    phases.add(mean.getAsDouble());
+                    if (mean.getAsDouble() > longest) {
+                        longest = mean.getAsDouble();
+                        slowest = rank;
+                    }
+                } else {
+                    phases.addNull();
+                }
+            }
+            s.put("slowest", slowest);
+        }
+    }
 }

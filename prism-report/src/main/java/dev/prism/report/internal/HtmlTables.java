@@ -31,7 +31,7 @@ public final class HtmlTables {
         List<String> labels = new ArrayList<>(sets.keySet());
         List<RunResult> first = sets.get(labels.get(0));
         StringBuilder html = new StringBuilder("<h2>Summary against " + escape(labels.get(0)) + "</h2><p>Ratio of each set's mean"
-                + " and p99 to " + escape(labels.get(0)) + "'s (above 1: slower), and compare's verdict (thresholds "
+                + " and p99 to " + escape(labels.get(0)) + "'s (above 1: slower; both values beside it), and compare's verdict (thresholds "
                 + escape(comparing.toString()) + "; Welch's t-test over repetitions, p &lt; " + Comparison.ALPHA + ", at least "
                 + Comparison.MIN_REPETITIONS + " repetitions a side).</p><table class=summary><tr><th>benchmark</th>"
                 + "<th>parameters</th><th>tasks</th><th>op</th>");
@@ -77,7 +77,46 @@ public final class HtmlTables {
 
     private static String ratioCell(List<Comparison.Row> rows, Stat stat) {
         return rows.stream().filter(r -> r.stat() == stat).findFirst()
-                .map(r -> "<td>" + String.format(Locale.ROOT, "%.2f", r.ratio()) + "</td>").orElse("<td>-</td>");
+                .map(r -> "<td>" + String.format(Locale.ROOT, "%.2f", r.ratio()) + " <small>(" + escape(Formats.latency(r.baselineValue()))
+                        + " → " + escape(Formats.latency(r.candidateValue())) + ")</small></td>").orElse("<td>-</td>");
+    }
+
+    /**
+     * @return the verdict first: a banner saying whether every run passed and, with two or more sets, whether any
+     *         regressed against the first, naming what failed and what regressed (with both values), and the warnings
+     *         where a pair of runs ran under different host conditions
+     */
+    public String banner() {
+        List<String> failed = new ArrayList<>();
+        sets.forEach((label, runs) -> runs.stream().filter(r -> !r.passed()).forEach(r -> failed.add(label + ": "
+                + r.benchmark() + " tasks=" + r.tasks() + " " + r.status() + "ED, " + r.failure().message())));
+        List<String> regressed = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        List<String> labels = new ArrayList<>(sets.keySet());
+        for (String label : labels.subList(Math.min(1, labels.size()), labels.size())) {
+            Comparison c = comparing.compare(sets.get(labels.get(0)), sets.get(label));
+            c.regressions().forEach(r -> regressed.add(label + ": " + r.benchmark() + " tasks=" + r.tasks() + " " + r.operation()
+                    + " " + r.stat().label() + " " + Formats.latency(r.baselineValue()) + " → " + Formats.latency(r.candidateValue())
+                    + String.format(Locale.ROOT, " (%.2fx, p=%.3g)", r.ratio(), r.pValue())));
+            c.warnings().forEach(w -> warnings.add(label + ": " + w));
+        }
+        boolean bad = !failed.isEmpty() || !regressed.isEmpty();
+        StringBuilder html = new StringBuilder("<div class=\"banner ").append(bad ? "bad" : "good").append("\" id=\"verdict\"><strong>");
+        if (!bad) {
+            html.append("PASSED: every run passed").append(sets.size() > 1 ? "; nothing regressed against " + escape(labels.get(0)) : "");
+        } else {
+            html.append("FAILED: ").append(failed.size()).append(" run(s) failed, ").append(regressed.size())
+                    .append(" statistic(s) regressed").append(sets.size() > 1 ? " against " + escape(labels.get(0)) : "");
+        }
+        html.append("</strong>");
+        if (bad || !warnings.isEmpty()) {
+            html.append("<ul>");
+            failed.forEach(f -> html.append("<li>").append(escape(f)).append("</li>"));
+            regressed.forEach(r -> html.append("<li>REGRESSION ").append(escape(r)).append("</li>"));
+            warnings.forEach(w -> html.append("<li>WARNING ").append(escape(w)).append("</li>"));
+            html.append("</ul>");
+        }
+        return html.append("</div>").toString();
     }
 
     /** @return the regressions named; else one verdict when all agree, or every statistic's; "-" without a partner run */

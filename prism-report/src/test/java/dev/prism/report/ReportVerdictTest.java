@@ -1,0 +1,38 @@
+package dev.prism.report;
+
+import dev.prism.RunResult;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The report leads with the verdict: what failed and what regressed, with both values, before anything else. */
+class ReportVerdictTest {
+    @Test
+    void theBanner_namesTheFailedRunAndTheRegression_withBothValues() throws Exception {
+        RunResult before = CompareAndGateTest.Fixture.of(100_000, 5_000, 0.01, 1).repetitions(5).run();
+        RunResult slower = CompareAndGateTest.Fixture.of(300_000, 5_000, 0.01, 2).repetitions(5).run();
+        RunResult failed = CompareAndGateTest.Fixture.of(100_000, 5_000, 0.01, 3).parameters(Map.of("files", "20"))
+                .repetitions(5).failed("open /t/f1: Input/output error (EIO)");
+        Map<String, List<RunResult>> sets = new LinkedHashMap<>();
+        sets.put("nfs", List.of(before));
+        sets.put("lustre", List.of(slower, failed));
+        String html = Report.of(sets).html();
+        String banner = html.substring(html.indexOf("<div class=\"banner"), html.indexOf("</div>", html.indexOf("<div class=\"banner")));
+        assertThat(banner).contains("banner bad").contains("FAILED: 1 run(s) failed, 2 statistic(s) regressed against nfs")
+                .contains("lustre: bench tasks=2 FAILED, open /t/f1: Input/output error (EIO)")
+                .containsPattern("REGRESSION lustre: bench tasks=2 create mean 9\\d\\.\\d µs → 29\\d\\.\\d µs \\(3\\.\\d\\dx, p=");
+        assertThat(html.indexOf("id=\"verdict\"")).isLessThan(html.indexOf("Summary against nfs"));
+        assertThat(html).containsPattern("<td>3\\.\\d\\d <small>\\(9\\d\\.\\d µs → 29\\d\\.\\d µs\\)</small></td>");
+        // per-rank phases of the configuration at its most tasks go to the page's chart data
+        assertThat(html).contains("\"ranks\":[{\"label\":\"nfs, 2 tasks\",\"phases\":[");
+
+        Map<String, List<RunResult>> alike = new LinkedHashMap<>();
+        alike.put("a", List.of(before));
+        alike.put("b", List.of(before));
+        assertThat(Report.of(alike).html()).contains("banner good").contains("PASSED: every run passed; nothing regressed against a");
+    }
+}
