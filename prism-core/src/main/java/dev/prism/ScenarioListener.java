@@ -52,6 +52,15 @@ public interface ScenarioListener {
     default void rankSlow(int rank, java.time.Duration silence) {
     }
 
+    /**
+     * Rank {@code rank} closed interval {@code index} of {@code operation} in a run with intervals ({@link Pacing}): the
+     * interval's latencies, as they complete, while the run goes on. An interval closes when the rank's first operation
+     * of the next one ends; one in which the rank timed nothing is reported empty. Comes from the rank's own thread right
+     * after its timer stopped, or, for a rank in another process, from the coordinator's thread: return at once.
+     */
+    default void intervalCompleted(int rank, String operation, int index, Measurement interval) {
+    }
+
     /** Every run is over and the run directory is being removed (on a tree of millions of files, for minutes). */
     default void cleanupStarted(java.nio.file.Path runDirectory) {
     }

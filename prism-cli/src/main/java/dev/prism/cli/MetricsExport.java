@@ -41,6 +41,17 @@ final class MetricsExport {
         return new MetricsExport(file, gateway);
     }
 
+    /**
+     * @return with {@code --push} and {@code --interval}, a listener pushing each interval as it completes around
+     *         {@code next}; else null
+     */
+    IntervalPusher live(dev.prism.ScenarioListener next, dev.prism.Scenario scenario, PrintWriter err) {
+        if (gateway == null || scenario.pacing().interval().isZero()) {
+            return null;
+        }
+        return new IntervalPusher(next, gateway, scenario.target(), scenario.pacing().interval(), err);
+    }
+
     /** Writes and pushes the runs' figures; a failure is said on stderr and never hides the results. */
     void export(List<RunResult> runs, PrintWriter err) {
         if (runs.isEmpty()) {

@@ -180,8 +180,13 @@ final class ScenarioExecution {
         if (PrismCommand.supervised()) {
             listenToSupervisor(signals, interruption);
         }
-        try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal())) {
-            result = builder.runId(probe.runId()).output(out).listener(progress).interruption(interruption).build().execute();
+        try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal());
+             IntervalPusher live = metrics.live(progress, probe, stderr)) {
+            result = builder.runId(probe.runId()).output(out).listener(live == null ? progress : live)
+                    .interruption(interruption).build().execute();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new dev.prism.PrismException("interrupted while the last interval was pushed", e);
         }
         if (!result.runs().isEmpty() && result.runs().stream().allMatch(ScenarioExecution::refused)) {
             // nothing ran: the parameters do not fit the target or this machine — a usage error, one line each

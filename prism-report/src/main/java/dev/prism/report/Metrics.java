@@ -79,28 +79,90 @@ public final class Metrics {
         for (RunResult run : runs) {
             byGroup.computeIfAbsent(run.host().hostname() + "\u0000" + run.target().path(), k -> new ArrayList<>()).add(run);
         }
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         for (List<RunResult> group : byGroup.values()) {
             RunResult first = group.get(0);
             URI uri = URI.create(gateway.toString().replaceFirst("/+$", "") + "/metrics/job/" + JOB + "/host@base64/"
                     + base64(first.host().hostname()) + "/target@base64/" + base64(first.target().path()));
-            HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                    .PUT(HttpRequest.BodyPublishers.ofString(text(group, false, false), StandardCharsets.UTF_8)).build();
-            HttpResponse<String> response;
-            try {
-                response = client.send(request, HttpResponse.BodyHandlers.ofString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("pushing to " + gateway + " was interrupted", e);
-            } catch (IOException e) {
-                throw new IOException("could not push to " + gateway + ": " + (e.getMessage() == null
-                        ? "no answer" : e.getMessage()), e);
+            send(gateway, uri, text(group, false, false));
+        }
+    }
+
+    /** The Pushgateway's job for the intervals of a run still going, apart from the final figures' group. */
+    public static final String LIVE_JOB = "prism_live";
+
+    /**
+     * One interval of a run still going, merged over the ranks that closed it.
+     *
+     * @param benchmark  the benchmark
+     * @param parameters its parameters
+     * @param tasks      its task count
+     * @param host       the host driving it
+     * @param target     the target's path
+     * @param index      the interval's index, 0-based
+     * @param seconds    where the interval ends, in seconds into the timed phase
+     * @param operations per operation, its latencies in the interval
+     */
+    public record Interval(String benchmark, Map<String, String> parameters, int tasks, String host, String target, int index,
+                           double seconds, Map<String, Measurement> operations) {
+        /** Copies. */
+        public Interval {
+            parameters = Map.copyOf(parameters);
+            operations = Map.copyOf(operations);
+        }
+    }
+
+    /**
+     * Pushes one interval's percentiles to a Pushgateway as they complete, during a time-based run: gauges
+     * {@code prism_interval_latency_seconds{statistic}}, {@code prism_interval_operations_per_second} and
+     * {@code prism_interval_end_seconds}, in the group {@code job=prism_live} of this host and target, each push
+     * replacing the last, so a scraper sees latency over time during a soak run.
+     *
+     * @throws IOException naming the gateway and what it answered, when it does not accept them
+     */
+    public static void push(URI gateway, Interval interval) throws IOException {
+        String common = "benchmark=" + quote(interval.benchmark()) + ",parameters="
+                + quote(Formats.parameters(interval.parameters())) + ",tasks=" + quote(String.valueOf(interval.tasks()));
+        Family latency = new Family("prism_interval_latency_seconds", "latency in the latest interval completed, merged over ranks", null);
+        Family ops = new Family("prism_interval_operations_per_second", "operations per second in the latest interval completed", null);
+        Family end = new Family("prism_interval_end_seconds", "where the latest interval completed ends, seconds into the timed phase", null);
+        end.add(common, interval.seconds());
+        new java.util.TreeMap<>(interval.operations()).forEach((op, m) -> {
+            String labels = common + ",operation=" + quote(op);
+            ops.add(labels, m.opsPerSecond());
+            if (m.count() > 0) {
+                for (Stat stat : LATENCIES) {
+                    if (m.count() >= stat.minimumCount()) {
+                        latency.add(labels + ",statistic=" + quote(stat.label().replace(".", "")), stat.of(m) / 1e9);
+                    }
+                }
             }
-            if (response.statusCode() / 100 != 2) {
-                throw new IOException("the Pushgateway " + gateway + " refused the figures: HTTP " + response.statusCode()
-                        + " " + response.body().strip());
-            }
+        });
+        StringBuilder body = new StringBuilder();
+        for (Family family : List.of(latency, ops, end)) {
+            family.appendTo(body);
+        }
+        send(gateway, URI.create(gateway.toString().replaceFirst("/+$", "") + "/metrics/job/" + LIVE_JOB + "/host@base64/"
+                + base64(interval.host()) + "/target@base64/" + base64(interval.target())), body.toString());
+    }
+
+    private static void send(URI gateway, URI uri, String body) throws IOException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+        HttpResponse<String> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("pushing to " + gateway + " was interrupted", e);
+        } catch (IOException e) {
+            throw new IOException("could not push to " + gateway + ": " + (e.getMessage() == null
+                    ? "no answer" : e.getMessage()), e);
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("the Pushgateway " + gateway + " refused the figures: HTTP " + response.statusCode()
+                    + " " + response.body().strip());
         }
     }
 

@@ -3,21 +3,16 @@ package dev.prism.report;
 import dev.prism.Benchmark;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
-import dev.prism.testing.Await;
+import dev.prism.testing.Pushgateway;
 import dev.prism.testing.Required;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -46,7 +41,7 @@ class MetricsTest {
 
     @Test
     void theOpenMetricsFile_passesPromtool_andHoldsTheRunsFigures(@TempDir Path dir) throws Exception {
-        Required.require(onPath("promtool"), "PRISM_REQUIRE_PROMETHEUS", "promtool is missing: apt-get install prometheus");
+        Required.require(Pushgateway.onPath("promtool"), "PRISM_REQUIRE_PROMETHEUS", "promtool is missing: apt-get install prometheus");
         RunResult run = run(dir);
         Path file = dir.resolve("prism.prom");
         Metrics.writeOpenMetrics(file, List.of(run));
@@ -68,29 +63,12 @@ class MetricsTest {
 
     @Test
     void pushedFigures_comeBackFromThePushgateway(@TempDir Path dir) throws Exception {
-        Required.require(onPath("prometheus-pushgateway"), "PRISM_REQUIRE_PROMETHEUS",
-                "prometheus-pushgateway is missing: apt-get install prometheus-pushgateway");
         RunResult run = run(dir);
-        int port;
-        try (ServerSocket free = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
-        Process gateway = new ProcessBuilder("prometheus-pushgateway", "--web.listen-address=127.0.0.1:" + port)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("pushgateway.log").toFile()).start();
-        try {
-            URI base = URI.create("http://127.0.0.1:" + port);
-            HttpClient http = HttpClient.newHttpClient();
-            Await.until("the Pushgateway on port " + port + " answers /-/ready", () -> {
-                try {
-                    return http.send(HttpRequest.newBuilder(base.resolve("/-/ready")).build(),
-                            HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-                } catch (IOException e) {
-                    return false;
-                }
-            });
+        URI base;
+        try (Pushgateway gateway = Pushgateway.start(dir)) {
+            base = gateway.address();
             Metrics.push(base, List.of(run));
-            String served = http.send(HttpRequest.newBuilder(base.resolve("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            String served = gateway.metrics();
             String p99 = served.lines().filter(l -> l.startsWith("prism_latency_seconds{") && l.contains("operation=\"create\"")
                     && l.contains("statistic=\"p99\"")).findFirst().orElseThrow(() -> new AssertionError(
                     "no create p99 in the Pushgateway's metrics:\n" + served));
@@ -101,26 +79,12 @@ class MetricsTest {
                     .isEqualTo(run.measurement("create").p99Nanos() / 1e9);
             // a second push of the same host and target replaces the group: one series, not two
             Metrics.push(base, List.of(run));
-            String again = http.send(HttpRequest.newBuilder(base.resolve("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            assertThat(again.lines().filter(l -> l.equals(p99))).hasSize(1);
-        } finally {
-            gateway.destroy();
-            if (!gateway.waitFor(30, TimeUnit.SECONDS)) {
-                gateway.destroyForcibly().waitFor();
-            }
+            assertThat(gateway.metrics().lines().filter(l -> l.equals(p99))).hasSize(1);
         }
         // nothing listens any more: a push says where it could not go
-        assertThatThrownBy(() -> Metrics.push(URI.create("http://127.0.0.1:" + port), List.of(run)))
-                .isInstanceOf(IOException.class).hasMessageStartingWith("could not push to http://127.0.0.1:" + port);
+        URI gone = base;
+        assertThatThrownBy(() -> Metrics.push(gone, List.of(run)))
+                .isInstanceOf(IOException.class).hasMessageStartingWith("could not push to " + gone);
     }
 
-    private static boolean onPath(String program) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Files.isExecutable(Path.of(dir, program))) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

@@ -442,6 +442,8 @@ public final class Coordinator implements AutoCloseable {
                     case "stall" -> listener.stallDetected(new Stall(rank, m.path("operation").asText(),
                             m.path("path").isNull() ? null : m.path("path").asText(), Instant.now(),
                             m.path("durationNanos").asLong(), false));
+                    case "interval" -> listener.intervalCompleted(rank, m.path("operation").asText(), m.path("index").asInt(),
+                            ResultJson.measurementFrom(m.path("operation").asText(), m.path("measurement")));
                     case "result" -> {
                         results.put(rank, ResultJson.rankFromJson(m.path("document").asText()));
                         return;

@@ -413,6 +413,18 @@ public final class ResultJson {
         measurements.forEach((op, m) -> putMeasurement(node.putObject(op), m));
     }
 
+    /** @return one measurement as its JSON object (with its encoded histogram), as result documents hold it */
+    public static ObjectNode measurementTree(Measurement m) {
+        ObjectNode o = MAPPER.createObjectNode();
+        putMeasurement(o, m);
+        return o;
+    }
+
+    /** @return the measurement of {@code operation} in a {@link #measurementTree} object */
+    public static Measurement measurementFrom(String operation, JsonNode node) {
+        return readMeasurement(operation, node);
+    }
+
     private static void putMeasurement(ObjectNode o, Measurement m) {
         o.put("count", m.count());
         o.put("errors", m.errors());

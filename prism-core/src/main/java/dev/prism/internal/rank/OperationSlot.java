@@ -139,8 +139,10 @@ final class OperationSlot implements WorkloadContext.Timer {
             intervalRecorder = new LatencyRecorder(operation);
         }
         while (intervals.size() < index) {
-            intervals.add(intervalRecorder.snapshot(intervalNanos));
+            dev.prism.Measurement done = intervalRecorder.snapshot(intervalNanos);
+            intervals.add(done);
             intervalRecorder = new LatencyRecorder(operation);
+            context.intervalCompleted(operation, intervals.size() - 1, done);
         }
         return intervalRecorder;
     }

@@ -67,6 +67,27 @@ final class RankContext implements WorkloadContext {
         this.monitor = monitor;
     }
 
+    /** Who hears each interval a timer of this rank closes. */
+    interface IntervalSink {
+        void completed(String operation, int index, dev.prism.Measurement interval);
+    }
+
+    private volatile IntervalSink intervalSink = (operation, index, interval) -> { };
+
+    /** @param sink hears each interval this rank's timers close, as they close */
+    void onInterval(IntervalSink sink) {
+        this.intervalSink = sink;
+    }
+
+    /** Says that a timer closed an interval: outside the clock, the operation's timer has stopped. */
+    void intervalCompleted(String operation, int index, dev.prism.Measurement interval) {
+        try {
+            intervalSink.completed(operation, index, interval);
+        } catch (RuntimeException e) {
+            // a listener's problem is never the measurement's
+        }
+    }
+
     /** Mixes the scenario seed with the rank (SplitMix64's finaliser) so ranks get unrelated streams. */
     static long rankSeed(long seed, int rank) {
         return SplitMix.mix(seed + 0x9E3779B97F4A7C15L * (rank + 1));

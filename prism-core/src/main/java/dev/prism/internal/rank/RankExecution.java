@@ -55,6 +55,7 @@ public final class RankExecution {
                 plan.seed(), benchmark.parameters(), sync, plan.stallThreshold().toNanos(), monitor);
         this.context.continueOnError(plan.continueOnError());
         this.context.pacing(plan.pacing());
+        this.context.onInterval((operation, index, interval) -> plan.listener().intervalCompleted(rank, operation, index, interval));
     }
 
     /** Runs the rank in the calling thread. */

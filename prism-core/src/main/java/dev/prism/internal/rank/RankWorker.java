@@ -461,6 +461,14 @@ public final class RankWorker {
                 send(Channel.message("phase").put("phase", phase.name()));
             }
 
+            @Override
+            public void intervalCompleted(int rank, String operation, int index, dev.prism.Measurement interval) {
+                com.fasterxml.jackson.databind.node.ObjectNode m = Channel.message("interval").put("operation", operation)
+                        .put("index", index);
+                m.set("measurement", dev.prism.internal.output.ResultJson.measurementTree(interval));
+                send(m);
+            }
+
             private void send(com.fasterxml.jackson.databind.node.ObjectNode message) {
                 try {
                     channel.send(message);
