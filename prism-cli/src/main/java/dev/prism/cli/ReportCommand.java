@@ -39,6 +39,10 @@ final class ReportCommand implements Callable<Integer> {
             + " the latency and throughput charts instead of the task count")
     private String xParameter;
 
+    @Option(names = "--history", paramLabel = "DIR", description = "result directories of runs over time (as for prism"
+            + " history): the report shows what shifted, and draws the series that did; repeatable")
+    private List<Path> history;
+
     @CommandLine.ArgGroup(exclusive = false, heading = "%nThe summary's pairing and judging (with two or more sets):%n")
     private ComparisonOptions judging = new ComparisonOptions();
 
@@ -56,6 +60,9 @@ final class ReportCommand implements Callable<Integer> {
         Report report = Report.of(sets, judging.toOptions());
         if (xParameter != null) {
             report = report.xAxis(xParameter);
+        }
+        if (history != null && !history.isEmpty()) {
+            report = report.history(dev.prism.report.History.load(history).options(judging.toOptions()));
         }
         report.writeHtml(output);
         if (csv != null) {

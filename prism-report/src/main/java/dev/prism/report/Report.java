@@ -51,11 +51,17 @@ public final class Report {
     private final Map<String, List<RunResult>> sets;
     private final Comparison.Options comparing;
     private final String xParameter;
+    private final History history;
 
     private Report(Map<String, List<RunResult>> sets, Comparison.Options comparing, String xParameter) {
+        this(sets, comparing, xParameter, null);
+    }
+
+    private Report(Map<String, List<RunResult>> sets, Comparison.Options comparing, String xParameter, History history) {
         this.sets = sets;
         this.comparing = comparing;
         this.xParameter = xParameter;
+        this.history = history;
     }
 
     /** @return a report of these result sets, by label, in order, judged with {@link Comparison#defaults()} */
@@ -92,7 +98,15 @@ public final class Report {
                     + String.join(", ", new TreeSet<>(sets.values().stream().flatMap(List::stream)
                     .flatMap(r -> r.parameters().keySet().stream()).toList())));
         }
-        return new Report(sets, comparing, parameter);
+        return new Report(sets, comparing, parameter, history);
+    }
+
+    /**
+     * @param history runs over time to show beside the sets: what shifted, and the series that did (at most 24 drawn)
+     * @return this report with a history section after its verdict
+     */
+    public Report history(History history) {
+        return new Report(sets, comparing, xParameter, java.util.Objects.requireNonNull(history, "history"));
     }
 
     /** Writes the HTML page. */
@@ -107,8 +121,14 @@ public final class Report {
                 .replace("</", "<\\/");
         HtmlTables tables = new HtmlTables(sets, comparing);
         BreakdownTables breakdowns = new BreakdownTables(sets);
-        return HtmlPage.fill(Map.of("chart.js", chartJs, "banner", tables.banner(), "summary", tables.summary(), "interfaces", breakdowns.interfaces(),
-                "attribution", breakdowns.fileCalls(), "tables", tables.measurements(), "data", data));
+        String historySection = history == null ? "" : dev.prism.report.internal.HistoryPage.section(history, history.series());
+        String historyData = history == null ? "{\"series\":[]}" : dev.prism.report.internal.HistoryPage.data(history.moved(), 24)
+                .replace("</", "<\\/");
+        return HtmlPage.fill(Map.ofEntries(Map.entry("chart.js", chartJs), Map.entry("banner", tables.banner()),
+                Map.entry("history", historySection), Map.entry("history.data", historyData), Map.entry("summary", tables.summary()),
+                Map.entry("interfaces", breakdowns.interfaces()),
+                Map.entry("attribution", breakdowns.fileCalls()),
+                Map.entry("tables", tables.measurements()), Map.entry("data", data)));
     }
 
     /** Writes every measurement as CSV: one row per set × run × operation. */

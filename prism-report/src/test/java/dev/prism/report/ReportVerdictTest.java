@@ -30,6 +30,21 @@ class ReportVerdictTest {
         // per-rank phases of the configuration at its most tasks go to the page's chart data
         assertThat(html).contains("\"ranks\":[{\"label\":\"nfs, 2 tasks\",\"phases\":[");
 
+        // a history given: its banner and the series that shifted, after the verdict and before the summary
+        Map<String, List<RunResult>> nights = new LinkedHashMap<>();
+        for (int i = 1; i <= 6; i++) {
+            RunResult r = CompareAndGateTest.Fixture.of(i <= 4 ? 100_000 : 400_000, 5_000, 0.01, 10 + i).repetitions(3).run();
+            java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
+            nights.put("night-" + i, List.of(new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(),
+                    r.warmups(), r.seed(), r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(),
+                    r.repetitions(), r.rankSpread(), at, at, r.target(), r.host(), r.provenance(), r.conditions())));
+        }
+        String withHistory = Report.of(sets).history(History.of(nights)).html();
+        assertThat(withHistory.indexOf("<h2>History</h2>")).isGreaterThan(withHistory.indexOf("id=\"verdict\""))
+                .isLessThan(withHistory.indexOf("Summary against nfs"));
+        assertThat(withHistory).contains("series shifted slower").containsPattern("bench tasks=2 create mean \\+\\d+% .* since run night-5");
+        assertThat(withHistory).contains("const HISTORY = {\"series\":[{\"title\":\"bench tasks=2 create");
+
         Map<String, List<RunResult>> alike = new LinkedHashMap<>();
         alike.put("a", List.of(before));
         alike.put("b", List.of(before));

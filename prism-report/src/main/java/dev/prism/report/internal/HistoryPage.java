@@ -24,10 +24,34 @@ public final class HistoryPage {
 
     /** @return the page */
     public static String html(History history, List<History.Series> all) throws IOException {
+        StringBuilder runs = new StringBuilder("<table><tr><th>run</th><th>started</th><th>labels</th><th>PRISM</th><th>host conditions</th></tr>");
+        for (History.Run r : history.runs()) {
+            runs.append("<tr><td>").append(HtmlTables.escape(r.name())).append("</td><td>").append(HtmlTables.escape(second(r.startedAt())))
+                    .append("</td><td>").append(HtmlTables.escape(r.provenance().labelsText())).append("</td><td>")
+                    .append(HtmlTables.escape(r.provenance().prismVersion() + " " + r.provenance().commit())).append("</td><td>")
+                    .append(HtmlTables.escape(r.results().get(0).conditions().toString())).append("</td></tr>");
+        }
+        runs.append("</table>");
+        int drawn = Math.min(all.size(), Math.max(MAX_CHARTS, (int) all.stream().filter(s -> s.shift() != null).count()));
+        String note = drawn < all.size() ? (all.size() - drawn) + " series that did not move are left out"
+                + " (the page draws " + MAX_CHARTS + " at most)." : "";
+        return HtmlPage.fill("history.html", Map.of("chart.js", HtmlPage.chartJs(), "banner", banner(history, all),
+                "runs", runs.toString(), "shown", note, "data", data(all, MAX_CHARTS).replace("</", "<\\/")));
+    }
+
+    /** @return the history as a section of the report: its banner; the report's script draws {@link #data}'s series */
+    public static String section(History history, List<History.Series> all) {
+        return "<h2>History</h2>" + banner(history, all) + "<p>Each series that moved over the runs (at most 24), each point a"
+                + " run's value, the band the window it was judged against, a red point a run that moved. The whole history:"
+                + " <code>prism history</code>.</p><div class=\"row\" id=\"history\"></div>";
+    }
+
+    /** @return the series that moved first, then the others, up to {@code max}, as the pages' script draws them */
+    public static String data(List<History.Series> all, int max) {
         List<History.Series> moved = all.stream().filter(s -> s.shift() != null)
                 .sorted(java.util.Comparator.comparing((History.Series s) -> !s.regressed())).toList();
-        List<History.Series> shown = new java.util.ArrayList<>(moved);
-        all.stream().filter(s -> s.shift() == null).limit(Math.max(0, MAX_CHARTS - moved.size())).forEach(shown::add);
+        List<History.Series> shown = new java.util.ArrayList<>(moved.subList(0, Math.min(moved.size(), max)));
+        all.stream().filter(s -> s.shift() == null).limit(Math.max(0, max - shown.size())).forEach(shown::add);
         ObjectMapper json = new ObjectMapper();
         ObjectNode data = json.createObjectNode();
         ArrayNode series = data.putArray("series");
@@ -58,6 +82,17 @@ public final class HistoryPage {
                 movedFlags.add(p.verdict() == Comparison.Verdict.REGRESSION ? 1 : p.verdict() == Comparison.Verdict.FASTER ? -1 : 0);
             }
         }
+        try {
+            return json.writeValueAsString(data);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** @return a banner: how many series shifted slower over how many runs, and each that moved */
+    static String banner(History history, List<History.Series> all) {
+        List<History.Series> moved = all.stream().filter(s -> s.shift() != null)
+                .sorted(java.util.Comparator.comparing((History.Series s) -> !s.regressed())).toList();
         StringBuilder banner = new StringBuilder();
         long regressed = moved.stream().filter(History.Series::regressed).count();
         banner.append("<div class=\"banner ").append(regressed > 0 ? "bad" : "good").append("\"><strong>")
@@ -72,18 +107,6 @@ public final class HistoryPage {
             moved.forEach(s -> banner.append("<li>").append(HtmlTables.escape(History.summary(s))).append("</li>"));
             banner.append("</ul>");
         }
-        banner.append("</div>");
-        StringBuilder runs = new StringBuilder("<table><tr><th>run</th><th>started</th><th>labels</th><th>PRISM</th><th>host conditions</th></tr>");
-        for (History.Run r : history.runs()) {
-            runs.append("<tr><td>").append(HtmlTables.escape(r.name())).append("</td><td>").append(HtmlTables.escape(second(r.startedAt())))
-                    .append("</td><td>").append(HtmlTables.escape(r.provenance().labelsText())).append("</td><td>")
-                    .append(HtmlTables.escape(r.provenance().prismVersion() + " " + r.provenance().commit())).append("</td><td>")
-                    .append(HtmlTables.escape(r.results().get(0).conditions().toString())).append("</td></tr>");
-        }
-        runs.append("</table>");
-        String note = shown.size() < all.size() ? (all.size() - shown.size()) + " series that did not move are left out"
-                + " (the page draws " + MAX_CHARTS + " at most)." : "";
-        return HtmlPage.fill("history.html", Map.of("chart.js", HtmlPage.chartJs(), "banner", banner.toString(),
-                "runs", runs.toString(), "shown", note, "data", json.writeValueAsString(data).replace("</", "<\\/")));
+        return banner.append("</div>").toString();
     }
 }
