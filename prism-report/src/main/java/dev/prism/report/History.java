@@ -97,10 +97,12 @@ public final class History {
      * @param value     the statistic over all its repetitions (ns for a latency, per second for a rate)
      * @param windowLow the lowest value of the trailing window it was judged against (NaN when not judged)
      * @param windowHigh the highest
-     * @param verdict   the run against its window; {@code NOT_APPLICABLE} while the window is short
+     * @param verdict   the run against its window, as compare says it; {@code NOT_APPLICABLE} while the window is short
+     * @param moved     whether it moved beyond the threshold, significantly: a regression, or faster by more than the
+     *                  threshold (a significant speed-up within it is not a move)
      */
     public record Point(String run, Instant startedAt, double value, double windowLow, double windowHigh,
-                        Comparison.Verdict verdict) {
+                        Comparison.Verdict verdict, boolean moved) {
     }
 
     /**
@@ -315,9 +317,9 @@ public final class History {
             Comparison.Verdict verdict = Comparison.Verdict.NOT_APPLICABLE;
             if (shiftAt != null) {
                 Comparison.Verdict again = Comparison.row(shiftWindow, run, op, stat, threshold, java.util.Set.of()).verdict();
-                if (again == points.get(shiftAt).verdict()) {
+                if (again == points.get(shiftAt).verdict() && beyond(again, stat, stat.of(shiftWindow.measurement(op)), value, threshold)) {
                     points.add(new Point(runs.get(where.get(i)).name(), runs.get(where.get(i)).startedAt(), value,
-                            windowLow, windowHigh, again));
+                            windowLow, windowHigh, again, true));
                     continue;
                 }
                 shiftAt = null; // back within the window: the earlier move was a blip
@@ -328,14 +330,14 @@ public final class History {
                 windowLow = trailing.stream().mapToDouble(r -> stat.of(r.measurement(op))).min().orElse(Double.NaN);
                 windowHigh = trailing.stream().mapToDouble(r -> stat.of(r.measurement(op))).max().orElse(Double.NaN);
                 verdict = Comparison.row(pooled, run, op, stat, threshold, java.util.Set.of()).verdict();
-                if (verdict == Comparison.Verdict.REGRESSION || (verdict == Comparison.Verdict.FASTER
-                        && stat.slowdown(stat.of(pooled.measurement(op)), value) < 1 / (1 + threshold / 100))) {
+                if (beyond(verdict, stat, stat.of(pooled.measurement(op)), value, threshold)) {
                     shiftAt = points.size();
                     shiftWindow = pooled;
                 }
             }
             points.add(new Point(runs.get(where.get(i)).name(), runs.get(where.get(i)).startedAt(), value,
-                    i >= MIN_WINDOW ? windowLow : Double.NaN, i >= MIN_WINDOW ? windowHigh : Double.NaN, verdict));
+                    i >= MIN_WINDOW ? windowLow : Double.NaN, i >= MIN_WINDOW ? windowHigh : Double.NaN, verdict,
+                    shiftAt != null && shiftAt == points.size()));
         }
         Shift shift = null;
         if (shiftAt != null) {
@@ -349,6 +351,12 @@ public final class History {
         Map<String, String> telling = new LinkedHashMap<>(latest.parameters());
         telling.keySet().retainAll(shown);
         return new Series(latest.benchmark(), Formats.parameters(telling), latest.tasks(), op, stat, points, shift);
+    }
+
+    /** @return whether a verdict is a move: a regression, or significantly faster by more than the threshold */
+    private static boolean beyond(Comparison.Verdict verdict, Stat stat, double before, double value, double threshold) {
+        return verdict == Comparison.Verdict.REGRESSION || (verdict == Comparison.Verdict.FASTER
+                && stat.slowdown(before, value) < 1 / (1 + threshold / 100));
     }
 
     /** @return what the results record that differs between the run before a shift and the shift's first run */

@@ -23,14 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HistoryTest {
     private static final long DELAY_MS = 5;
-    private static final Benchmark TOUCH = Benchmark.builder("touch").run(ctx -> {
-        for (int i = 0; i < 100; i++) {
-            Path f = ctx.workDirectory().resolve("f" + i);
-            try (var t = ctx.time("create", f)) {
-                Files.createFile(f);
-            }
-        }
-    }).build();
+    private static final Benchmark TOUCH = dev.prism.testing.Touch.files(100);
 
     @Test
     void eightRuns_theLastThreeDelayed_nameTheSixthAsTheShift_andFlagNoneBefore(@TempDir Path dir) throws Exception {
@@ -52,8 +45,8 @@ class HistoryTest {
         History.Series mean = history.series().stream()
                 .filter(s -> s.operation().equals("create") && s.stat() == Stat.MEAN).findFirst().orElseThrow();
         assertThat(mean.points()).hasSize(8);
-        assertThat(mean.points().subList(0, 5)).extracting(History.Point::verdict)
-                .doesNotContain(Comparison.Verdict.REGRESSION, Comparison.Verdict.FASTER);
+        assertThat(mean.points().subList(0, 5)).extracting(History.Point::moved).containsOnly(false);
+        assertThat(mean.points().subList(0, 5)).extracting(History.Point::verdict).doesNotContain(Comparison.Verdict.REGRESSION);
         assertThat(mean.points().subList(0, 3)).allSatisfy(p -> assertThat(p.verdict()).isEqualTo(Comparison.Verdict.NOT_APPLICABLE));
         assertThat(mean.regressed()).isTrue();
         History.Shift shift = mean.shift();
@@ -61,7 +54,10 @@ class HistoryTest {
         assertThat(shift.changes()).contains("firmware 4.2 → 4.3");
         // the observer: every create since the shift waited the injected delay
         assertThat(shift.after() - shift.before()).isGreaterThanOrEqualTo(DELAY_MS * 1e6 * 0.95);
-        assertThat(mean.points().subList(5, 8)).allSatisfy(p -> assertThat(p.verdict()).isEqualTo(Comparison.Verdict.REGRESSION));
+        assertThat(mean.points().subList(5, 8)).allSatisfy(p -> {
+            assertThat(p.verdict()).isEqualTo(Comparison.Verdict.REGRESSION);
+            assertThat(p.moved()).isTrue();
+        });
         assertThat(history.passed()).isFalse();
         assertThat(history.moved()).isNotEmpty().allSatisfy(s -> assertThat(s.shift().run()).isEqualTo("night-6"));
 
@@ -92,6 +88,7 @@ class HistoryTest {
         History.Series mean = h.series().stream().filter(s -> s.operation().equals("create") && s.stat() == Stat.MEAN)
                 .findFirst().orElseThrow();
         assertThat(mean.points().get(4).verdict()).isEqualTo(Comparison.Verdict.REGRESSION);
+        assertThat(mean.points().get(4).moved()).isTrue();
         assertThat(mean.shift()).isNull();
         assertThat(h.passed()).isTrue();
     }

@@ -20,14 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own count of the spinning processes' CPU time ({@code /proc/<pid>/stat}) over the candidate's run.
  */
 class HostConditionsTest {
-    private static final Benchmark TOUCH = Benchmark.builder("touch").run(ctx -> {
-        for (int i = 0; i < 2000; i++) {
-            Path f = ctx.workDirectory().resolve("f" + i);
-            try (var t = ctx.time("create", f)) {
-                Files.createFile(f);
-            }
-        }
-    }).build();
+    private static final Benchmark TOUCH = dev.prism.testing.Touch.files(1200);
 
     @Test
     void aRunBesideBusyProcesses_recordsThem_andCompareAndTheGateWarn(@TempDir Path target) throws Exception {

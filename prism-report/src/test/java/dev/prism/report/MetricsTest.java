@@ -25,14 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * back from its {@code /metrics}.
  */
 class MetricsTest {
-    private static final Benchmark TOUCH = Benchmark.builder("touch").run(ctx -> {
-        for (int i = 0; i < 200; i++) {
-            Path f = ctx.workDirectory().resolve("f" + i);
-            try (var t = ctx.time("create", f)) {
-                Files.createFile(f);
-            }
-        }
-    }).build();
+    private static final Benchmark TOUCH = dev.prism.testing.Touch.files(200);
 
     private static RunResult run(Path target) {
         return Scenario.builder().target(target).benchmark(TOUCH).tasks(2).repetitions(2).label("firmware", "4.3")

@@ -79,7 +79,7 @@ public final class HistoryPage {
                     low.add(p.windowLow());
                     high.add(p.windowHigh());
                 }
-                movedFlags.add(p.verdict() == Comparison.Verdict.REGRESSION ? 1 : p.verdict() == Comparison.Verdict.FASTER ? -1 : 0);
+                movedFlags.add(!p.moved() ? 0 : p.verdict() == Comparison.Verdict.REGRESSION ? 1 : -1);
             }
         }
         try {

@@ -17,37 +17,21 @@ import java.util.Set;
  * Reads a requirements file and derives each requirement's figure, the sizing method's arithmetic: a checkpoint's
  * bytes over the stall it may cost, shared by the ranks that write it; samples per second per GPU times the bytes and
  * files per sample; the interactive p99s as given. Every field is checked, naming it, its value and what is accepted.
+ *
+ * @param name         the requirements' name
+ * @param jobRanks     the job's ranks
+ * @param requirements the requirements derived
  */
-public final class QualificationFile {
+public record QualificationFile(String name, int jobRanks, List<Requirement> requirements) {
     /** Parameter counts of the presets, from the models' published configurations (as prism-torch's presets build them). */
     static final Map<String, Long> PRESETS = Map.of("llama3-8b", 8_030_261_248L, "llama3-70b", 70_553_706_496L,
             "llama3-405b", 405_853_388_800L);
     private static final Set<String> SECTIONS = Set.of("name", "job", "headroom", "checkpoint", "data", "environment",
             "interactive");
 
-    private final String name;
-    private final int jobRanks;
-    private final List<Requirement> requirements;
-
-    private QualificationFile(String name, int jobRanks, List<Requirement> requirements) {
-        this.name = name;
-        this.jobRanks = jobRanks;
-        this.requirements = requirements;
-    }
-
-    /** @return the requirements' name */
-    public String name() {
-        return name;
-    }
-
-    /** @return the job's ranks */
-    public int jobRanks() {
-        return jobRanks;
-    }
-
-    /** @return the requirements derived */
-    public List<Requirement> requirements() {
-        return requirements;
+    /** Copies. */
+    public QualificationFile {
+        requirements = List.copyOf(requirements);
     }
 
     /** @return the file's requirements, derived; throws IllegalArgumentException naming the field that is wrong */
