@@ -18,8 +18,7 @@ import java.util.TreeMap;
  * }</pre>
  *
  * @param prismVersion PRISM's version
- * @param commit       the commit PRISM was built from, with {@code (modified)} when the build's tree had changes;
- *                     {@code unknown} for a build outside a git clone
+ * @param commit       the commit PRISM was built from; {@code unknown} for a build outside a git clone
  * @param command      the command line that ran it, or a description of the scenario as built in Java
  * @param labels       the user's labels, such as {@code firmware=4.3}, sorted by key
  * @param programs     each program the benchmark ran and its version as the program printed it, sorted by name

@@ -32,7 +32,7 @@ public final class HostProbe {
         return VERSION;
     }
 
-    /** @return the commit PRISM was built from, {@code (modified)} after it when the tree had changes; or unknown */
+    /** @return the commit PRISM was built from, or unknown */
     public static String prismCommit() {
         return COMMIT;
     }
@@ -42,7 +42,9 @@ public final class HostProbe {
         if (commit.isBlank() || commit.startsWith("${")) {
             return "unknown";
         }
-        return commit + ("true".equals(build.getProperty("dirty")) ? " (modified)" : "");
+        // not whether the tree was modified: that flips with any file a test run leaves, and a rebuild under a running
+        // JVM would then rewrite the jar it loads classes from
+        return commit;
     }
 
     /** @return the kernel's host name, without a DNS lookup where {@code /proc} has it */
