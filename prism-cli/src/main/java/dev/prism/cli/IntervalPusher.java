@@ -13,7 +13,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,9 +38,8 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    /** Per interval, per operation, each rank's measurement; and the highest index each operation reached */
+    /** Per interval, per operation, each rank's measurement; and the intervals pushed */
     private final Map<Integer, Map<String, List<Measurement>>> open = new TreeMap<>();
-    private final Map<String, Integer> reached = new HashMap<>();
     private final java.util.Set<Integer> pushed = new java.util.HashSet<>();
     private Benchmark benchmark;
     private int tasks;
@@ -62,7 +60,6 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
         this.tasks = tasks;
         this.warmup = warmup;
         open.clear();
-        reached.clear();
         pushed.clear();
         next.executionStarted(benchmark, tasks, repetition, warmup, done, total);
     }
@@ -72,8 +69,6 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
         synchronized (this) {
             if (!warmup && benchmark != null) {
                 open.computeIfAbsent(index, i -> new TreeMap<>()).computeIfAbsent(operation, o -> new ArrayList<>()).add(interval);
-                int before = reached.getOrDefault(operation, -1);
-                reached.put(operation, Math.max(before, index));
                 // an interval's successor has begun closing: push the one before, once
                 if (index >= 1 && pushed.add(index - 1) && open.containsKey(index - 1)) {
                     push(index - 1, open.remove(index - 1));

@@ -76,25 +76,23 @@ final class QualifyCommand implements Callable<Integer> {
             return PrismCommand.EXIT_PASSED;
         }
         if (results != null) {
-            Scorecard card = q.judge(dev.prism.Results.load(results), at);
-            out.print(card.table());
-            out.flush();
-            GateCommand.write(options.options.junit, card.toJUnitXml(), spec.commandLine().getErr());
-            GateCommand.write(options.options.markdown, card.toMarkdown(), spec.commandLine().getErr());
-            return card.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+            return say(q.judge(dev.prism.Results.load(results), at), out, spec.commandLine().getErr())
+                    ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
         }
         if (target == null) {
             throw new IllegalArgumentException("--target DIR is required: the directory on the filesystem to qualify");
         }
-        ScenarioExecution.Judge judge = (runs, stdout, stderr) -> {
-            Scorecard card = q.judge(runs, at);
-            stdout.print(card.table());
-            stdout.flush();
-            GateCommand.write(options.options.junit, card.toJUnitXml(), stderr);
-            GateCommand.write(options.options.markdown, card.toMarkdown(), stderr);
-            return card.passed();
-        };
+        ScenarioExecution.Judge judge = (runs, stdout, stderr) -> say(q.judge(runs, at), stdout, stderr);
         return ScenarioExecution.run(spec.commandLine(), q.scenario(target, at, repetitions), options.options, options.judging,
                 true, new int[]{at}, judge);
+    }
+
+    /** Prints the scorecard, writes it as JUnit XML and Markdown where asked; @return whether it passed */
+    private boolean say(Scorecard card, PrintWriter out, PrintWriter err) {
+        out.print(card.table());
+        out.flush();
+        GateCommand.write(options.options.junit, card.toJUnitXml(), err);
+        GateCommand.write(options.options.markdown, card.toMarkdown(), err);
+        return card.passed();
     }
 }

@@ -129,13 +129,7 @@ public final class Metrics {
         new java.util.TreeMap<>(interval.operations()).forEach((op, m) -> {
             String labels = common + ",operation=" + quote(op);
             ops.add(labels, m.opsPerSecond());
-            if (m.count() > 0) {
-                for (Stat stat : LATENCIES) {
-                    if (m.count() >= stat.minimumCount()) {
-                        latency.add(labels + ",statistic=" + quote(stat.label().replace(".", "")), stat.of(m) / 1e9);
-                    }
-                }
-            }
+            latency.addLatencies(labels, m);
         });
         StringBuilder body = new StringBuilder();
         for (Family family : List.of(latency, ops, end)) {
@@ -193,11 +187,7 @@ public final class Metrics {
                 if (m.count() == 0) {
                     continue;
                 }
-                for (Stat stat : LATENCIES) {
-                    if (m.count() >= stat.minimumCount()) {
-                        latency.add(op + ",statistic=" + quote(stat.label().replace(".", "")), stat.of(m) / 1e9);
-                    }
-                }
+                latency.addLatencies(op, m);
                 ops.add(op, m.opsPerSecond());
                 if (m.bytes() > 0) {
                     bytes.add(op, m.bytesPerSecond());
@@ -242,6 +232,15 @@ public final class Metrics {
 
         void add(String labels, double value) {
             samples.append(name).append('{').append(labels).append("} ").append(number(value)).append('\n');
+        }
+
+        /** Adds each latency statistic {@code m} holds enough operations for, in seconds, labelled {@code statistic}. */
+        void addLatencies(String labels, Measurement m) {
+            for (Stat stat : LATENCIES) {
+                if (m.count() > 0 && m.count() >= stat.minimumCount()) {
+                    add(labels + ",statistic=" + quote(stat.label().replace(".", "")), stat.of(m) / 1e9);
+                }
+            }
         }
 
         void appendTo(StringBuilder out) {
