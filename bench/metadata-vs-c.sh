@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Compares PRISM's create / stat / rename / unlink rates, through NATIVE and NIO access, with a C
-# program making the same calls, on the same filesystem, in one invocation. Runs are interleaved
-# (C, NATIVE, NIO, C, …) so drift in the filesystem hits all three alike. PRISM runs at its default
-# flags (no warm-up repetition: each rank rehearses its timed path untimed before the clock), and
-# NATIVE once more with --warmups 1, to show what a warm-up repetition would still add. The floor
-# under NATIVE is measured too: the same four loops through PRISM's JNA binding alone
-# (bench/jna/…/JnaFloorBench.java: no timers, contexts or results), so "NATIVE/floor" is what PRISM's
-# own code costs and "floor/C" what the JVM and JNA cost.
+# Compares PRISM's create / stat / rename / unlink rates with a C program making the same calls, on the
+# same filesystem, in one invocation, through both of PRISM's bindings to libc: java.lang.foreign (the
+# newest JDK, 22 or later, which ./prism prefers) and JNA (JDK 17, or -Dprism.posix.binding=jna). Runs
+# are interleaved (C, floors, NATIVE-FFM, NATIVE-JNA, NIO, C, …) so drift in the filesystem hits all
+# alike. PRISM runs at its default flags (no warm-up repetition: each rank rehearses its timed path
+# untimed before the clock), and NATIVE-FFM once more with --warmups 1, to show what a warm-up
+# repetition would still add. The floor under each binding is measured too: the same four loops
+# through that binding alone (bench/floor/…/FloorBench.java: no timers, contexts or results), so
+# "NATIVE/floor" is what PRISM's own code costs and "floor/C" what the JVM and the binding cost.
 #
 # Usage: bench/metadata-vs-c.sh [TARGET_DIR] [FILES] [ROUNDS]
 #   defaults: a fresh directory under the current one (removed afterwards), 5000 files, 5 rounds
+# Environment: JDK17 and JDK_FFM name the two java binaries (found under /usr/lib/jvm otherwise).
 # Output: one row per operation with the mean rates (ops/s, from mean latency) and the ratios to C.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -19,13 +21,34 @@ size=4096
 work=$(mktemp -d "${1:-$PWD}/prism-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# the java of the newest JDK under /usr/lib/jvm whose feature version is within [$1, $2]
+jdk_between() {
+  local best="" best_version=0 home version
+  for home in /usr/lib/jvm/*/; do
+    version=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)
+    if [ -n "$version" ] && [ -x "$home/bin/java" ] && [ "$version" -ge "$1" ] && [ "$version" -le "$2" ] \
+        && [ "$version" -gt "$best_version" ]; then
+      best="${home%/}/bin/java"
+      best_version=$version
+    fi
+  done
+  echo "$best"
+}
+jdk17=${JDK17:-$(jdk_between 17 21)}
+jdk_ffm=${JDK_FFM:-$(jdk_between 22 999)}
+[ -n "$jdk17" ] || { echo "bench: no JDK 17–21 under /usr/lib/jvm for the JNA side (set JDK17)" >&2; exit 2; }
+[ -n "$jdk_ffm" ] || { echo "bench: no JDK 22 or later under /usr/lib/jvm for java.lang.foreign (set JDK_FFM)" >&2; exit 2; }
 command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
 gcc -O2 -o "$work/metadata_rate" "$root/bench/metadata_rate.c"
 "$root/prism" --version >/dev/null    # build the jar before timing anything
 jna=$(find "$HOME/.m2/repository/net/java/dev/jna/jna" -name 'jna-*.jar' | sort | tail -1)
 floor_cp="$work/floor:$root/prism-posix/target/classes:$root/prism-core/target/classes:$jna"
-javac -cp "$floor_cp" -d "$work/floor" "$root/bench/jna/dev/prism/posix/internal/JnaFloorBench.java"
+"$(dirname "$jdk17")/javac" -cp "$floor_cp" -d "$work/floor" "$root/bench/floor/dev/prism/posix/internal/FloorBench.java"
+echo "bench: JNA on $("$jdk17" -version 2>&1 | head -1), java.lang.foreign on $("$jdk_ffm" -version 2>&1 | head -1)" >&2
 
+prism_with() { # java binary, then prism's arguments
+  PRISM_JAVA="$1" "$root/prism" "${@:2}"
+}
 mkdir -p "$work/results" "$work/target"
 for round in $(seq 1 "$rounds"); do
   # the same depth as PRISM's rank directory (target/prism-<run id>/rank-0), so path lookups cost the same
@@ -33,19 +56,22 @@ for round in $(seq 1 "$rounds"); do
   mkdir -p "$cdir"
   "$work/metadata_rate" "$cdir" "$files" "$size" > "$work/results/c-$round.txt"
   rm -r "$work/target/prism-c$round"
-  jdir="$work/target/prism-j$round/rank-0"
-  mkdir -p "$jdir"
-  java -XX:CompileThresholdScaling=0.1 -cp "$floor_cp" dev.prism.posix.internal.JnaFloorBench "$jdir" "$files" "$size" \
-    > "$work/results/floor-$round.txt"
-  rm -r "$work/target/prism-j$round"
-  for access in native nio; do
-    "$root/prism" run create_files list_files move_files delete_files --target "$work/target" \
-      -p files="$files" -p file_size="$size" -p access="$access" --json -q --out "$work/results/json" \
-      > "$work/results/$access-$round.json"
+  for side in jna ffm; do
+    java=$jdk17
+    [ "$side" = ffm ] && java=$jdk_ffm
+    fdir="$work/target/prism-$side$round/rank-0"
+    mkdir -p "$fdir"
+    "$java" --enable-native-access=ALL-UNNAMED -XX:CompileThresholdScaling=0.1 -Dprism.posix.binding="$side" \
+      -cp "$floor_cp" dev.prism.posix.internal.FloorBench "$fdir" "$files" "$size" \
+      > "$work/results/floor-$side-$round.txt" 2>/dev/null
+    rm -r "$work/target/prism-$side$round"
   done
-  "$root/prism" run create_files list_files move_files delete_files --target "$work/target" \
-    -p files="$files" -p file_size="$size" -p access=native --warmups 1 --json -q --out "$work/results/json" \
-    > "$work/results/warm-$round.json"
+  run=(run create_files list_files move_files delete_files --target "$work/target" -p files="$files" -p file_size="$size"
+       --json -q --out "$work/results/json")
+  prism_with "$jdk_ffm" "${run[@]}" -p access=native > "$work/results/native-$round.json"
+  prism_with "$jdk17" "${run[@]}" -p access=native > "$work/results/jna-$round.json"
+  prism_with "$jdk_ffm" "${run[@]}" -p access=nio > "$work/results/nio-$round.json"
+  prism_with "$jdk_ffm" "${run[@]}" -p access=native --warmups 1 > "$work/results/warm-$round.json"
   echo "bench: round $round of $rounds done" >&2
 done
 
@@ -60,21 +86,28 @@ def loop_means(name):
             op, count, total = line.split()
             means[op].append(int(total) / int(count))
     return means
-def prism_means(access):
+def prism_means(name, binding):
     means = {op: [] for op in ops}
     for r in range(1, rounds + 1):
-        for doc in json.load(open(f"{results}/{access}-{r}.json")):
+        for doc in json.load(open(f"{results}/{name}-{r}.json")):
+            served = doc.get("notes", {}).get("libc binding", "")
+            if binding and not served.startswith(binding):
+                sys.exit(f"bench: {name} run {r} was served by '{served}', not {binding}")
             for op, bench in ops.items():
                 if doc["benchmark"] == bench:
                     means[op].append(doc["measurements"][op]["meanNanos"])
     return means
-c, floor = loop_means("c"), loop_means("floor")
-native, nio, warm = prism_means("native"), prism_means("nio"), prism_means("warm")
+c, ffm_floor, jna_floor = loop_means("c"), loop_means("floor-ffm"), loop_means("floor-jna")
+native, jna = prism_means("native", "java.lang.foreign"), prism_means("jna", "JNA")
+nio, warm = prism_means("nio", None), prism_means("warm", "java.lang.foreign")
 rate = lambda ns: 1e9 / statistics.mean(ns)
 print(f"{files} files of 4 KiB, {rounds} interleaved rounds, default flags; rate = 1 / mean latency")
-print(f"{'op':8}{'C ops/s':>12}{'NATIVE ops/s':>14}{'NATIVE/C':>10}{'NIO ops/s':>12}{'NIO/C':>8}"
-      f"{'NATIVE+warmup/C':>17}{'JNA floor/C':>13}{'NATIVE/floor':>14}")
+print("NATIVE = java.lang.foreign (JDK 22+), NATIVE-JNA = JNA (JDK 17); floors: each binding's loops alone")
+print(f"{'op':8}{'C ops/s':>11}{'NATIVE ops/s':>14}{'NATIVE/C':>10}{'NATIVE-JNA/C':>14}{'NIO/C':>7}"
+      f"{'NATIVE+warmup/C':>17}{'FFM floor/C':>13}{'JNA floor/C':>13}{'NATIVE/FFM floor':>18}")
 for op in ops:
-    rc, rn, ri, rw, rf = rate(c[op]), rate(native[op]), rate(nio[op]), rate(warm[op]), rate(floor[op])
-    print(f"{op:8}{rc:12,.0f}{rn:14,.0f}{rn / rc:10.2f}{ri:12,.0f}{ri / rc:8.2f}{rw / rc:17.2f}{rf / rc:13.2f}{rn / rf:14.2f}")
+    rc, rn, rj, ri, rw = rate(c[op]), rate(native[op]), rate(jna[op]), rate(nio[op]), rate(warm[op])
+    rff, rjf = rate(ffm_floor[op]), rate(jna_floor[op])
+    print(f"{op:8}{rc:11,.0f}{rn:14,.0f}{rn / rc:10.2f}{rj / rc:14.2f}{ri / rc:7.2f}{rw / rc:17.2f}"
+          f"{rff / rc:13.2f}{rjf / rc:13.2f}{rn / rff:18.2f}")
 PY

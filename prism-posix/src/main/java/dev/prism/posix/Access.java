@@ -1,11 +1,12 @@
 package dev.prism.posix;
 
+import dev.prism.WorkloadContext;
 import dev.prism.posix.internal.NativeFileAccess;
 import dev.prism.posix.internal.NioFileAccess;
 
 /**
  * Which interface a benchmark's file calls go through: {@code NIO} (java.nio.file, the JVM's own
- * layer), {@code NATIVE} (libc through JNA), and in a Python worker per rank {@code PYTHON}
+ * layer), {@code NATIVE} (libc through java.lang.foreign on JDK 22+, JNA before), and in a Python worker per rank {@code PYTHON}
  * (open and os.*, the calls researchers' scripts make) or {@code FSSPEC} (fsspec's local
  * filesystem, the layer data libraries go through). Running a benchmark several ways measures what
  * each layer costs, as the paper's §4.4 does with fsspec against native calls; the Python ones serve
@@ -19,7 +20,7 @@ import dev.prism.posix.internal.NioFileAccess;
 public enum Access {
     /** java.nio.file: FileChannel, Files.move, Files.newDirectoryStream… */
     NIO,
-    /** libc through JNA: openat, renameat, getdents64, statx… */
+    /** libc (java.lang.foreign on JDK 22+, JNA before): openat, renameat, getdents64, statx… */
     NATIVE,
     /** Python's open and os.* (os.listdir, os.stat, os.rename, os.unlink), timed in a Python worker per rank */
     PYTHON,
@@ -38,4 +39,19 @@ public enum Access {
     public FileAccess newFileAccess() {
         return this == NIO ? new NioFileAccess() : new NativeFileAccess();
     }
+
+    /**
+     * @return as {@link #newFileAccess()}, and for {@code NATIVE} the binding that serves it noted in {@code ctx}'s
+     *         results among the programs' versions (note {@value #BINDING_NOTE}, e.g. "java.lang.foreign (JDK 25.0.1)")
+     */
+    public FileAccess newFileAccess(WorkloadContext ctx) {
+        FileAccess files = newFileAccess();
+        if (this == NATIVE) {
+            ctx.noteProgram(BINDING_NOTE, Posix.binding());
+        }
+        return files;
+    }
+
+    /** The note that names what served the libc calls of a run. */
+    public static final String BINDING_NOTE = "libc binding";
 }

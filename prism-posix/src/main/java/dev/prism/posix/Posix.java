@@ -1,7 +1,5 @@
 package dev.prism.posix;
 
-import com.sun.jna.Native;
-import com.sun.jna.Pointer;
 import dev.prism.PrismException;
 import dev.prism.spi.Errno;
 import dev.prism.posix.internal.NativeCalls;
@@ -109,9 +107,17 @@ public final class Posix {
 
     static void requireSupported(String osName, String osArch) {
         if (archOf(osName, osArch) == null) {
-            throw new PrismException("the NATIVE file access (libc through JNA) supports Linux on x86-64 and"
+            throw new PrismException("the NATIVE file access (libc through java.lang.foreign or JNA) supports Linux on x86-64 and"
                     + " aarch64; this is " + osName + " on " + osArch + ": use access=nio");
         }
+    }
+
+    /**
+     * @return what serves these calls in this JVM: "java.lang.foreign (JDK …)" on JDK 22 and later, "JNA …" before;
+     *         the system property {@code prism.posix.binding} ({@code ffm}, {@code jna}, {@code auto}) forces one
+     */
+    public static String binding() {
+        return NativeCalls.binding();
     }
 
     /** @return the address of a direct buffer's first byte (not its position) */
@@ -119,7 +125,7 @@ public final class Posix {
         if (!direct.isDirect()) {
             throw new IllegalArgumentException("buffer must be direct (ByteBuffer.allocateDirect) to pass to libc");
         }
-        return Pointer.nativeValue(Native.getDirectBufferPointer(direct));
+        return NativeCalls.address(direct);
     }
 
     /** {@code openat(AT_FDCWD, path, flags, mode)}; @return the file descriptor */

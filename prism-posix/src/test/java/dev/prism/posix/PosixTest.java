@@ -143,7 +143,7 @@ class PosixTest {
         assertThat(Posix.archOf("Mac OS X", "aarch64")).isNull();
         assertThat(Posix.archOf("Linux", "ppc64le")).isNull();
         assertThatThrownBy(() -> Posix.requireSupported("Mac OS X", "aarch64"))
-                .hasMessage("the NATIVE file access (libc through JNA) supports Linux on x86-64 and aarch64;"
+                .hasMessage("the NATIVE file access (libc through java.lang.foreign or JNA) supports Linux on x86-64 and aarch64;"
                         + " this is Mac OS X on aarch64: use access=nio");
     }
 

@@ -114,9 +114,12 @@ public final class ProcessLauncher implements Launcher {
         }
     }
 
-    /** How a rank's JVM runs: the hot path compiles within a rehearsal of a few thousand operations (docs/design.md). */
+    /**
+     * How a rank's JVM runs: the hot path compiles within a rehearsal of a few thousand operations (docs/design.md);
+     * libc bindings (java.lang.foreign, JNA) may be used without the JDK's warning on JDK 22 and later.
+     */
     public static final List<String> RANK_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
-            "-XX:CompileThresholdScaling=0.1");
+            "-XX:CompileThresholdScaling=0.1", "--enable-native-access=ALL-UNNAMED");
 
     private Process start(String where, int port, int rank, RunPlan plan) {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -1,6 +1,5 @@
 package dev.prism.posix.internal;
 
-import com.sun.jna.Native;
 import dev.prism.spi.Errno;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.PageCacheResidency;
@@ -14,7 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Calls {@link LibC} and turns a failure into a {@link PosixException} with errno's name. */
+/** Calls libc through the {@link Binding} chosen for this JVM and turns a failure into a {@link PosixException} with errno's name. */
 public final class NativeCalls {
     private static final int STATX_BASIC_STATS = 0x7ff;
     private static final int STATX_SIZE = 256;
@@ -37,16 +36,18 @@ public final class NativeCalls {
     private static final ThreadLocal<Scratch> STATX = ThreadLocal.withInitial(() -> new Scratch(STATX_SIZE));
     private static final ThreadLocal<Scratch> DIRENTS = ThreadLocal.withInitial(() -> new Scratch(DIRENT_BUFFER_SIZE));
 
+    private static final SystemCalls C;
+
     static {
         Posix.requireSupported();
-        LibC.load();
+        C = Binding.CALLS;
     }
 
     private NativeCalls() {
     }
 
     private static PosixException failure(String function, String arguments, Path path) {
-        int errno = Native.getLastError();
+        int errno = C.lastErrno();
         return new PosixException(function, arguments, path == null ? null : path.toString(), errno, Errno.name(errno));
     }
 
@@ -55,7 +56,7 @@ public final class NativeCalls {
     }
 
     public static int openat(int dirfd, Path path, int flags, int mode) {
-        int fd = LibC.openat(dirfd, PathBuffers.first(path), flags, mode);
+        int fd = C.openat(dirfd, PathBuffers.first(path), flags, mode);
         if (fd < 0) {
             throw failure("openat", dirfdText(dirfd) + quote(path) + ", " + OpenFlags.describe(flags)
                     + ((flags & Posix.O_CREAT) != 0 ? ", 0" + Integer.toOctalString(mode) : ""), path);
@@ -64,13 +65,13 @@ public final class NativeCalls {
     }
 
     public static void close(int fd, Path path) {
-        if (LibC.close(fd) != 0) {
+        if (C.close(fd) != 0) {
             throw failure("close", fd + " " + quote(path), path);
         }
     }
 
     public static long read(int fd, long address, long count, Path path) {
-        long n = LibC.read(fd, address, count);
+        long n = C.read(fd, address, count);
         if (n < 0) {
             throw failure("read", fd + " " + quote(path) + ", " + count, path);
         }
@@ -78,7 +79,7 @@ public final class NativeCalls {
     }
 
     public static long pread(int fd, long address, long count, long offset, Path path) {
-        long n = LibC.pread(fd, address, count, offset);
+        long n = C.pread(fd, address, count, offset);
         if (n < 0) {
             throw failure("pread", fd + " " + quote(path) + ", " + count + ", " + offset, path);
         }
@@ -86,7 +87,7 @@ public final class NativeCalls {
     }
 
     public static long write(int fd, long address, long count, Path path) {
-        long n = LibC.write(fd, address, count);
+        long n = C.write(fd, address, count);
         if (n < 0) {
             throw failure("write", fd + " " + quote(path) + ", " + count, path);
         }
@@ -94,7 +95,7 @@ public final class NativeCalls {
     }
 
     public static long pwrite(int fd, long address, long count, long offset, Path path) {
-        long n = LibC.pwrite(fd, address, count, offset);
+        long n = C.pwrite(fd, address, count, offset);
         if (n < 0) {
             throw failure("pwrite", fd + " " + quote(path) + ", " + count + ", " + offset, path);
         }
@@ -102,20 +103,20 @@ public final class NativeCalls {
     }
 
     public static void fsync(int fd, Path path) {
-        if (LibC.fsync(fd) != 0) {
+        if (C.fsync(fd) != 0) {
             throw failure("fsync", fd + " " + quote(path), path);
         }
     }
 
     public static void fdatasync(int fd, Path path) {
-        if (LibC.fdatasync(fd) != 0) {
+        if (C.fdatasync(fd) != 0) {
             throw failure("fdatasync", fd + " " + quote(path), path);
         }
     }
 
     public static void fadvise(int fd, long offset, long length, int advice, Path path) {
         // posix_fadvise returns the error number rather than setting errno
-        int error = LibC.posix_fadvise(fd, offset, length, advice);
+        int error = C.posix_fadvise(fd, offset, length, advice);
         if (error != 0) {
             throw new PosixException("posix_fadvise", fd + " " + quote(path) + ", " + offset + ", " + length + ", "
                     + (advice == Posix.POSIX_FADV_DONTNEED ? "POSIX_FADV_DONTNEED" : String.valueOf(advice)),
@@ -124,13 +125,13 @@ public final class NativeCalls {
     }
 
     public static void link(Path existing, Path newPath) {
-        if (LibC.link(PathBuffers.first(existing), PathBuffers.second(newPath)) != 0) {
+        if (C.link(PathBuffers.first(existing), PathBuffers.second(newPath)) != 0) {
             throw failure("link", quote(existing) + ", " + quote(newPath), newPath);
         }
     }
 
     public static void linkat(int existingDirfd, Path existing, int newDirfd, Path newPath, int flags) {
-        if (LibC.linkat(existingDirfd, PathBuffers.first(existing), newDirfd, PathBuffers.second(newPath), flags) != 0) {
+        if (C.linkat(existingDirfd, PathBuffers.first(existing), newDirfd, PathBuffers.second(newPath), flags) != 0) {
             throw failure("linkat", dirfdText(existingDirfd) + quote(existing) + ", " + dirfdText(newDirfd)
                     + quote(newPath) + ", " + flags, newPath);
         }
@@ -146,43 +147,42 @@ public final class NativeCalls {
 
     /** @return {@code statvfs(path)}: the fragment size, the blocks and the inodes free to unprivileged users */
     public static Space statvfs(Path path) {
-        try (com.sun.jna.Memory buffer = new com.sun.jna.Memory(112)) {
-            if (LibC.statvfs(PathBuffers.first(path), com.sun.jna.Pointer.nativeValue(buffer)) != 0) {
-                throw failure("statvfs", quote(path), path);
-            }
-            // f_bsize 0, f_frsize 8, f_blocks 16, f_bfree 24, f_bavail 32, f_files 40, f_ffree 48, f_favail 56
-            return new Space(buffer.getLong(8), buffer.getLong(32), buffer.getLong(56));
+        ByteBuffer buffer = ByteBuffer.allocateDirect(112).order(ByteOrder.nativeOrder());
+        if (C.statvfs(PathBuffers.first(path), C.address(buffer)) != 0) {
+            throw failure("statvfs", quote(path), path);
         }
+        // f_bsize 0, f_frsize 8, f_blocks 16, f_bfree 24, f_bavail 32, f_files 40, f_ffree 48, f_favail 56
+        return new Space(buffer.getLong(8), buffer.getLong(32), buffer.getLong(56));
     }
 
     public static void flock(int fd, int operation, Path path) {
-        if (LibC.flock(fd, operation) != 0) {
+        if (C.flock(fd, operation) != 0) {
             throw failure("flock", fd + " " + quote(path) + ", " + lockText(operation), path);
         }
     }
 
     public static void renameat(int oldDirfd, Path from, int newDirfd, Path to) {
-        if (LibC.renameat(oldDirfd, PathBuffers.first(from), newDirfd, PathBuffers.second(to)) != 0) {
+        if (C.renameat(oldDirfd, PathBuffers.first(from), newDirfd, PathBuffers.second(to)) != 0) {
             throw failure("renameat", dirfdText(oldDirfd) + quote(from) + ", " + dirfdText(newDirfd) + quote(to), from);
         }
     }
 
     public static void unlinkat(int dirfd, Path path, int flags) {
-        if (LibC.unlinkat(dirfd, PathBuffers.first(path), flags) != 0) {
+        if (C.unlinkat(dirfd, PathBuffers.first(path), flags) != 0) {
             throw failure("unlinkat", dirfdText(dirfd) + quote(path)
                     + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), path);
         }
     }
 
     public static void mkdirat(int dirfd, Path path, int mode) {
-        if (LibC.mkdirat(dirfd, PathBuffers.first(path), mode) != 0) {
+        if (C.mkdirat(dirfd, PathBuffers.first(path), mode) != 0) {
             throw failure("mkdirat", dirfdText(dirfd) + quote(path) + ", 0" + Integer.toOctalString(mode), path);
         }
     }
 
     public static FileStat statx(int dirfd, Path path, int flags) {
         Scratch scratch = STATX.get();
-        if (LibC.statx(dirfd, PathBuffers.first(path), flags, STATX_BASIC_STATS, scratch.address) != 0) {
+        if (C.statx(dirfd, PathBuffers.first(path), flags, STATX_BASIC_STATS, scratch.address) != 0) {
             throw failure("statx", dirfdText(dirfd) + quote(path)
                     + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), path);
         }
@@ -200,7 +200,7 @@ public final class NativeCalls {
             Scratch scratch = DIRENTS.get();
             ByteBuffer b = scratch.buffer;
             while (true) {
-                long n = LibC.getdents64(fd, scratch.address, DIRENT_BUFFER_SIZE);
+                long n = C.getdents64(fd, scratch.address, DIRENT_BUFFER_SIZE);
                 if (n < 0) {
                     throw failure("getdents64", fd + " " + quote(directory) + ", " + DIRENT_BUFFER_SIZE, directory);
                 }
@@ -233,18 +233,18 @@ public final class NativeCalls {
         int fd = openat(Posix.AT_FDCWD, file, Posix.O_RDONLY | Posix.O_CLOEXEC, 0);
         try {
             long size = statx(Posix.AT_FDCWD, file, 0).sizeBytes();
-            long pageSize = LibC.sysconf(SC_PAGESIZE);
+            long pageSize = C.sysconf(SC_PAGESIZE);
             long pages = (size + pageSize - 1) / pageSize;
             if (pages == 0) {
                 return new PageCacheResidency(0, 0);
             }
-            long address = LibC.mmap(0, size, PROT_READ, MAP_SHARED, fd, 0);
+            long address = C.mmap(0, size, PROT_READ, MAP_SHARED, fd, 0);
             if (address == -1) {
                 throw failure("mmap", "NULL, " + size + ", PROT_READ, MAP_SHARED, " + fd + " " + quote(file) + ", 0", file);
             }
             try {
                 ByteBuffer vector = ByteBuffer.allocateDirect((int) pages);
-                if (LibC.mincore(address, size, Posix.address(vector)) != 0) {
+                if (C.mincore(address, size, Posix.address(vector)) != 0) {
                     throw failure("mincore", Long.toHexString(address) + ", " + size + " " + quote(file), file);
                 }
                 long resident = 0;
@@ -253,16 +253,26 @@ public final class NativeCalls {
                 }
                 return new PageCacheResidency(pages, resident);
             } finally {
-                LibC.munmap(address, size);
+                C.munmap(address, size);
             }
         } finally {
             close(fd, file);
         }
     }
 
+    /** @return what serves the calls, as {@link SystemCalls#description()} */
+    public static String binding() {
+        return C.description();
+    }
+
+    /** @return the address of a direct buffer's first byte */
+    public static long address(ByteBuffer direct) {
+        return C.address(direct);
+    }
+
     /** @return libc's text for {@code errno}, e.g. "No space left on device" */
     public static String strerror(int errno) {
-        return LibC.strerror(errno);
+        return C.strerror(errno);
     }
 
     private static String dirfdText(int dirfd) {

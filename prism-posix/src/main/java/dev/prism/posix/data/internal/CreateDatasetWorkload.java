@@ -55,7 +55,7 @@ public final class CreateDatasetWorkload implements Workload {
         }
         // the directories exist before the clock: a file's timing holds only its own calls
         DatasetIo.createDirectories(root, mine);
-        files = access.newFileAccess();
+        files = access.newFileAccess(ctx);
         chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);
         content = new DatasetContent(spec.seed());
     }

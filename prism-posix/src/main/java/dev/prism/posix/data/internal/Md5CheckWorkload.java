@@ -77,7 +77,7 @@ public final class Md5CheckWorkload implements Workload {
             throw new IllegalArgumentException("direct=true reads with O_DIRECT into aligned buffers, which access="
                     + access.name().toLowerCase(java.util.Locale.ROOT) + " cannot: use access=native or nio");
         }
-        files = access.newFileAccess();
+        files = access.newFileAccess(ctx);
         orderSeed = ctx.random().nextLong();
         List<DatasetManifest.Entry> all = dataset == null ? generated(ctx) : existing();
         if (dataset != null) {

@@ -71,7 +71,7 @@ public final class SyntheticWorkload implements Workload {
         }
         FileWork.requireSpaceForSizes(ctx.workDirectory(), FileWork.product(sizes.length, ctx.worldSize(), 1),
                 FileWork.product(total, ctx.worldSize(), 1), "the drawn file sizes × tasks");
-        fileAccess = access.newFileAccess();
+        fileAccess = access.newFileAccess(ctx);
         block = fill(pattern, compressRatio, random);
     }
 

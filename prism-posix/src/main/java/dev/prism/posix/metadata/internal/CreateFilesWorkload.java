@@ -48,7 +48,7 @@ public final class CreateFilesWorkload implements Workload {
     public void setup(WorkloadContext ctx) throws IOException {
         directory = shared ? ctx.sharedDirectory() : ctx.workDirectory();
         FileWork.requireSpace(directory, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
-        fileAccess = access.newFileAccess();
+        fileAccess = access.newFileAccess(ctx);
         block = FileWork.blockOf(blockSize);
         python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
     }

@@ -61,7 +61,7 @@ public final class FolderBenchWorkload implements Workload {
     public void setup(WorkloadContext ctx) throws IOException {
         FileWork.requireSpace(ctx.workDirectory(), FileWork.product(leaves(depth, breadth), filesPerLeaf, ctx.worldSize()),
                 fileSize, "breadth^depth × files_per_leaf × file_size × tasks");
-        fileAccess = access.newFileAccess();
+        fileAccess = access.newFileAccess(ctx);
         block = FileWork.blockFor(fileSize);
         expectedEntries = directories(depth, breadth) + leaves(depth, breadth) * filesPerLeaf;
     }

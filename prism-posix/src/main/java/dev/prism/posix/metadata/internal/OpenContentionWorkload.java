@@ -34,7 +34,7 @@ public final class OpenContentionWorkload implements Workload {
 
     @Override
     public void setup(WorkloadContext ctx) throws IOException {
-        fileAccess = access.newFileAccess();
+        fileAccess = access.newFileAccess(ctx);
         file = ctx.sharedDirectory().resolve("contended.dat");
         buffer = ByteBuffer.allocateDirect(READ_SIZE);
         if (ctx.rank() == 0) {

@@ -41,7 +41,7 @@ abstract class PopulatedFilesWorkload implements Workload {
     public void setup(WorkloadContext ctx) throws IOException {
         Path base = shared ? ctx.sharedDirectory() : ctx.workDirectory();
         FileWork.requireSpace(base, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
-        fileAccess = access.newFileAccess();
+        fileAccess = access.newFileAccess(ctx);
         directory = Files.createDirectories(base.resolve(subdirectory()));
         var block = FileWork.blockFor(fileSize);
         for (int i = 0; i < files; i++) {

@@ -40,7 +40,7 @@ public final class LinkLockWorkload implements Workload {
 
     @Override
     public void setup(WorkloadContext ctx) throws IOException {
-        fileAccess = access.newFileAccess();
+        fileAccess = access.newFileAccess(ctx);
         cache = ctx.sharedDirectory().resolve("pkgs");
         lockFile = ctx.sharedDirectory().resolve("pkgs.lock");
         environment = ctx.workDirectory().resolve("env");

@@ -8,13 +8,14 @@ import java.nio.file.Path;
 
 /**
  * The floor under PRISM's NATIVE access for bench/metadata-vs-c.sh: metadata_rate.c's four loops
- * made with PRISM's own JNA binding (NativeCalls) and nothing else of PRISM — no timers, contexts or
+ * made with PRISM's own binding to libc (NativeCalls, through whichever binding the JVM chose:
+ * java.lang.foreign on JDK 22+, JNA before, or the one -Dprism.posix.binding names) and nothing else of PRISM — no timers, contexts or
  * result objects — each call timed with System.nanoTime as the C loop times its calls with
  * clock_gettime. Paths are built before the clock, as the C loop formats them before its clock.
  * The loops run twice in one JVM (into two directories); the second is printed, the first compiles
- * them. Usage: JnaFloorBench DIR FILES FILE_SIZE. Prints "<op> <count> <sum of latencies in ns>".
+ * them. Usage: FloorBench DIR FILES FILE_SIZE. Prints "<op> <count> <sum of latencies in ns>".
  */
-public final class JnaFloorBench {
+public final class FloorBench {
     private static final int FLAGS = Posix.O_WRONLY | Posix.O_CREAT | Posix.O_EXCL | Posix.O_CLOEXEC;
 
     public static void main(String[] args) throws Exception {
@@ -27,6 +28,7 @@ public final class JnaFloorBench {
         for (int round = 0; round < 2; round++) {
             sums = loops(Files.createDirectories(dir.resolve("round-" + round)), files, size, address);
         }
+        System.err.println("floor: " + Posix.binding());
         String[] ops = {"create", "stat", "rename", "unlink"};
         for (int i = 0; i < ops.length; i++) {
             System.out.println(ops[i] + " " + files + " " + sums[i]);
