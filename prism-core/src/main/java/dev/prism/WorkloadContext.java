@@ -34,6 +34,15 @@ public interface WorkloadContext {
      */
     Path rehearsalDirectory();
 
+    /**
+     * @return true when this JVM has already run this benchmark's timed phase, with these parameters, to its end (an
+     *         earlier repetition under the threads launcher, say): its code is compiled and loaded, and a
+     *         {@link Workload#rehearse rehearsal} need only do what is new to this rank, one step, not thousands
+     */
+    default boolean alreadyWarm() {
+        return false;
+    }
+
     /** @return a random source seeded from the scenario's seed and this rank: the same every run */
     Random random();
 

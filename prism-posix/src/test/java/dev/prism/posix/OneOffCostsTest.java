@@ -65,6 +65,43 @@ class OneOffCostsTest {
         assertThat(tree.measurement("mkdir").maxNanos()).isLessThan(Duration.ofMillis(50).toNanos());
     }
 
+    /**
+     * Under threads every repetition runs in one JVM: the first rehearses at length, the later ones one step (what is
+     * new to the rank), and none of them pays a one-off cost in its timings. The observer is faultfs: its log counts
+     * what each repetition's rehearsal did in {@code rehearsal-0/}, read when the rank enters its timed phase. (23 files:
+     * parameters no other test in this JVM runs, which would have warmed them already.)
+     */
+    @Test
+    void underThreads_laterRepetitionsRehearseOneStep_andPayNoOneOffCostInAnyRepetition(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        try (dev.prism.testing.FaultFs fs = dev.prism.testing.FaultFs.mount(dir)) {
+            java.util.List<Long> rehearsalCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+            dev.prism.ScenarioListener counter = new dev.prism.ScenarioListener() {
+                @Override
+                public void rankEntered(int rank, dev.prism.RankPhase phase) {
+                    if (phase == dev.prism.RankPhase.RUN) {
+                        try {
+                            rehearsalCalls.add(fs.log().stream().filter(l -> l.contains("/rehearsal-0/")).count());
+                            fs.clearLog();
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }
+                }
+            };
+            fs.clearLog();
+            RunResult r = Scenario.builder().target(fs.mountPoint()).benchmark(PosixBenchmarks.createFiles().files(23))
+                    .repetitions(3).warmups(0).launcher(Launcher.threads()).listener(counter).build().execute().runs().get(0);
+            assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+            assertThat(rehearsalCalls).as("calls in rehearsal-0/ per repetition").hasSize(3);
+            assertThat(rehearsalCalls.get(0)).as("the first repetition's rehearsal").isGreaterThan(100);
+            assertThat(rehearsalCalls.subList(1, 3)).as("the later repetitions' rehearsals: one step")
+                    .allSatisfy(calls -> assertThat(calls).isBetween(1L, 10L));
+            assertThat(r.measurement("open").maxNanos()).isLessThan(Duration.ofMillis(50).toNanos());
+            assertThat(r.stalls()).isEmpty();
+        }
+    }
+
     @Test
     void aFewFiles_firstTimedOpenIsNoOutlier() {
         RunResult r = Scenario.builder().target(target).benchmark(PosixBenchmarks.createFiles().files(5))

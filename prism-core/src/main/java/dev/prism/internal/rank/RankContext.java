@@ -311,6 +311,18 @@ final class RankContext implements WorkloadContext {
         slot(operation).elapsed(nanos);
     }
 
+    private boolean alreadyWarm;
+
+    /** Says whether this JVM already ran the benchmark's timed phase to its end ({@link #alreadyWarm()}). */
+    void alreadyWarm(boolean warm) {
+        this.alreadyWarm = warm;
+    }
+
+    @Override
+    public boolean alreadyWarm() {
+        return alreadyWarm;
+    }
+
     /** How many timings the timer machinery is exercised with before a rehearsal (a few milliseconds). */
     private static final int TIMER_WARMUP_TIMINGS = 20_000;
 
@@ -323,7 +335,7 @@ final class RankContext implements WorkloadContext {
         counters = new LinkedHashMap<>();
         notes = new LinkedHashMap<>();
         try {
-            for (int i = 0; i < TIMER_WARMUP_TIMINGS; i++) {
+            for (int i = 0; i < (alreadyWarm ? 1 : TIMER_WARMUP_TIMINGS); i++) {
                 Timer t = time("prism.timer-warm-up", workDirectory);
                 if ((i & 1) == 0) {
                     t.fail();

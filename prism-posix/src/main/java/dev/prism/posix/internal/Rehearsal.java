@@ -61,8 +61,13 @@ public final class Rehearsal {
     /**
      * Runs {@code step} with 0, 1, 2… up to {@code iterations} times, or until the budget says stop:
      * past the soft budget when the last {@value #WINDOW} steps were slow, past the hard one always.
+     * Once only where the JVM already ran the benchmark's timed phase ({@link WorkloadContext#alreadyWarm()}):
+     * its code is compiled, and one step covers what is new to the rank.
      */
-    public static void repeat(int iterations, Step step) {
+    public static void repeat(WorkloadContext ctx, int iterations, Step step) {
+        if (ctx.alreadyWarm()) {
+            iterations = Math.min(1, iterations);
+        }
         long start = System.nanoTime();
         long windowStart = start;
         for (int i = 0; i < iterations; i++) {

@@ -63,7 +63,7 @@ public final class CreateDatasetWorkload implements Workload {
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
         // the same write path (open, generate, write, close) for small files of its own
-        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(Rehearsal.ITERATIONS / 4,
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 4,
                 i -> writeFile(ctx, scratch, new DatasetSpec.File("rehearsal-" + i + ".bin", REHEARSAL_FILE_BYTES, i))));
     }
 

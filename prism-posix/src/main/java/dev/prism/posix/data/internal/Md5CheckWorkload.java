@@ -325,7 +325,7 @@ public final class Md5CheckWorkload implements Workload {
                 return;
             }
             MessageDigest md5 = DatasetIo.md5();
-            Rehearsal.repeat(Rehearsal.ITERATIONS / 10, i -> {
+            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 10, i -> {
                 readFile(ctx, own, size, md5);
                 md5.reset();
             });

@@ -112,7 +112,7 @@ public final class SyntheticWorkload implements Workload {
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
         // the same service path for small files of its own
-        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(Rehearsal.ITERATIONS / 4,
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 4,
                 i -> writeFile(ctx, scratch.resolve("rehearsal-" + i + ".dat"), i, Math.min(sizes[0], PAGE))));
     }
 

@@ -71,7 +71,7 @@ public final class CreateFilesWorkload implements Workload {
             return;
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
-            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
                 Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
                 createOne(ctx, file);
                 fileAccess.unlink(file);

@@ -35,7 +35,7 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             var block = FileWork.blockFor(fileSize);
-            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> {
+            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
                 Path file = FileWork.path(scratch, "file-" + i + ".dat");
                 FileWork.populate(fileAccess, file, block, fileSize);
                 unlink(ctx, file);

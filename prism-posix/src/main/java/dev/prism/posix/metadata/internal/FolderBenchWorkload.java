@@ -76,7 +76,7 @@ public final class FolderBenchWorkload implements Workload {
         long files = leaves(d, b) * f;
         // mkdir, readdir, stat and rmdir of each directory and the root; create, stat, unlink of each file
         long operationsPerTree = 4 * (dirs + 1) + 3 * files;
-        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, 
                 (int) Math.max(1, Rehearsal.ITERATIONS / operationsPerTree),
                 i -> buildWalkAndRemove(ctx, scratch.resolve("tree-" + i), d, b, f)));
     }

@@ -44,7 +44,7 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
             for (int i = 0; i < scratchFiles; i++) {
                 FileWork.populate(fileAccess, FileWork.path(scratch, "file-" + i + ".dat"), block, fileSize);
             }
-            Rehearsal.repeat(Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch));
+            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch));
         });
     }
 

@@ -52,7 +52,7 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
             Path a = FileWork.path(scratch, "a.dat");
             Path b = FileWork.path(scratch, "b.dat");
             FileWork.populate(fileAccess, a, FileWork.blockFor(fileSize), fileSize);
-            Rehearsal.repeat(Rehearsal.ITERATIONS / 2, i -> {
+            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 2, i -> {
                 rename(ctx, a, b);
                 rename(ctx, b, a);
             });

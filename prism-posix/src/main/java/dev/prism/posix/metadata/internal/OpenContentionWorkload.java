@@ -50,7 +50,7 @@ public final class OpenContentionWorkload implements Workload {
             Path own = scratch.resolve("rehearsal.dat");
             long size = Math.min(fileSize, READ_SIZE);
             FileWork.populate(fileAccess, own, FileWork.blockFor(size), size);
-            Rehearsal.repeat(Rehearsal.ITERATIONS, i -> openReadClose(ctx, own));
+            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> openReadClose(ctx, own));
         });
     }
 
