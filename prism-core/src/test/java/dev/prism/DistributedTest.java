@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +47,59 @@ class DistributedTest {
                     .containsExactly("rank-0.json", "rank-1.json", "rank-2.json");
         }
         assertThat(Files.readString(out.resolve("01-test_sleep-t3/rep-0/rank-2.json"))).contains("\"schema\" : \"prism.rank/1\"");
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    /**
+     * The processes launcher keeps its rank JVMs from one repetition to the next, and from one benchmark to the next at
+     * the same task count, while every rank passes; another task count or a failure starts fresh ones, and none
+     * outlives the scenario. The observer is the process table: the test JVM's children when each rank enters its
+     * timed phase.
+     */
+    @Test
+    void processes_keepTheirJvmsAcrossRepetitionsAndBenchmarks_andStartFreshOnesForAnotherTaskCountOrAfterAFailure() {
+        Map<String, java.util.Set<Long>> childrenInRun = new java.util.concurrent.ConcurrentHashMap<>();
+        String[] execution = {""};
+        ScenarioListener listener = new ScenarioListener() {
+            @Override
+            public void executionStarted(Benchmark benchmark, int tasks, int repetition, boolean warmup, int done, int total) {
+                execution[0] = benchmark.parameters().asText() + " t" + tasks + (warmup ? " w" : " r") + repetition;
+            }
+
+            @Override
+            public void rankEntered(int rank, RankPhase phase) {
+                if (phase == RankPhase.RUN) {
+                    childrenInRun.computeIfAbsent(execution[0], k -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                            .addAll(ProcessHandle.current().children().map(ProcessHandle::pid).toList());
+                }
+            }
+        };
+        Benchmark first = sleep(-1, 0, -1);
+        Benchmark second = sleep(-1, 1, -1);
+        Scenario.builder().target(target).benchmarks(List.of(first, second)).tasks(2).repetitions(2).warmups(1)
+                .launcher(Launcher.processes()).listener(listener).build().execute();
+        String a = String.valueOf(first.parameters().asText());
+        String b = String.valueOf(second.parameters().asText());
+        java.util.Set<Long> two = childrenInRun.get(a + " t2 w0");
+        assertThat(two).as("children at 2 tasks").hasSize(2);
+        assertThat(childrenInRun).as("every execution, warm-ups and both benchmarks included, in the same JVMs")
+                .containsEntry(a + " t2 r0", two).containsEntry(a + " t2 r1", two)
+                .containsEntry(b + " t2 w0", two).containsEntry(b + " t2 r0", two).containsEntry(b + " t2 r1", two);
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).as("rank JVMs after the scenario").isEmpty();
+
+        childrenInRun.clear();
+        Scenario.builder().target(target).benchmark(first).tasks(2, 3).repetitions(1).warmups(0)
+                .launcher(Launcher.processes()).listener(listener).build().execute();
+        assertThat(childrenInRun.get(a + " t3 r0")).as("children at 3 tasks, after 2").hasSize(3)
+                .doesNotContainAnyElementsOf(childrenInRun.get(a + " t2 r0"));
+
+        childrenInRun.clear();
+        Benchmark failing = sleep(-1, 0, 1);
+        Scenario.builder().target(target).benchmarks(List.of(failing, first)).tasks(2).repetitions(1).warmups(0)
+                .launcher(Launcher.processes()).listener(listener).build().execute();
+        assertThat(childrenInRun.get(failing.parameters().asText() + " t2 r0")).hasSize(2);
+        assertThat(childrenInRun.get(a + " t2 r0")).as("after a failed repetition, fresh JVMs").hasSize(2)
+                .doesNotContainAnyElementsOf(childrenInRun.get(failing.parameters().asText() + " t2 r0"));
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)).isEmpty();
     }
 

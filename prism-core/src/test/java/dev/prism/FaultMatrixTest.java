@@ -274,8 +274,8 @@ class FaultMatrixTest {
 
             assertThat(secondsSince(start)).isLessThan(HANG_TIMEOUT.toSeconds() + HANG_ALLOWANCE_SECONDS + HANG_GRACE.toSeconds());
             RunResult run = result.runs().get(0);
-            assertThat(run.failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
-            assertThat(run.failure().rank()).isEqualTo(1);
+            assertThat(run.failure().kind()).as(run.failure() + " " + run.repetitions().get(0).ranks()).isEqualTo(Failure.Kind.TIMEOUT);
+            assertThat(run.failure().rank()).as(run.failure() + " " + run.repetitions().get(0).ranks()).isEqualTo(1);
             if (phase == RankPhase.RUN) {
                 assertThat(run.stalls()).anySatisfy(s -> assertThat(s.path()).endsWith("rank-1/" + file));
                 assertThat(run.measurement("step").count()).isEqualTo(2 * 10);

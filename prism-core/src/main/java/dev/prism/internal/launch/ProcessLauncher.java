@@ -25,8 +25,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Ranks as child JVMs on this host (see {@link Launcher#processes()}): one process per rank per
- * repetition, each a separate kernel client with its own file descriptors and locks.
+ * Ranks as child JVMs on this host (see {@link Launcher#processes()}): one process per rank, each a separate kernel
+ * client with its own file descriptors and locks, kept from one repetition to the next while every rank passes
+ * (see {@link Ranks}) and ended when the scenario closes the launcher.
  */
 public final class ProcessLauncher implements Launcher {
     private static final long GRACE_MILLIS = 3_000;
@@ -49,25 +50,84 @@ public final class ProcessLauncher implements Launcher {
         return coordinationDirectory == null ? "processes" : "processes+file";
     }
 
-    @Override
-    public List<RankResult> launch(RunPlan plan) {
-        PlanCodec.requireRecreatable(plan.benchmark());
-        List<Process> children = new ArrayList<>();
-        List<OutputTail> tails = new ArrayList<>();
-        List<Integer> unconnected = new ArrayList<>();
-        Path meeting = coordinationDirectory == null ? null
-                : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
-        try (Coordinator coordinator = meeting == null
-                ? Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-                : Coordinator.directory(meeting, plan.tasks())) {
-            for (int rank = 0; rank < plan.tasks(); rank++) {
-                Process child = start(meeting == null ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting,
-                        coordinator.port(), rank, plan);
+    /** The rank processes kept from the last repetition, or null: they serve the next one of as many tasks. */
+    private Ranks ranks;
+
+    /**
+     * Rank processes and the coordinator they are connected to, kept from one repetition to the next (and from one
+     * benchmark to the next at the same task count) while every rank reported and passed: a kept JVM has loaded and
+     * compiled what the next repetition runs, so that one rehearses one step instead of thousands. Anything else (a
+     * rank that failed, died, hung or never connected, a stop, another task count) ends them, and the next repetition
+     * starts fresh ones.
+     */
+    private final class Ranks {
+        final int tasks;
+        final Path meeting;
+        final Coordinator coordinator;
+        final List<Process> children = new ArrayList<>();
+        final List<OutputTail> tails = new ArrayList<>();
+        final List<Integer> unconnected = new ArrayList<>();
+
+        Ranks(RunPlan plan) {
+            tasks = plan.tasks();
+            meeting = coordinationDirectory == null ? null
+                    : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
+            coordinator = meeting == null ? Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    : Coordinator.directory(meeting, plan.tasks());
+        }
+
+        void start(RunPlan plan) {
+            for (int rank = 0; rank < tasks; rank++) {
+                Process child = ProcessLauncher.this.start(meeting == null
+                        ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting, coordinator.port(), rank, plan);
                 children.add(child);
-                plan.listener().rankEntered(rank, dev.prism.RankPhase.STARTING);
                 tails.add(new OutputTail(child.getInputStream(), TAIL_BYTES, "prism-rank-" + rank + "-stdout"));
                 tails.add(new OutputTail(child.getErrorStream(), TAIL_BYTES, "prism-rank-" + rank + "-stderr"));
             }
+        }
+
+        /** @return whether these processes can serve {@code plan}: as many tasks, every one alive and connected */
+        boolean canServe(RunPlan plan) {
+            return plan.tasks() == tasks && children.stream().allMatch(Process::isAlive)
+                    && coordinator.connected().size() == tasks;
+        }
+
+        /** Tells the ranks to exit, then makes sure they did (see {@link ProcessLauncher#stop}). */
+        void end() {
+            coordinator.close();
+            stop(children, unconnected);
+            if (meeting != null) {
+                try {
+                    RunDirectory.deleteTree(meeting);
+                } catch (IOException e) {
+                    // only message files: left for the user to see
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<RankResult> launch(RunPlan plan) {
+        PlanCodec.requireRecreatable(plan.benchmark());
+        if (ranks != null && !ranks.canServe(plan)) {
+            ranks.end();
+            ranks = null;
+        }
+        boolean fresh = ranks == null;
+        if (fresh) {
+            ranks = new Ranks(plan);
+        }
+        Ranks current = ranks;
+        boolean keep = false;
+        try {
+            if (fresh) {
+                current.start(plan);
+            }
+            for (int rank = 0; rank < plan.tasks(); rank++) {
+                plan.listener().rankEntered(rank, dev.prism.RankPhase.STARTING);
+            }
+            List<Process> children = current.children;
+            Coordinator coordinator = current.coordinator;
             List<Integer> all = new ArrayList<>();
             for (int r = 0; r < plan.tasks(); r++) {
                 all.add(r);
@@ -75,7 +135,7 @@ public final class ProcessLauncher implements Launcher {
             RankBarrier barrier = new RankBarrier(plan.tasks(), plan.deadline());
             List<Integer> missing = coordinator.awaitRanks(all, plan.deadline(),
                     r -> !children.get(r).isAlive() || plan.interruption().isInterrupted());
-            unconnected.addAll(missing);
+            current.unconnected.addAll(missing);
             Map<Integer, RankResult> results = Map.of();
             String stopped = null;
             if (missing.isEmpty()) {
@@ -94,23 +154,30 @@ public final class ProcessLauncher implements Launcher {
             List<RankResult> list = new ArrayList<>();
             for (int rank = 0; rank < plan.tasks(); rank++) {
                 RankResult result = results.get(rank);
-                list.add(result != null ? result : explainMissing(rank, children.get(rank), tails.get(2 * rank + 1),
+                list.add(result != null ? result : explainMissing(rank, children.get(rank), current.tails.get(2 * rank + 1),
                         missing.isEmpty() ? null : missing, diedAtStart, plan, coordinator.whereIs(rank).orElse(null),
                         stopped, coordinator));
             }
+            keep = stopped == null && !plan.interruption().isInterrupted() && results.size() == plan.tasks()
+                    && results.values().stream().allMatch(r -> r.status() == dev.prism.Status.PASS);
             return list;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new PrismException("interrupted while running ranks as processes", e);
         } finally {
-            stop(children, unconnected);
-            if (meeting != null) {
-                try {
-                    RunDirectory.deleteTree(meeting);
-                } catch (IOException e) {
-                    // only message files: left for the user to see
-                }
+            if (!keep) {
+                current.end();
+                ranks = null;
             }
+        }
+    }
+
+    /** Ends the rank processes kept from the last repetition. */
+    @Override
+    public void close() {
+        if (ranks != null) {
+            ranks.end();
+            ranks = null;
         }
     }
 
@@ -126,6 +193,9 @@ public final class ProcessLauncher implements Launcher {
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
         List<String> command = new ArrayList<>(List.of(javaBinary));
         command.addAll(RANK_JVM_OPTIONS);
+        // the class-data-sharing archive ./prism gave this JVM serves its ranks too (the same jar): they start faster
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:SharedArchiveFile=") || a.startsWith("-Xlog:cds")).forEach(command::add);
         // PRISM's own settings (prism.verbose…) reach every rank
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("prism."))
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
@@ -192,7 +262,7 @@ public final class ProcessLauncher implements Launcher {
     }
 
     /**
-     * No rank process outlives its repetition: every one gets 2 s in all to exit after its last
+     * No rank process outlives the repetition it failed in, nor the launcher: every one gets 2 s in all to exit after its last
      * message, then SIGTERM and 2 s more, then SIGKILL. The waits are shared, not per process, so
      * many ranks stuck on hung storage cost the same 4 s as one. A rank that never connected (still
      * starting when the run was given up) has no last message to wait for: it gets SIGTERM at once. A
