@@ -75,9 +75,29 @@ public final class PrismCommand implements Runnable {
         return ownsProcess && "1".equals(System.getenv(Supervisor.SUPERVISED));
     }
 
+    /** When the command in this JVM began, in epoch milliseconds: see {@link #nanosSinceStart()} */
+    private static volatile long commandStartMillis = System.currentTimeMillis();
+
     /** @return the exit code of running {@code prism args…} in this JVM */
     public static int execute(String... args) {
+        commandStartMillis = System.currentTimeMillis();
         return commandLine().execute(args);
+    }
+
+    /**
+     * @return how long ago the {@code prism} command started: its supervisor's JVM start when supervised, this JVM's when
+     *         it is the command, else (in a caller's JVM) when {@link #execute} began
+     */
+    static long nanosSinceStart() {
+        long start = commandStartMillis;
+        if (ownsProcess) {
+            start = java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+            String supervisor = System.getenv(Supervisor.STARTED_MILLIS);
+            if (supervised() && supervisor != null && supervisor.matches("\\d{1,18}")) {
+                start = Long.parseLong(supervisor);
+            }
+        }
+        return Math.max(0, System.currentTimeMillis() - start) * 1_000_000;
     }
 
     /** @return the command line, with --verbose off until this command line turns it on */

@@ -208,6 +208,7 @@ final class ScenarioExecution {
         stdout.flush();
         if (!options.quiet) {
             stderr.println("results: " + out);
+            stderr.println(TimedShare.line(result.runs(), PrismCommand.nanosSinceStart()));
         }
         for (String failure : result.failures()) {
             stderr.println("FAIL " + failure);

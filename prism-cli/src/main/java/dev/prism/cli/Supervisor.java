@@ -32,6 +32,8 @@ final class Supervisor {
     static final String SUPERVISED = "PRISM_SUPERVISED";
     /** Tells a supervised child whether the terminal the supervisor writes to is one (for the progress bar). */
     static final String STDERR_TERMINAL = "PRISM_STDERR_TERMINAL";
+    /** The supervisor's JVM start, in epoch milliseconds, for the child's account of the command's time. */
+    static final String STARTED_MILLIS = "PRISM_STARTED_MILLIS";
     /** How long the child may take from its main thread's exit to its end before it counts as held by a stuck thread. */
     private static final long EXIT_GRACE_MILLIS = 1_000;
     /** How long the relays get, once the child is abandoned, to pass on what it wrote before it ended its work. */
@@ -85,6 +87,7 @@ final class Supervisor {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put(SUPERVISED, "1");
         builder.environment().put(STDERR_TERMINAL, ProgressBar.stderrIsTerminal() ? "1" : "0");
+        builder.environment().put(STARTED_MILLIS, String.valueOf(ManagementFactory.getRuntimeMXBean().getStartTime()));
         Process child;
         try {
             child = builder.start();
