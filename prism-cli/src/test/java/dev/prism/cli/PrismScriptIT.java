@@ -92,6 +92,46 @@ class PrismScriptIT {
         assertThat(Files.readString(log, StandardCharsets.UTF_8)).contains("\r[").contains("create_files tasks=1 rep");
     }
 
+    /**
+     * The command's JVM and every rank JVM map PRISM's class-data-sharing archive (the observer: each process's memory
+     * map in /proc, read while a rank is known to be in its timed phase), and on a machine with a JDK 22 or later the
+     * script runs it, so java.lang.foreign serves the libc calls (the result's notes say so).
+     */
+    @Test
+    void theCommandAndItsRankJvms_mapTheClassArchive_onTheNewestJdk(@TempDir Path work) throws Exception {
+        Process run = new ProcessBuilder(SCRIPT.toString(), "run", "create_files", "--target", work.toString(), "--duration", "4s",
+                "--launcher", "processes", "--tasks", "2", "--reps", "1", "--warmups", "0", "-q", "--json",
+                "--out", work.resolve("out").toString())
+                .directory(work.toFile()).redirectOutput(work.resolve("out.json").toFile())
+                .redirectError(work.resolve("err.txt").toFile()).start();
+        try {
+            ProcessHandle rank = dev.prism.testing.Await.value("a rank JVM of the run in its timed phase", () ->
+                    run.descendants().filter(p -> p.info().commandLine().orElse("").contains("RankWorker"))
+                            .filter(p -> anyRankFile(work)).findFirst());
+            for (ProcessHandle jvm : List.of(run.toHandle(), rank)) {
+                String maps = Files.readString(Path.of("/proc", String.valueOf(jvm.pid()), "maps"));
+                assertThat(maps).as("the memory map of %s", jvm.info().commandLine().orElse("?")).contains(".jsa");
+            }
+            assertThat(run.waitFor(5, TimeUnit.MINUTES)).isTrue();
+            assertThat(run.exitValue()).as(Files.readString(work.resolve("err.txt"))).isZero();
+        } finally {
+            run.destroyForcibly();
+        }
+        String json = Files.readString(work.resolve("out.json"));
+        boolean newJdk = dev.prism.testing.Jdks.newest(22).isPresent();
+        assertThat(json).contains(newJdk ? "\"libc binding\" : \"java.lang.foreign (JDK " : "\"libc binding\" : \"JNA ");
+        assertThat(Files.readString(work.resolve("err.txt"))).doesNotContain("WARNING").doesNotContain("cds");
+    }
+
+    /** @return whether a rank has created a file of its timed phase (rank-N/, not rehearsal-N/) */
+    private static boolean anyRankFile(Path target) {
+        try (var files = Files.find(target, 4, (p, a) -> a.isRegularFile() && p.getParent().getFileName().toString().startsWith("rank-"))) {
+            return files.findAny().isPresent();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false; // a directory removed while it was walked: not yet, or no longer
+        }
+    }
+
     @Test
     void help_andVersion_work(@TempDir Path work) throws Exception {
         assertThat(prism(work, "--help").out()).contains("list").contains("describe").contains("run").contains("suite");
