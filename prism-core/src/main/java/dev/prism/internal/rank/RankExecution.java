@@ -68,12 +68,11 @@ public final class RankExecution {
             workload.setup(context);
             // one-time costs and the JIT's compilation of the hot path happen here, before the clock
             enter(RankPhase.REHEARSAL);
-            boolean warm = WarmBenchmarks.isWarm(plan.benchmark());
-            context.alreadyWarm(warm);
+            context.alreadyWarm(WarmBenchmarks.isWarm(plan.benchmark()));
             context.rehearse(workload);
-            if (!warm) {
-                JitQuiet.await(plan.deadline());
-            }
+            // warm or not: the last timed phase may have set compilations going (a workload with no rehearsal of its
+            // own compiles its path there), which must not compete with this one on a busy core
+            JitQuiet.await(plan.deadline());
             context.await("before-run");
             enter(RankPhase.RUN);
             phaseStartNanos = System.nanoTime();
