@@ -182,6 +182,13 @@ class DataPathTest {
         RunResult r = run(PosixBenchmarks.md5Check().dataset(data), 2);
         assertThat(r.failure().kind()).isEqualTo(Failure.Kind.VALIDATION);
         assertThat(r.failure().message()).contains(victim.toString()).contains("manifest says");
+
+        // hash=false reads every byte and hashes none: the flipped byte goes unseen, and the result says why
+        RunResult readOnly = run(PosixBenchmarks.md5Check().dataset(data).hash(false), 2);
+        assertThat(readOnly.passed()).as(String.valueOf(readOnly.failure())).isTrue();
+        assertThat(readOnly.measurement("read").bytes()).isEqualTo(SMALL.bytes());
+        assertThat(readOnly.measurement("file").bytes()).isEqualTo(SMALL.bytes());
+        assertThat(readOnly.notes().get("hash")).contains("none hashed");
     }
 
     @Test

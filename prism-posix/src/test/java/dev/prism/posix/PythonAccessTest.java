@@ -83,6 +83,17 @@ class PythonAccessTest {
         }
     }
 
+    @Test
+    void md5CheckWithoutHashing_readsEveryByteInPythonToo() {
+        RunResult r = Scenario.builder().target(target).benchmark(PosixBenchmarks.md5Check().chunkSize(DataSize.ofKiB(64))
+                .access(Access.PYTHON).hash(false).generate(SMALL_DATASET)).timeout(Duration.ofMinutes(5)).build()
+                .execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        assertThat(r.measurement("file").bytes()).isEqualTo(SMALL_DATASET.bytes());
+        assertThat(r.measurement("read").bytes()).isEqualTo(SMALL_DATASET.bytes());
+        assertThat(r.notes().get("hash")).contains("none hashed");
+    }
+
     /** faultfs adds 3 ms to every rename: each call Python timed holds it, so no sample is IPC or a guess */
     @Test
     void aCallsSample_isThatCall_asTheFilesystemDelayedIt() throws Exception {

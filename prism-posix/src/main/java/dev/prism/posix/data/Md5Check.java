@@ -49,13 +49,16 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
     /** O_DIRECT reads. */
     public static final Parameter<Boolean> DIRECT = Parameter.ofBoolean("direct", false,
             "read with O_DIRECT (chunk_size a multiple of 4KiB; not on tmpfs)");
+    /** Hash every file, or read only. */
+    public static final Parameter<Boolean> HASH = Parameter.ofBoolean("hash", true,
+            "compute every file's MD5 (checked against the manifest); false: read only, the read path alone as fio reads");
     /** Read other ranks' files. */
     public static final Parameter<Boolean> READ_OTHERS = Parameter.ofBoolean("read_others", false,
             "each rank reads the files the next rank wrote, so no client reads back its own cache");
 
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of(ACCESS, DATASET, ORDER, STRIDE, EPOCHS, CHUNK_SIZE, CACHE, DIRECT, READ_OTHERS),
+            java.util.stream.Stream.of(ACCESS, DATASET, ORDER, STRIDE, EPOCHS, CHUNK_SIZE, CACHE, DIRECT, HASH, READ_OTHERS),
             CreateDataset.DATASET_PARAMETERS.stream()).toList();
 
     /** A benchmark with these parameters; {@link dev.prism.posix.PosixBenchmarks} gives the defaults. */
@@ -125,6 +128,11 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
         return set(DIRECT, direct);
     }
 
+    /** @param hash whether to compute (and check) every file's MD5; false reads only */
+    public Md5Check hash(boolean hash) {
+        return set(HASH, hash);
+    }
+
     /** @param readOthers whether each rank reads files another rank wrote */
     public Md5Check readOthers(boolean readOthers) {
         return set(READ_OTHERS, readOthers);
@@ -176,6 +184,6 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
         String dataset = p.get(DATASET);
         return new Md5CheckWorkload(p.get(ACCESS), dataset.isEmpty() ? null : Path.of(dataset),
                 dataset.isEmpty() ? CreateDataset.specOf(p) : null, p.get(ORDER), p.get(STRIDE), p.get(EPOCHS),
-                (int) p.get(CHUNK_SIZE).bytes(), p.get(CACHE) == PageCache.DROP, p.get(DIRECT), p.get(READ_OTHERS));
+                (int) p.get(CHUNK_SIZE).bytes(), p.get(CACHE) == PageCache.DROP, p.get(DIRECT), p.get(HASH), p.get(READ_OTHERS));
     }
 }
