@@ -22,18 +22,7 @@ work=$(mktemp -d "${1:-$PWD}/prism-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # the java of the newest JDK under /usr/lib/jvm whose feature version is within [$1, $2]
-jdk_between() {
-  local best="" best_version=0 home version
-  for home in /usr/lib/jvm/*/; do
-    version=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)
-    if [ -n "$version" ] && [ -x "$home/bin/java" ] && [ "$version" -ge "$1" ] && [ "$version" -le "$2" ] \
-        && [ "$version" -gt "$best_version" ]; then
-      best="${home%/}/bin/java"
-      best_version=$version
-    fi
-  done
-  echo "$best"
-}
+source "$root/bench/lib.sh"
 jdk17=${JDK17:-$(jdk_between 17 21)}
 jdk_ffm=${JDK_FFM:-$(jdk_between 22 999)}
 [ -n "$jdk17" ] || { echo "bench: no JDK 17–21 under /usr/lib/jvm for the JNA side (set JDK17)" >&2; exit 2; }

@@ -12,10 +12,9 @@ rounds=${2:-5}
 tasks=${3:-64}
 work=$(mktemp -d "${1:-/dev/shm}/prism-startup-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+source "$root/bench/lib.sh"
 "$root/prism" --version >/dev/null   # build the jar and the archive before timing anything
 
-now() { date +%s%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 # time to the first file of a timed phase: rank-N/ directories hold the timed files, rehearsal-N/ the rehearsal's
 first_file() {
   local target=$1 start=$2
@@ -49,15 +48,4 @@ for round in $(seq 1 "$rounds"); do
   echo "bench: round $round of $rounds done" >&2
 done
 "$root/prism" --version | tail -1
-python3 - "$work/times" <<'PY'
-import sys, statistics, collections
-times = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    mode, what, seconds = line.split()
-    times[(what, mode)].append(float(seconds))
-print(f"{'what':18}{'archive mean':>14}{'best':>8}{'plain mean':>12}{'best':>8}{'archive/plain':>15}")
-for what in dict.fromkeys(w for w, _ in times):
-    a, p = times[(what, "archive")], times[(what, "plain")]
-    print(f"{what:18}{statistics.mean(a):13.2f}s{min(a):7.2f}s{statistics.mean(p):11.2f}s{min(p):7.2f}s"
-          f"{statistics.mean(a) / statistics.mean(p):15.2f}")
-PY
+side_table "$work/times" archive plain

@@ -7,6 +7,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * The {@code prism} command: {@code list}, {@code describe}, {@code run} and {@code suite}.
@@ -20,10 +21,7 @@ import java.io.PrintWriter;
  */
 @Command(name = "prism", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, versionProvider = PrismCommand.Version.class,
         description = "Qualifies POSIX storage for AI research by executing real workloads and reporting"
-                + " latency percentiles per operation and per rank.",
-        subcommands = {ListCommand.class, DescribeCommand.class, RunCommand.class, SuiteCommand.class, SbatchCommand.class,
-                CompareCommand.class, GateCommand.class, HistoryCommand.class, QualifyCommand.class, ReportCommand.class, DatasetCommand.class,
-                CommandLine.HelpCommand.class})
+                + " latency percentiles per operation and per rank.")
 public final class PrismCommand implements Runnable {
     /** Exit code when every run passed. */
     public static final int EXIT_PASSED = 0;
@@ -81,7 +79,7 @@ public final class PrismCommand implements Runnable {
     /** @return the exit code of running {@code prism args…} in this JVM */
     public static int execute(String... args) {
         commandStartMillis = System.currentTimeMillis();
-        return commandLine().execute(args);
+        return commandLine(args).execute(args);
     }
 
     /**
@@ -100,15 +98,45 @@ public final class PrismCommand implements Runnable {
         return Math.max(0, System.currentTimeMillis() - start) * 1_000_000;
     }
 
-    /** @return the command line, with --verbose off until this command line turns it on */
+    /** Every subcommand, in the order {@code prism --help} lists them. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(ListCommand.class, DescribeCommand.class, RunCommand.class,
+            SuiteCommand.class, SbatchCommand.class, CompareCommand.class, GateCommand.class, HistoryCommand.class,
+            QualifyCommand.class, ReportCommand.class, DatasetCommand.class, CommandLine.HelpCommand.class);
+
+    /** @return the command line with every subcommand, with --verbose off until this command line turns it on */
     static CommandLine commandLine() {
         System.clearProperty(dev.prism.spi.Verbose.PROPERTY);
-        return configured();
+        return configured(SUBCOMMANDS);
     }
 
-    /** @return the configured picocli command line */
-    private static CommandLine configured() {
+    /**
+     * @return the command line that {@code args} need: picocli reads every subcommand's annotations when it is added
+     *         (a quarter of a second for all of them on a 2-core VM, most of {@code prism list}), so a command line
+     *         naming one subcommand gets that one, {@code --version} alone none, and anything else (help, a name
+     *         picocli should suggest a correction for) all of them
+     */
+    static CommandLine commandLine(String... args) {
+        System.clearProperty(dev.prism.spi.Verbose.PROPERTY);
+        String first = java.util.Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst().orElse(null);
+        if (first == null) {
+            boolean versionOnly = args.length > 0 && java.util.Arrays.stream(args)
+                    .allMatch(a -> a.equals("-V") || a.equals("--version") || a.equals("--verbose"));
+            return configured(versionOnly ? List.of() : SUBCOMMANDS);
+        }
+        for (Class<?> sub : SUBCOMMANDS) {
+            if (sub != CommandLine.HelpCommand.class && sub.getAnnotation(Command.class).name().equals(first)) {
+                return configured(List.of(sub));
+            }
+        }
+        return configured(SUBCOMMANDS);
+    }
+
+    /** @return the configured picocli command line with these subcommands */
+    private static CommandLine configured(List<Class<?>> subcommands) {
         CommandLine cli = new CommandLine(new PrismCommand());
+        for (Class<?> sub : subcommands) {
+            cli.addSubcommand(sub);
+        }
         cli.setExecutionExceptionHandler(PrismCommand::handleException);
         cli.setParameterExceptionHandler(PrismCommand::handleParameterException);
         // numbers on the command line are ASCII: Java alone would read full-width digits too

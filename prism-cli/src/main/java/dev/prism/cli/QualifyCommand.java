@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
 /** {@code prism qualify REQUIREMENTS --target DIR}: the requirements' benchmarks, then a scorecard; exit 0 only if all pass. */
 @Command(name = "qualify", description = "Derives from a requirements file (the job, checkpoints, data loading,"
         + " environments, interactive operations, in a team's units) the figure each requirement needs, runs the"
-        + " benchmarks that measure them on the target, and prints a scorecard: needed, measured with its 95% interval,"
+        + " benchmarks that measure them on the target, and prints a scorecard: needed, measured with its 95%% interval,"
         + " margin, PASS/FAIL/INCONCLUSIVE and the evidence. Exits 0 only when every requirement passes.")
 final class QualifyCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -43,7 +43,7 @@ final class QualifyCommand implements Callable<Integer> {
     private Integer tasks;
 
     @Option(names = "--reps", paramLabel = "N", defaultValue = "3", description = "measured repetitions of each benchmark,"
-            + " after a warm-up; the 95% interval needs at least 2 (default: ${DEFAULT-VALUE})")
+            + " after a warm-up; the 95%% interval needs at least 2 (default: ${DEFAULT-VALUE})")
     private int repetitions;
 
     @Option(names = "--results", paramLabel = "DIR", description = "judge results already written (a run of the same"

@@ -57,7 +57,7 @@ final class Supervisor {
             return false; // this is the child
         }
         try {
-            picocli.CommandLine.ParseResult parsed = PrismCommand.commandLine().parseArgs(args);
+            picocli.CommandLine.ParseResult parsed = PrismCommand.commandLine(args).parseArgs(args);
             picocli.CommandLine.ParseResult sub = parsed.subcommand();
             if (parsed.isUsageHelpRequested() || parsed.isVersionHelpRequested() || sub == null
                     || sub.isUsageHelpRequested() || sub.isVersionHelpRequested()) {

@@ -17,7 +17,7 @@ final class Cli {
     static Outcome prism(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = PrismCommand.commandLine();
+        CommandLine cli = PrismCommand.commandLine(args);   // as the prism command builds it: only what args name
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args);

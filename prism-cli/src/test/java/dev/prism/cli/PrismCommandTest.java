@@ -39,12 +39,50 @@ class PrismCommandTest {
                 .contains("--torch-nodes must be in 1..100000, was 0");
     }
 
+    /**
+     * A command line gets only the subcommand it names (picocli reads each one's annotations when it is added, most of
+     * a start), and help, a bare prism or a mistyped name get them all, so usage lists and suggestions stay whole.
+     */
+    @Test
+    void aCommandLineBuildsOnlyTheSubcommandItNames_andHelpStillListsThemAll() {
+        assertThat(PrismCommand.commandLine("list").getSubcommands()).containsOnlyKeys("list");
+        assertThat(PrismCommand.commandLine("--verbose", "run", "create_files").getSubcommands()).containsOnlyKeys("run");
+        assertThat(PrismCommand.commandLine("--version").getSubcommands()).isEmpty();
+        List<String> all = List.of("list", "describe", "run", "suite", "sbatch", "compare", "gate", "history", "qualify",
+                "report", "dataset", "help");
+        assertThat(PrismCommand.commandLine().getSubcommands()).containsOnlyKeys(all);
+        assertThat(PrismCommand.commandLine("help", "run").getSubcommands()).containsOnlyKeys(all);
+        assertThat(PrismCommand.commandLine("--help").getSubcommands()).containsOnlyKeys(all);
+
+        Cli.Outcome help = prism("--help");
+        assertThat(help.exit()).isZero();
+        all.forEach(name -> assertThat(help.out()).contains("  " + name + " "));
+        assertThat(prism("help", "run").out()).contains("Usage: prism run");
+        assertThat(prism("--version").out()).startsWith("prism ");
+        Cli.Outcome typo = prism("lsit");
+        assertThat(typo.exit()).isEqualTo(2);
+        assertThat(typo.err()).contains("'lsit'").contains("prism --help");
+        Cli.Outcome bare = prism();
+        assertThat(bare.out()).contains("Usage: prism").contains("  qualify ");
+    }
+
     /** Every error message ends with "Try 'prism <command> --help'": that advice must work. */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"list", "describe", "run", "suite", "sbatch", "compare", "report"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"list", "describe", "run", "suite", "sbatch", "compare", "gate",
+            "history", "qualify", "report", "dataset"})
     void everyCommand_answersHelp(String command) {
-        Cli.Outcome o = prism(command, "--help");
+        // picocli warns on System.err, not on the command line's writer, when a description's % is not escaped
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        Cli.Outcome o;
+        System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            o = prism(command, "--help");
+        } finally {
+            System.setErr(stderr);
+        }
         assertThat(o.exit()).as(o.err()).isZero();
+        assertThat(o.err() + warnings.toString(java.nio.charset.StandardCharsets.UTF_8)).as("what help printed on stderr").isEmpty();
         assertThat(o.out()).contains("Usage: prism " + command);
     }
 
