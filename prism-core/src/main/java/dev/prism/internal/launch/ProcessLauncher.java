@@ -61,7 +61,6 @@ public final class ProcessLauncher implements Launcher {
      * starts fresh ones.
      */
     private final class Ranks {
-        final int tasks;
         final Path meeting;
         final Coordinator coordinator;
         final List<Process> children = new ArrayList<>();
@@ -69,7 +68,6 @@ public final class ProcessLauncher implements Launcher {
         final List<Integer> unconnected = new ArrayList<>();
 
         Ranks(RunPlan plan) {
-            tasks = plan.tasks();
             meeting = coordinationDirectory == null ? null
                     : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
             coordinator = meeting == null ? Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
@@ -77,7 +75,7 @@ public final class ProcessLauncher implements Launcher {
         }
 
         void start(RunPlan plan) {
-            for (int rank = 0; rank < tasks; rank++) {
+            for (int rank = 0; rank < plan.tasks(); rank++) {
                 Process child = ProcessLauncher.this.start(meeting == null
                         ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting, coordinator.port(), rank, plan);
                 children.add(child);
@@ -88,8 +86,8 @@ public final class ProcessLauncher implements Launcher {
 
         /** @return whether these processes can serve {@code plan}: as many tasks, every one alive and connected */
         boolean canServe(RunPlan plan) {
-            return plan.tasks() == tasks && children.stream().allMatch(Process::isAlive)
-                    && coordinator.connected().size() == tasks;
+            return plan.tasks() == children.size() && children.stream().allMatch(Process::isAlive)
+                    && coordinator.connected().size() == children.size();
         }
 
         /** Tells the ranks to exit, then makes sure they did (see {@link ProcessLauncher#stop}). */
