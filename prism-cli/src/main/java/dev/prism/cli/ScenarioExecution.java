@@ -180,9 +180,11 @@ final class ScenarioExecution {
         if (PrismCommand.supervised()) {
             listenToSupervisor(signals, interruption);
         }
+        StageTimes stages;
         try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal());
              IntervalPusher live = metrics.live(progress, probe, stderr)) {
-            result = builder.runId(probe.runId()).output(out).listener(live == null ? progress : live)
+            stages = new StageTimes(live == null ? progress : live);
+            result = builder.runId(probe.runId()).output(out).listener(stages)
                     .interruption(interruption).build().execute();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -208,7 +210,7 @@ final class ScenarioExecution {
         stdout.flush();
         if (!options.quiet) {
             stderr.println("results: " + out);
-            stderr.println(TimedShare.line(result.runs(), PrismCommand.nanosSinceStart()));
+            stderr.println(TimedShare.line(result.runs(), PrismCommand.nanosSinceStart(), stages));
         }
         for (String failure : result.failures()) {
             stderr.println("FAIL " + failure);

@@ -40,4 +40,34 @@ class TimedShareCliTest {
                 "--out", work.resolve("out").toString());
         assertThat(quiet.err()).doesNotContain("time:");
     }
+
+    private static final Pattern STAGES = Pattern.compile("the ranks' untimed stages: start-up (\\d+\\.\\d) s, set-up "
+            + "(\\d+\\.\\d) s, rehearsal and JIT wait (\\d+\\.\\d) s, validation (\\d+\\.\\d) s, teardown (\\d+\\.\\d) s");
+
+    /**
+     * The untimed stages are accounted too, each its slowest rank's total: delete_files creates its files in set-up,
+     * where faultfs holds each create 100 ms (the rehearsal's own files, in rehearsal-N/, are not held): a warm-up and
+     * two repetitions of three files at two ranks spend at least 0.9 s in set-up, and the timed unlinks are not held.
+     */
+    @Test
+    void theRanksUntimedStages_areAccountedBesideTheTimedPhases(@TempDir Path work) throws Exception {
+        Cli.Outcome o;
+        try (FaultFs fs = FaultFs.mount(work.resolve("fault"))) {
+            fs.rule("create", "*/rank-*/file-*", Duration.ofMillis(100), null);
+            o = prism("run", "delete_files", "-p", "files=3", "--reps", "2", "--warmups", "1", "--tasks", "2",
+                    "--target", fs.mountPoint().toString(), "--out", work.resolve("out").toString());
+        }
+        assertThat(o.exit()).as(o.err()).isZero();
+        Matcher all = LINE.matcher(o.err());
+        Matcher m = STAGES.matcher(o.err());
+        assertThat(all.find() && m.find()).as(o.err()).isTrue();
+        double setUp = Double.parseDouble(m.group(2));
+        assertThat(setUp).as("three executions of three 100 ms creates per rank").isBetween(0.9, 1.6);
+        assertThat(Double.parseDouble(all.group(1))).as("timed unlinks, not held").isLessThan(0.3);
+        double stages = setUp;
+        for (int g : new int[]{1, 3, 4, 5}) {
+            stages += Double.parseDouble(m.group(g));
+        }
+        assertThat(stages).isLessThanOrEqualTo(Double.parseDouble(all.group(2)));
+    }
 }

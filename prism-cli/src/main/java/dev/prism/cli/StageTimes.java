@@ -1,0 +1,107 @@
+package dev.prism.cli;
+
+import dev.prism.Benchmark;
+import dev.prism.Measurement;
+import dev.prism.RankPhase;
+import dev.prism.RunResult;
+import dev.prism.ScenarioListener;
+import dev.prism.Stall;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * Where the ranks' time went, stage by stage, heard from the phases they enter ({@link ScenarioListener#rankEntered}, in
+ * this JVM or through the coordinator): each rank's time from entering one phase to entering the next is added to the
+ * phase it left, over every warm-up and repetition, and a stage's figure is its slowest rank's total (ranks pass the
+ * stages together, between barriers). Passes every event on to the listener it wraps.
+ */
+final class StageTimes implements ScenarioListener {
+    private final ScenarioListener next;
+    /** Per rank: the phase it is in and since when (System.nanoTime) */
+    private final Map<Integer, RankPhase> current = new HashMap<>();
+    private final Map<Integer, Long> since = new HashMap<>();
+    /** Per rank, per phase left: nanoseconds spent in it */
+    private final Map<Integer, Map<RankPhase, Long>> spent = new HashMap<>();
+
+    StageTimes(ScenarioListener next) {
+        this.next = next;
+    }
+
+    @Override
+    public void rankEntered(int rank, RankPhase phase) {
+        long now = System.nanoTime();
+        synchronized (this) {
+            RankPhase left = current.put(rank, phase);
+            Long from = since.put(rank, now);
+            if (left != null && from != null && left != RankPhase.FINISHED) {
+                spent.computeIfAbsent(rank, r -> new EnumMap<>(RankPhase.class)).merge(left, now - from, Long::sum);
+            }
+        }
+        next.rankEntered(rank, phase);
+    }
+
+    /** @return nanoseconds the slowest rank spent in {@code phase}, over the whole command */
+    synchronized long nanosIn(RankPhase phase) {
+        return spent.values().stream().mapToLong(m -> m.getOrDefault(phase, 0L)).max().orElse(0);
+    }
+
+    /**
+     * @return e.g. "start-up 1.2 s, set-up 20.1 s, rehearsal 3.0 s, validation 0.0 s, teardown 0.4 s": the untimed
+     *         stages, each its slowest rank's total (the timed phase is the results' own figure, said beside it)
+     */
+    String untimedStages() {
+        StringJoiner s = new StringJoiner(", ");
+        for (RankPhase phase : new RankPhase[]{RankPhase.STARTING, RankPhase.SETUP, RankPhase.REHEARSAL,
+                RankPhase.VALIDATE, RankPhase.TEARDOWN}) {
+            s.add(String.format(Locale.ROOT, "%s %.1f s", label(phase), nanosIn(phase) / 1e9));
+        }
+        return s.toString();
+    }
+
+    private static String label(RankPhase phase) {
+        return switch (phase) {
+            case STARTING -> "start-up";
+            case SETUP -> "set-up";
+            case REHEARSAL -> "rehearsal and JIT wait";
+            case VALIDATE -> "validation";
+            case TEARDOWN -> "teardown";
+            default -> phase.description();
+        };
+    }
+
+    @Override
+    public void executionStarted(Benchmark benchmark, int tasks, int repetition, boolean warmup, int done, int total) {
+        next.executionStarted(benchmark, tasks, repetition, warmup, done, total);
+    }
+
+    @Override
+    public void runFinished(RunResult run) {
+        next.runFinished(run);
+    }
+
+    @Override
+    public void stallDetected(Stall stall) {
+        next.stallDetected(stall);
+    }
+
+    @Override
+    public void rankSlow(int rank, Duration silence) {
+        next.rankSlow(rank, silence);
+    }
+
+    @Override
+    public void intervalCompleted(int rank, String operation, int index, Measurement interval) {
+        next.intervalCompleted(rank, operation, index, interval);
+    }
+
+    @Override
+    public void cleanupStarted(Path runDirectory) {
+        next.cleanupStarted(runDirectory);
+    }
+}
