@@ -123,6 +123,81 @@ class PrismScriptIT {
         assertThat(Files.readString(work.resolve("err.txt"))).doesNotContain("WARNING").doesNotContain("cds");
     }
 
+    /** @return what {@code ./prism args…} did in {@code workDir} with {@code env} added to its environment */
+    private static Outcome prismWith(Path workDir, java.util.Map<String, String> env, String... args) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(new java.util.ArrayList<>(List.of(SCRIPT.toString())));
+        pb.command().addAll(List.of(args));
+        pb.environment().putAll(env);
+        pb.directory(workDir.toFile()).redirectOutput(workDir.resolve("stdout.txt").toFile())
+                .redirectError(workDir.resolve("stderr.txt").toFile());
+        Process process = pb.start();
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("prism finished").isTrue();
+        return new Outcome(process.exitValue(), Files.readString(workDir.resolve("stdout.txt")),
+                Files.readString(workDir.resolve("stderr.txt")));
+    }
+
+    /** @return the class archive ./prism keeps for {@code java} (named after its resolved path) */
+    private static Path archiveOf(Path java) throws IOException {
+        String resolved = java.toRealPath().toString().replaceAll("[^A-Za-z0-9.]", "-");
+        return SCRIPT.getParent().resolve("prism-cli/target/prism-classes" + resolved + ".jsa");
+    }
+
+    /**
+     * On JDK 17, whose dynamic archive dump crashes the JVM (Debian's 17.0.15), the script builds a static archive
+     * instead; the observer is -Xshare:on, with which a JVM refuses to start unless the archive maps. No crash report
+     * lands in the directory prism was started from.
+     */
+    @Test
+    void onJdk17_theClassArchiveIsBuiltAndMaps_andNothingIsLeftInTheUsersDirectory(@TempDir Path work) throws Exception {
+        Path java17 = dev.prism.testing.Jdks.between(17, 18).orElseThrow(() -> new AssertionError("no JDK 17 under /usr/lib/jvm"));
+        Path archive = archiveOf(java17);
+        Files.deleteIfExists(archive);
+        Files.deleteIfExists(Path.of(archive + ".failed"));
+        Outcome first = prismWith(work, java.util.Map.of("PRISM_JAVA", java17.toString()), "--version");
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(archive).isNotEmptyFile();
+        Outcome mapped = prismWith(work, java.util.Map.of("PRISM_JAVA", java17.toString(), "PRISM_JAVA_OPTS", "-Xshare:on"),
+                "list");
+        assertThat(mapped.exit()).as(mapped.err()).isZero();
+        assertThat(mapped.out()).contains("create_files");
+        try (var left = Files.list(work)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("stdout.txt", "stderr.txt");
+        }
+    }
+
+    /**
+     * A JDK whose archive dump fails (here a wrapper that dies as a crashing dump would) costs one try per build: the
+     * script marks the failure and later starts go without an archive, instead of paying the training every time.
+     */
+    @Test
+    void aFailedArchiveTraining_isNotRetriedAtEveryStart(@TempDir Path work) throws Exception {
+        Path java17 = dev.prism.testing.Jdks.between(17, 18).orElseThrow(() -> new AssertionError("no JDK 17 under /usr/lib/jvm"));
+        Path calls = work.resolve("dump-calls");
+        Path wrapper = work.resolve("jdk/bin/java");
+        Files.createDirectories(wrapper.getParent());
+        Files.writeString(wrapper, "#!/bin/sh\ncase \"$*\" in *-Xshare:dump*) echo dump >> " + calls + "; kill -ABRT $$;; esac\n"
+                + "exec " + java17 + " \"$@\"\n");
+        wrapper.toFile().setExecutable(true);
+        Path archive = archiveOf(wrapper);
+        Path run = Files.createDirectories(work.resolve("cwd"));
+        try {
+            for (int i = 0; i < 3; i++) {
+                Outcome o = prismWith(run, java.util.Map.of("PRISM_JAVA", wrapper.toString()), "--version");
+                assertThat(o.exit()).as(o.err()).isZero();
+                assertThat(o.out()).startsWith("prism ");
+            }
+            assertThat(Files.readAllLines(calls)).as("dumps tried over three starts").hasSize(1);
+            assertThat(archive).doesNotExist();
+            assertThat(Path.of(archive + ".failed")).exists();
+            try (var left = Files.list(run)) {
+                assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("stdout.txt", "stderr.txt");
+            }
+        } finally {
+            Files.deleteIfExists(archive);
+            Files.deleteIfExists(Path.of(archive + ".failed"));
+        }
+    }
+
     /** @return whether a rank has created a file of its timed phase (rank-N/, not rehearsal-N/) */
     private static boolean anyRankFile(Path target) {
         try (var files = Files.find(target, 4, (p, a) -> a.isRegularFile() && p.getParent().getFileName().toString().startsWith("rank-"))) {

@@ -18,12 +18,18 @@ public final class Jdks {
 
     /** @return the {@code java} of the newest JDK of at least {@code feature}, if one is installed */
     public static Optional<Path> newest(int feature) {
+        return between(feature, Integer.MAX_VALUE);
+    }
+
+    /** @return the {@code java} of the newest JDK from feature {@code min} to {@code max}, if one is installed */
+    public static Optional<Path> between(int min, int max) {
         Path jvms = Path.of("/usr/lib/jvm");
         if (!Files.isDirectory(jvms)) {
             return Optional.empty();
         }
         try (Stream<Path> homes = Files.list(jvms)) {
-            return homes.filter(h -> Files.isExecutable(h.resolve("bin/java")) && featureOf(h) >= feature)
+            return homes.filter(h -> Files.isExecutable(h.resolve("bin/java")))
+                    .filter(h -> featureOf(h) >= min && featureOf(h) <= max)
                     .max(Comparator.comparingInt(Jdks::featureOf))
                     .map(h -> h.resolve("bin/java"));
         } catch (IOException e) {
