@@ -2,10 +2,7 @@ package dev.prism.cli;
 
 import dev.prism.Benchmark;
 import dev.prism.Measurement;
-import dev.prism.RankPhase;
-import dev.prism.RunResult;
 import dev.prism.ScenarioListener;
-import dev.prism.Stall;
 import dev.prism.report.Metrics;
 
 import java.io.PrintWriter;
@@ -26,8 +23,7 @@ import java.util.concurrent.TimeUnit;
  * one after it; pushes go from a thread of their own, so a slow gateway never holds a rank. Warm-ups are not pushed.
  * Hears everything else through to the listener it wraps.
  */
-final class IntervalPusher implements ScenarioListener, AutoCloseable {
-    private final ScenarioListener next;
+final class IntervalPusher extends ForwardingListener implements AutoCloseable {
     private final URI gateway;
     private final Path target;
     private final Duration length;
@@ -47,7 +43,7 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
     private boolean complained;
 
     IntervalPusher(ScenarioListener next, URI gateway, Path target, Duration length, PrintWriter err) {
-        this.next = next;
+        super(next);
         this.gateway = gateway;
         this.target = target.toAbsolutePath();
         this.length = length;
@@ -61,7 +57,7 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
         this.warmup = warmup;
         open.clear();
         pushed.clear();
-        next.executionStarted(benchmark, tasks, repetition, warmup, done, total);
+        super.executionStarted(benchmark, tasks, repetition, warmup, done, total);
     }
 
     @Override
@@ -75,7 +71,7 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
                 }
             }
         }
-        next.intervalCompleted(rank, operation, index, interval);
+        super.intervalCompleted(rank, operation, index, interval);
     }
 
     private void push(int index, Map<String, List<Measurement>> byOperation) {
@@ -96,31 +92,6 @@ final class IntervalPusher implements ScenarioListener, AutoCloseable {
                 }
             }
         });
-    }
-
-    @Override
-    public void runFinished(RunResult run) {
-        next.runFinished(run);
-    }
-
-    @Override
-    public void stallDetected(Stall stall) {
-        next.stallDetected(stall);
-    }
-
-    @Override
-    public void rankEntered(int rank, RankPhase phase) {
-        next.rankEntered(rank, phase);
-    }
-
-    @Override
-    public void rankSlow(int rank, Duration silence) {
-        next.rankSlow(rank, silence);
-    }
-
-    @Override
-    public void cleanupStarted(Path runDirectory) {
-        next.cleanupStarted(runDirectory);
     }
 
     /** Lets the pushes under way finish, for up to 30 s. */

@@ -1,14 +1,8 @@
 package dev.prism.cli;
 
-import dev.prism.Benchmark;
-import dev.prism.Measurement;
 import dev.prism.RankPhase;
-import dev.prism.RunResult;
 import dev.prism.ScenarioListener;
-import dev.prism.Stall;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Locale;
@@ -21,8 +15,7 @@ import java.util.StringJoiner;
  * phase it left, over every warm-up and repetition, and a stage's figure is its slowest rank's total (ranks pass the
  * stages together, between barriers). Passes every event on to the listener it wraps.
  */
-final class StageTimes implements ScenarioListener {
-    private final ScenarioListener next;
+final class StageTimes extends ForwardingListener {
     /** Per rank: the phase it is in and since when (System.nanoTime) */
     private final Map<Integer, RankPhase> current = new HashMap<>();
     private final Map<Integer, Long> since = new HashMap<>();
@@ -30,7 +23,7 @@ final class StageTimes implements ScenarioListener {
     private final Map<Integer, Map<RankPhase, Long>> spent = new HashMap<>();
 
     StageTimes(ScenarioListener next) {
-        this.next = next;
+        super(next);
     }
 
     @Override
@@ -43,7 +36,7 @@ final class StageTimes implements ScenarioListener {
                 spent.computeIfAbsent(rank, r -> new EnumMap<>(RankPhase.class)).merge(left, now - from, Long::sum);
             }
         }
-        next.rankEntered(rank, phase);
+        super.rankEntered(rank, phase);
     }
 
     /** @return nanoseconds the slowest rank spent in {@code phase}, over the whole command */
@@ -73,35 +66,5 @@ final class StageTimes implements ScenarioListener {
             case TEARDOWN -> "teardown";
             default -> phase.description();
         };
-    }
-
-    @Override
-    public void executionStarted(Benchmark benchmark, int tasks, int repetition, boolean warmup, int done, int total) {
-        next.executionStarted(benchmark, tasks, repetition, warmup, done, total);
-    }
-
-    @Override
-    public void runFinished(RunResult run) {
-        next.runFinished(run);
-    }
-
-    @Override
-    public void stallDetected(Stall stall) {
-        next.stallDetected(stall);
-    }
-
-    @Override
-    public void rankSlow(int rank, Duration silence) {
-        next.rankSlow(rank, silence);
-    }
-
-    @Override
-    public void intervalCompleted(int rank, String operation, int index, Measurement interval) {
-        next.intervalCompleted(rank, operation, index, interval);
-    }
-
-    @Override
-    public void cleanupStarted(Path runDirectory) {
-        next.cleanupStarted(runDirectory);
     }
 }
