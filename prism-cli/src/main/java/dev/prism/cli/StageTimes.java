@@ -16,9 +16,12 @@ import java.util.StringJoiner;
  * stages together, between barriers). Passes every event on to the listener it wraps.
  */
 final class StageTimes extends ForwardingListener {
-    /** Per rank: the phase it is in and since when (System.nanoTime) */
-    private final Map<Integer, RankPhase> current = new HashMap<>();
-    private final Map<Integer, Long> since = new HashMap<>();
+    /** A phase a rank entered, and when (System.nanoTime). */
+    private record Entered(RankPhase phase, long nanos) {
+    }
+
+    /** Per rank: the phase it is in */
+    private final Map<Integer, Entered> current = new HashMap<>();
     /** Per rank, per phase left: nanoseconds spent in it */
     private final Map<Integer, Map<RankPhase, Long>> spent = new HashMap<>();
 
@@ -30,10 +33,9 @@ final class StageTimes extends ForwardingListener {
     public void rankEntered(int rank, RankPhase phase) {
         long now = System.nanoTime();
         synchronized (this) {
-            RankPhase left = current.put(rank, phase);
-            Long from = since.put(rank, now);
-            if (left != null && from != null && left != RankPhase.FINISHED) {
-                spent.computeIfAbsent(rank, r -> new EnumMap<>(RankPhase.class)).merge(left, now - from, Long::sum);
+            Entered left = current.put(rank, new Entered(phase, now));
+            if (left != null && left.phase() != RankPhase.FINISHED) {
+                spent.computeIfAbsent(rank, r -> new EnumMap<>(RankPhase.class)).merge(left.phase(), now - left.nanos(), Long::sum);
             }
         }
         super.rankEntered(rank, phase);
