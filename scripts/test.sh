@@ -27,6 +27,9 @@ if [ "$(id -u)" -eq 0 ]; then
   # bpftrace traces the file calls of the programs benchmarks run (syscalls=kernel), as root
   export PRISM_REQUIRE_BPF=1
 fi
+# the run secret the srun tests' ranks prove they belong to a run with (a fresh one per test run, as prism sbatch
+# makes one per job); without it every task would take ~/.prism/run-secret, made on first use
+export PRISM_RUN_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 # every module's tests run even when an earlier module's fail (a failed test no longer stops the
 # build; compile errors still do), then the summary says per module what ran and failed, and decides
 rm -rf prism-*/target/surefire-reports prism-*/target/failsafe-reports

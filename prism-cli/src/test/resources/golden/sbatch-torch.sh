@@ -9,6 +9,7 @@
 #SBATCH --output=prism-%j.out
 set -euo pipefail
 PRISM=${PRISM:-<prism>}
+export PRISM_RUN_SECRET=${PRISM_RUN_SECRET:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
 for n in 8; do
   "$PRISM" run fsdp_save --target /mnt/lustre/prism --tasks "$n" --torch-nodes 2 --run-id "${SLURM_JOB_ID}-t$n"
 done

@@ -61,6 +61,15 @@ public interface ScenarioListener {
     default void intervalCompleted(int rank, String operation, int index, Measurement interval) {
     }
 
+    /**
+     * A peer that tried to join the run as a rank was refused: it did not prove it belongs to the run in time, runs
+     * another PRISM version, claimed a rank the run does not have, or broke the protocol. {@code description} names
+     * the peer and why ({@code 127.0.0.1:40112 did not prove it belongs to this run within 10 s}); the first few are
+     * told, the rest are counted in the run's notes ({@code coordination}). Nothing a refused peer sent counts.
+     */
+    default void connectionRefused(String description) {
+    }
+
     /** Every run is over and the run directory is being removed (on a tree of millions of files, for minutes). */
     default void cleanupStarted(java.nio.file.Path runDirectory) {
     }

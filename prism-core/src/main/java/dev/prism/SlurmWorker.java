@@ -2,6 +2,7 @@ package dev.prism;
 
 import dev.prism.internal.coordination.CoordinatorEndpoint;
 import dev.prism.internal.coordination.Rendezvous;
+import dev.prism.internal.coordination.RunSecret;
 import dev.prism.internal.rank.RankWorker;
 import dev.prism.spi.Errno;
 
@@ -118,7 +119,7 @@ public final class SlurmWorker {
             } else {
                 rendezvous = Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort());
             }
-            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace)
+            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace, RunSecret.forStep(System.getenv()))
                     .silenceLimit(silenceLimit != null ? silenceLimit : RunPlan.defaultSilenceLimit(timeout));
             serving.set(worker);
             if (signals.received() != null) {

@@ -136,7 +136,8 @@ class DistributedTest {
 
         CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
             try {
-                new RankWorker(dev.prism.internal.coordination.Rendezvous.directory(meeting), 1).serve(Duration.ofSeconds(30));
+                new RankWorker(dev.prism.internal.coordination.Rendezvous.directory(meeting), 1,
+                        dev.prism.internal.coordination.RunSecret.forStep(System.getenv())).serve(Duration.ofSeconds(30));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -172,7 +173,7 @@ class DistributedTest {
             try {
                 dev.prism.internal.coordination.Rendezvous found = dev.prism.internal.coordination.CoordinatorEndpoint.await(published, 1,
                         java.time.Instant.now().plusSeconds(30), () -> looked.incrementAndGet() < 0);
-                new RankWorker(found, 1).serve(Duration.ofSeconds(30));
+                new RankWorker(found, 1, dev.prism.internal.coordination.RunSecret.forStep(System.getenv())).serve(Duration.ofSeconds(30));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -200,9 +201,10 @@ class DistributedTest {
 
     @Test
     void aRankThatNeverHearsFromAFileCoordinator_givesUpWithinTheDeadline(@TempDir Path shared) {
-        assertThatThrownBy(() -> new RankWorker(dev.prism.internal.coordination.Rendezvous.directory(shared), 1).serve(Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new RankWorker(dev.prism.internal.coordination.Rendezvous.directory(shared), 1,
+                dev.prism.internal.coordination.RunSecret.generate()).serve(Duration.ofSeconds(1)))
                 .isInstanceOf(PrismException.class)
-                .hasMessageContaining("rank 1 got no plan from the coordinator at directory " + shared + " within 1s");
+                .hasMessageContaining("rank 1 got no answer from the coordinator in directory " + shared + " within 1s");
     }
 
     @Test
@@ -236,7 +238,8 @@ class DistributedTest {
         }
         long start = System.nanoTime();
         int p = port;
-        assertThatThrownBy(() -> new RankWorker("127.0.0.1", p, 3).serve(Duration.ofSeconds(2)))
+        assertThatThrownBy(() -> new RankWorker(dev.prism.internal.coordination.Rendezvous.tcp("127.0.0.1", p), 3,
+                dev.prism.internal.coordination.RunSecret.generate()).serve(Duration.ofSeconds(2)))
                 .isInstanceOf(PrismException.class)
                 .hasMessageContaining("rank 3 could not reach the coordinator at 127.0.0.1:" + port + " within 2s");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);

@@ -49,6 +49,11 @@ abstract class ForwardingListener implements ScenarioListener {
     }
 
     @Override
+    public void connectionRefused(String description) {
+        next.connectionRefused(description);
+    }
+
+    @Override
     public void cleanupStarted(Path runDirectory) {
         next.cleanupStarted(runDirectory);
     }

@@ -85,6 +85,17 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
         }
     }
 
+    @Override
+    public void connectionRefused(String description) {
+        if (enabled) {
+            synchronized (this) {
+                clear();
+                err.println("refused: " + description);
+                err.flush();
+            }
+        }
+    }
+
     private void tick() {
         while (true) {
             try {

@@ -137,6 +137,9 @@ final class SbatchCommand implements Runnable {
         out.println("#SBATCH --output=prism-%j.out");
         out.println(shellOptions);
         out.println("PRISM=${PRISM:-" + shellQuote(prism.toString()) + "}");
+        // the ranks of each step prove with it that they belong to this job; made here, in the job's own environment
+        // (srun hands it to every task), never written to a file or the target
+        out.println("export PRISM_RUN_SECRET=${PRISM_RUN_SECRET:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \\n')}");
         out.println("for n in " + Arrays.stream(tasks).mapToObj(String::valueOf).collect(Collectors.joining(" ")) + "; do");
     }
 

@@ -73,6 +73,8 @@ public final class ChildProcess {
         if (directory != null) {
             pb.directory(directory.toFile());
         }
+        // the run's secret is for PRISM's own ranks, never for the programs a benchmark runs
+        pb.environment().remove("PRISM_RUN_SECRET");
         pb.environment().putAll(environment);
         long start = System.nanoTime();
         Process p = pb.start();

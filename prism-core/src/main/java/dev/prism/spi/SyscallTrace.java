@@ -331,6 +331,7 @@ public final class SyscallTrace implements AutoCloseable {
         }
         command.addAll(List.of(onPath("bpftrace"), "-B", "line", "-e", script(id)));
         ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().remove("PRISM_RUN_SECRET");
         pb.environment().put("BPFTRACE_PERF_RB_PAGES", "4096");
         pb.environment().put("BPFTRACE_STRLEN", "200");
         try {

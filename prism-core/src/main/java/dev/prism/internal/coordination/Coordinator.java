@@ -59,11 +59,24 @@ public final class Coordinator implements AutoCloseable {
     /** Connections this coordinator closed itself (a rank hung past the deadline): their end is no loss to report */
     private final Set<Channel> closing = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** What every rank proves it knows before anything it says counts */
+    private final RunSecret secret;
+    /** Connections and message files being authenticated now, each in a thread of its own: at most {@link #MAX_PENDING} */
+    private final java.util.concurrent.Semaphore pending = new java.util.concurrent.Semaphore(MAX_PENDING);
+    /** Ranks whose message files are being authenticated now (meeting through files) */
+    private final Set<Integer> admitting = ConcurrentHashMap.newKeySet();
+    private final Refusals refusals = new Refusals();
 
-    private Coordinator(ServerSocket server, Path directory, int worldSize) {
+    /** How long a peer has to prove it belongs to the run, from its connection (or its hello file). */
+    static final long AUTHENTICATION_MILLIS = 10_000;
+    /** How many peers may be proving themselves at once: more are refused at once (a rank refused so tries again). */
+    static final int MAX_PENDING = 256;
+
+    private Coordinator(ServerSocket server, Path directory, int worldSize, RunSecret secret) {
         this.server = server;
         this.directory = directory;
         this.worldSize = worldSize;
+        this.secret = java.util.Objects.requireNonNull(secret, "secret");
         Thread acceptor = new Thread(server != null ? this::acceptLoop : this::scanLoop, "prism-coordinator-accept");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -92,26 +105,42 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** @return a coordinator listening on {@code address} (port 0: any free port) */
-    public static Coordinator tcp(InetSocketAddress address) {
+    /**
+     * @param address   where to listen (port 0: any free port)
+     * @param worldSize the step's ranks: a peer claiming another is refused
+     * @param secret    what every rank proves it knows
+     * @return a coordinator listening on {@code address}
+     */
+    public static Coordinator tcp(InetSocketAddress address, int worldSize, RunSecret secret) {
         try {
             ServerSocket server = new ServerSocket();
             server.setReuseAddress(true);
             server.bind(address, 1024);
-            return new Coordinator(server, null, 0);
+            return new Coordinator(server, null, worldSize, secret);
         } catch (IOException e) {
             throw new PrismException("the coordinator cannot listen on " + address + ": " + e.getMessage(), e);
         }
     }
 
-    /** @return a coordinator meeting {@code worldSize} ranks through files in {@code directory} (created if missing) */
-    public static Coordinator directory(Path directory, int worldSize) {
-        try {
-            Files.createDirectories(directory);
-        } catch (IOException e) {
-            throw new PrismException("the coordinator cannot use the directory " + directory + ": " + e.getMessage(), e);
-        }
-        return new Coordinator(null, directory, worldSize);
+    /**
+     * @return a coordinator meeting {@code worldSize} ranks through files in {@code directory}, made private to this
+     *         user (mode 0700) when missing and refused when another user made it or others may enter it
+     */
+    public static Coordinator directory(Path directory, int worldSize, RunSecret secret) {
+        return new Coordinator(null, PrivateDirectory.ensure(directory), worldSize, secret);
+    }
+
+    /**
+     * @param listener hears each peer refused from now on (a few; the rest are counted): {@code 127.0.0.1:40112 did not
+     *                 prove it belongs to this run, as rank 1}
+     */
+    public void reportRefusalsTo(java.util.function.Consumer<String> listener) {
+        refusals.listener = listener;
+    }
+
+    /** @return what was refused since the last call, counted by why, for the run's notes; empty when nothing was */
+    public java.util.Optional<String> takeRefusals() {
+        return refusals.take();
     }
 
     /** @return the port it listens on (TCP), or 0 */
@@ -121,37 +150,59 @@ public final class Coordinator implements AutoCloseable {
 
     private void acceptLoop() {
         while (!server.isClosed()) {
+            Socket socket;
             try {
-                Socket socket = server.accept();
-                Thread hello = new Thread(() -> {
-                    try {
-                        register(new TcpChannel(socket));
-                    } catch (IOException e) {
-                        try {
-                            socket.close();
-                        } catch (IOException ignored) {
-                            // nothing more to do with a socket that failed its hello
-                        }
-                    }
-                }, "prism-coordinator-hello");
-                hello.setDaemon(true);
-                hello.start();
+                socket = server.accept();
             } catch (IOException e) {
                 return; // closed
             }
+            String peer = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
+            if (!pending.tryAcquire()) {
+                // a flood of connections that never authenticate must not hold a thread each, nor starve the ranks
+                refusals.add("refused at once: " + MAX_PENDING + " others were still proving themselves", peer);
+                closeQuietly(socket);
+                continue;
+            }
+            Thread admission = new Thread(() -> {
+                try {
+                    admit(new TcpLink(socket), peer);
+                } catch (IOException e) {
+                    closeQuietly(socket);
+                } finally {
+                    pending.release();
+                }
+            }, "prism-coordinator-hello");
+            admission.setDaemon(true);
+            admission.start();
         }
     }
 
-    /** Looks for ranks announcing themselves with a file; each is registered once. */
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // nothing more to do with a socket that failed its hello
+        }
+    }
+
+    /** Looks for ranks announcing themselves with a file; each is admitted once, in a thread of its own. */
     private void scanLoop() {
         while (!closed) {
             for (int rank = 0; rank < worldSize; rank++) {
-                if (!ranks.containsKey(rank) && DirectoryChannel.announced(directory, rank)) {
-                    try {
-                        register(DirectoryChannel.forCoordinator(directory, rank));
-                    } catch (IOException e) {
-                        // a half-written hello: looked at again next time
-                    }
+                if (!ranks.containsKey(rank) && !admitting.contains(rank) && FileLink.announced(directory, rank)
+                        && pending.tryAcquire()) {
+                    int r = rank;
+                    admitting.add(r);
+                    Thread admission = new Thread(() -> {
+                        try {
+                            admit(FileLink.forCoordinator(directory, r), "rank-" + r + ".up in " + directory);
+                        } finally {
+                            admitting.remove(r);
+                            pending.release();
+                        }
+                    }, "prism-coordinator-hello");
+                    admission.setDaemon(true);
+                    admission.start();
                 }
             }
             try {
@@ -162,21 +213,73 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    private void register(Channel channel) throws IOException {
-        JsonNode hello = channel.receive(30_000);
-        if (hello == null || !"hello".equals(hello.path("type").asText())) {
-            channel.close();
+    /**
+     * Lets in a peer that proves it belongs to the run ({@link Handshake}); any other is refused, counted and named,
+     * and nothing it sent counts.
+     */
+    private void admit(LineLink link, String peer) {
+        Handshake.Admission admission;
+        try {
+            admission = Handshake.asCoordinator(link, secret, r -> r >= 0 && (worldSize <= 0 || r < worldSize),
+                    AUTHENTICATION_MILLIS);
+        } catch (java.net.SocketTimeoutException e) {
+            refusals.add("did not prove it belongs to this run within " + AUTHENTICATION_MILLIS / 1000 + " s", peer);
+            link.close();
+            return;
+        } catch (IOException e) {
+            refusals.add(e.getMessage() == null ? "broke off its hello" : e.getMessage(), peer);
+            link.close();
             return;
         }
-        hosts.put(hello.path("rank").asInt(), hello.path("host").asText("?"));
-        pids.put(hello.path("rank").asInt(), hello.path("pid").asLong(-1));
-        lastHeard.put(hello.path("rank").asInt(), System.nanoTime());
-        Channel previous = ranks.put(hello.path("rank").asInt(), channel);
+        int rank = admission.rank();
+        hosts.put(rank, Handshake.printable(admission.host()));
+        pids.put(rank, admission.pid());
+        lastHeard.put(rank, System.nanoTime());
+        Channel previous = ranks.put(rank, admission.channel());
         if (previous != null) {
+            // the same rank again (it reconnected): only a process of this run could prove it
+            closing.add(previous);
             previous.close();
         }
         synchronized (ranks) {
             ranks.notifyAll();
+        }
+    }
+
+    /** The peers refused, counted by why, with the first of each named; a few are told to the listener as they come. */
+    private static final class Refusals {
+        private static final int TOLD = 5;
+        private final Map<String, long[]> counts = new java.util.LinkedHashMap<>();
+        private final Map<String, String> first = new java.util.HashMap<>();
+        private int told;
+        private volatile java.util.function.Consumer<String> listener;
+
+        synchronized void add(String why, String peer) {
+            String reason = why.length() > 200 ? why.substring(0, 200) + "…" : why;
+            counts.computeIfAbsent(reason, k -> new long[1])[0]++;
+            first.putIfAbsent(reason, peer);
+            java.util.function.Consumer<String> l = listener;
+            if (l != null && told < TOLD) {
+                told++;
+                l.accept(peer + " " + reason + (told == TOLD ? " (further refusals are counted in the run's notes)" : ""));
+            }
+        }
+
+        synchronized java.util.Optional<String> take() {
+            if (counts.isEmpty()) {
+                return java.util.Optional.empty();
+            }
+            long total = counts.values().stream().mapToLong(c -> c[0]).sum();
+            StringBuilder s = new StringBuilder(total + (total == 1 ? " connection" : " connections") + " refused: ");
+            String separator = "";
+            for (Map.Entry<String, long[]> e : counts.entrySet()) {
+                s.append(separator).append(e.getValue()[0]).append(" ").append(e.getKey()).append(" (first: ")
+                        .append(first.get(e.getKey())).append(")");
+                separator = "; ";
+            }
+            counts.clear();
+            first.clear();
+            return java.util.Optional.of(s.toString());
         }
     }
 
@@ -422,35 +525,23 @@ public final class Coordinator implements AutoCloseable {
                     throw new SocketException("connection closed");
                 }
                 lastHeard.put(rank, System.nanoTime());
-                switch (m.path("type").asText()) {
-                    case "ping" -> {
-                        // alive: nothing more to do
-                    }
-                    case "barrier" -> {
-                        // waited for in a thread of its own: this one goes on reading, so the rank's pings still count
-                        String name = m.path("name").asText();
-                        Thread waiter = new Thread(() -> awaitBarrier(rank, name, wire, barrier), "prism-coordinator-barrier-" + rank);
-                        waiter.setDaemon(true);
-                        waiter.start();
-                    }
-                    case "abort" -> barrier.abort(m.path("reason").asText());
-                    case "phase" -> {
-                        dev.prism.RankPhase phase = dev.prism.RankPhase.valueOf(m.path("phase").asText());
-                        phases.put(rank, phase);
-                        listener.rankEntered(rank, phase);
-                    }
-                    case "stall" -> listener.stallDetected(new Stall(rank, m.path("operation").asText(),
-                            m.path("path").isNull() ? null : m.path("path").asText(), Instant.now(),
-                            m.path("durationNanos").asLong(), false));
-                    case "interval" -> listener.intervalCompleted(rank, m.path("operation").asText(), m.path("index").asInt(),
-                            ResultJson.measurementFrom(m.path("operation").asText(), m.path("measurement")));
-                    case "result" -> {
-                        results.put(rank, ResultJson.rankFromJson(m.path("document").asText()));
+                String kind = m.path("type").asText();
+                try {
+                    if (handle(rank, kind, m, wire, barrier, listener, results)) {
                         return;
                     }
-                    default -> throw new IOException("unexpected message " + m);
+                } catch (RuntimeException e) {
+                    // a rank of another build, or one that lies: the step cannot go on believing it
+                    throw new ProtocolViolation("sent a malformed '" + Handshake.printable(kind) + "' message ("
+                            + Handshake.printable(String.valueOf(e.getMessage())) + ")");
                 }
             }
+        } catch (ProtocolViolation e) {
+            giveUp(rank, rankOn(rank, hosts.get(rank)) + " broke the coordination protocol: " + e.getMessage()
+                    + "; the step stops", barrier);
+            ranks.remove(rank, wire);
+            closing.add(wire);
+            wire.close();
         } catch (IOException e) {
             String node = hosts.get(rank);
             String why = rankOn(rank, node) + " lost its connection to the coordinator ("
@@ -461,6 +552,49 @@ public final class Coordinator implements AutoCloseable {
             ranks.remove(rank, wire);
             wire.close();
         }
+    }
+
+    /** @return whether {@code m} was the rank's result, its last message of the run */
+    private boolean handle(int rank, String kind, JsonNode m, Channel wire, RankBarrier barrier, ScenarioListener listener,
+                           Map<Integer, RankResult> results) throws ProtocolViolation {
+        switch (kind) {
+            case "ping" -> {
+                // alive: nothing more to do
+            }
+            case "barrier" -> {
+                // waited for in a thread of its own: this one goes on reading, so the rank's pings still count
+                String name = m.path("name").asText();
+                Thread waiter = new Thread(() -> awaitBarrier(rank, name, wire, barrier), "prism-coordinator-barrier-" + rank);
+                waiter.setDaemon(true);
+                waiter.start();
+            }
+            case "abort" -> barrier.abort(m.path("reason").asText());
+            case "phase" -> {
+                String name = m.path("phase").asText();
+                dev.prism.RankPhase phase = java.util.Arrays.stream(dev.prism.RankPhase.values())
+                        .filter(p -> p.name().equals(name)).findFirst()
+                        .orElseThrow(() -> new ProtocolViolation("sent a 'phase' message with a phase PRISM does not have, '"
+                                + Handshake.printable(name) + "'"));
+                phases.put(rank, phase);
+                listener.rankEntered(rank, phase);
+            }
+            case "stall" -> listener.stallDetected(new Stall(rank, m.path("operation").asText(),
+                    m.path("path").isNull() ? null : m.path("path").asText(), Instant.now(),
+                    m.path("durationNanos").asLong(), false));
+            case "interval" -> listener.intervalCompleted(rank, m.path("operation").asText(), m.path("index").asInt(),
+                    ResultJson.measurementFrom(m.path("operation").asText(), m.path("measurement")));
+            case "result" -> {
+                RankResult result = ResultJson.rankFromJson(m.path("document").asText());
+                if (result.rank() != rank) {
+                    throw new ProtocolViolation("sent a result as rank " + result.rank());
+                }
+                results.put(rank, result);
+                return true;
+            }
+            default -> throw new ProtocolViolation("sent a message of an unknown kind, '"
+                    + Handshake.printable(kind) + "'");
+        }
+        return false;
     }
 
     /** Waits at {@code barrier} for {@code rank} and tells it the outcome: released, or aborted and why. */
@@ -584,7 +718,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     private void awaitDeparture(Set<Integer> told, long deadline) {
-        while (System.nanoTime() < deadline && told.stream().anyMatch(r -> DirectoryChannel.announced(directory, r))) {
+        while (System.nanoTime() < deadline && told.stream().anyMatch(r -> FileLink.announced(directory, r))) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {

@@ -41,6 +41,24 @@ public final class CoordinatorEndpoint {
     }
 
     /**
+     * @return the file's text: a regular file (never through a link: anyone may plant one in a shared target) of at
+     *         most 512 bytes; a coordinator it names must still prove it belongs to the run before a rank obeys it
+     */
+    private static String readBounded(Path file) throws IOException {
+        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file,
+                java.util.Set.of(java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) || in.size() > 512) {
+                throw new IOException(file + " is not a regular file of at most 512 bytes");
+            }
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(512);
+            while (in.read(buffer) > 0 && buffer.hasRemaining()) {
+                // reads to the end
+            }
+            return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
      * @param rank     the waiting rank, for the message
      * @param deadline when to give up
      * @param stop     true when the rank was told to stop (a signal) while waiting
@@ -51,7 +69,7 @@ public final class CoordinatorEndpoint {
         Instant start = Instant.now();
         while (true) {
             try {
-                String[] line = Files.readString(file, StandardCharsets.UTF_8).strip().split("\\s+");
+                String[] line = readBounded(file).strip().split("\\s+");
                 if (line.length == 2 && line[1].matches("\\d{1,5}")) {
                     return Rendezvous.tcp(line[0], Integer.parseInt(line[1]));
                 }

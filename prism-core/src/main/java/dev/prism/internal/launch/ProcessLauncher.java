@@ -1,6 +1,7 @@
 package dev.prism.internal.launch;
 
 import dev.prism.internal.coordination.Coordinator;
+import dev.prism.internal.coordination.RunSecret;
 import dev.prism.internal.output.Durations;
 import dev.prism.spi.OutputTail;
 import dev.prism.internal.coordination.PlanCodec;
@@ -63,6 +64,8 @@ public final class ProcessLauncher implements Launcher {
     private final class Ranks {
         final Path meeting;
         final Coordinator coordinator;
+        /** Fresh for these processes: handed to each in its environment, never on its command line */
+        final RunSecret secret = RunSecret.generate();
         final List<Process> children = new ArrayList<>();
         final List<OutputTail> tails = new ArrayList<>();
         final List<Integer> unconnected = new ArrayList<>();
@@ -70,14 +73,16 @@ public final class ProcessLauncher implements Launcher {
         Ranks(RunPlan plan) {
             meeting = coordinationDirectory == null ? null
                     : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
-            coordinator = meeting == null ? Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
-                    : Coordinator.directory(meeting, plan.tasks());
+            coordinator = meeting == null
+                    ? Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), plan.tasks(), secret)
+                    : Coordinator.directory(meeting, plan.tasks(), secret);
         }
 
         void start(RunPlan plan) {
             for (int rank = 0; rank < plan.tasks(); rank++) {
                 Process child = ProcessLauncher.this.start(meeting == null
-                        ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting, coordinator.port(), rank, plan);
+                        ? InetAddress.getLoopbackAddress().getHostAddress() : "dir:" + meeting, coordinator.port(), rank, plan,
+                        secret);
                 children.add(child);
                 tails.add(new OutputTail(child.getInputStream(), TAIL_BYTES, "prism-rank-" + rank + "-stdout"));
                 tails.add(new OutputTail(child.getErrorStream(), TAIL_BYTES, "prism-rank-" + rank + "-stderr"));
@@ -126,6 +131,7 @@ public final class ProcessLauncher implements Launcher {
             }
             List<Process> children = current.children;
             Coordinator coordinator = current.coordinator;
+            coordinator.reportRefusalsTo(plan.listener()::connectionRefused);
             List<Integer> all = new ArrayList<>();
             for (int r = 0; r < plan.tasks(); r++) {
                 all.add(r);
@@ -156,6 +162,7 @@ public final class ProcessLauncher implements Launcher {
                         missing.isEmpty() ? null : missing, diedAtStart, plan, coordinator.whereIs(rank).orElse(null),
                         stopped, coordinator));
             }
+            coordinator.takeRefusals().ifPresent(refused -> list.set(0, Coordinator.noted(list.get(0), "coordination", refused)));
             keep = stopped == null && !plan.interruption().isInterrupted() && results.size() == plan.tasks()
                     && results.values().stream().allMatch(r -> r.status() == dev.prism.Status.PASS);
             return list;
@@ -186,7 +193,7 @@ public final class ProcessLauncher implements Launcher {
     public static final List<String> RANK_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
             "-XX:CompileThresholdScaling=0.1", "--enable-native-access=ALL-UNNAMED");
 
-    private Process start(String where, int port, int rank, RunPlan plan) {
+    private Process start(String where, int port, int rank, RunPlan plan, RunSecret secret) {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
         List<String> command = new ArrayList<>(List.of(javaBinary));
@@ -201,7 +208,10 @@ public final class ProcessLauncher implements Launcher {
                 where, String.valueOf(port), String.valueOf(rank),
                 String.valueOf(connectSeconds), plan.runDirectory().toString(), String.valueOf(ProcessHandle.current().pid())));
         try {
-            return new ProcessBuilder(command).start();
+            ProcessBuilder builder = new ProcessBuilder(command);
+            // the environment, which only this user and root may read (/proc/PID/environ), not the command line
+            builder.environment().put(RunSecret.ENVIRONMENT, secret.hex());
+            return builder.start();
         } catch (IOException e) {
             throw new PrismException("could not start rank " + rank + " as a process (" + javaBinary + "): " + e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package dev.prism.internal.launch;
 
 import dev.prism.internal.coordination.Coordinator;
+import dev.prism.internal.coordination.RunSecret;
 import dev.prism.internal.coordination.CoordinatorEndpoint;
 import dev.prism.internal.output.Durations;
 import dev.prism.spi.Errno;
@@ -85,11 +86,14 @@ public final class SlurmLauncher implements Launcher {
         try {
             if (coordinator == null) {
                 String where;
+                RunSecret secret = RunSecret.forStep(System.getenv());
                 if (coordinationDirectory == null) {
-                    coordinator = Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()));
+                    coordinator = Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()), environment.worldSize(),
+                            secret);
                     where = publish(plan) + ":" + coordinator.port();
                 } else {
-                    coordinator = Coordinator.directory(environment.meetingDirectory(coordinationDirectory), environment.worldSize());
+                    coordinator = Coordinator.directory(environment.meetingDirectory(coordinationDirectory),
+                            environment.worldSize(), secret);
                     where = "directory " + environment.meetingDirectory(coordinationDirectory);
                 }
                 // the connect window never outlasts the run's own deadline
@@ -106,6 +110,7 @@ public final class SlurmLauncher implements Launcher {
                             + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : ""));
                 }
             }
+            coordinator.reportRefusalsTo(plan.listener()::connectionRefused);
             java.util.Set<Integer> connected = coordinator.connected();
             java.util.List<Integer> gone = remote.stream().filter(r -> !connected.contains(r)).toList();
             if (!gone.isEmpty()) {
@@ -145,6 +150,7 @@ public final class SlurmLauncher implements Launcher {
                     }
                     list.add(result);
                 }
+                coordinator.takeRefusals().ifPresent(refused -> list.set(0, Coordinator.noted(list.get(0), "coordination", refused)));
                 return list;
             }
         } catch (InterruptedException e) {

@@ -2,7 +2,7 @@ package dev.prism.internal.rank;
 
 import dev.prism.internal.coordination.Channel;
 import dev.prism.internal.coordination.Coordinator;
-import dev.prism.internal.coordination.DirectoryChannel;
+import dev.prism.internal.coordination.Handshake;
 import dev.prism.internal.output.Durations;
 import dev.prism.internal.coordination.Heartbeat;
 import dev.prism.internal.coordination.HostProbe;
@@ -15,7 +15,7 @@ import dev.prism.internal.coordination.Rendezvous;
 import dev.prism.internal.output.ResultJson;
 import dev.prism.internal.files.RunDirectory;
 import dev.prism.Signals;
-import dev.prism.internal.coordination.TcpChannel;
+import dev.prism.internal.coordination.RunSecret;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.prism.PrismException;
@@ -59,6 +59,7 @@ public final class RankWorker {
 
     private final Rendezvous rendezvous;
     private final int rank;
+    private final RunSecret secret;
     private final Duration cleanupGrace;
     /** When {@link #stop} was first called (a signal), in epoch milliseconds; 0 before */
     private volatile long signalledAtMillis;
@@ -86,24 +87,21 @@ public final class RankWorker {
     /**
      * @param rendezvous where the coordinator is
      * @param rank       this rank
+     * @param secret     the run's secret, which this rank proves it knows and the coordinator must prove too
      */
-    public RankWorker(Rendezvous rendezvous, int rank) {
-        this(rendezvous, rank, Duration.ofSeconds(10));
+    public RankWorker(Rendezvous rendezvous, int rank, RunSecret secret) {
+        this(rendezvous, rank, Duration.ofSeconds(10), secret);
     }
 
     /**
      * @param cleanupGrace after a {@link #stop signal}, how long from it this rank may take to remove its own
      *                     directory once it has reported (under SLURM: less than KillWait, which ends in SIGKILL)
      */
-    public RankWorker(Rendezvous rendezvous, int rank, Duration cleanupGrace) {
+    public RankWorker(Rendezvous rendezvous, int rank, Duration cleanupGrace, RunSecret secret) {
         this.rendezvous = rendezvous;
         this.rank = rank;
         this.cleanupGrace = cleanupGrace;
-    }
-
-    /** A worker for the coordinator at {@code host:port}. */
-    public RankWorker(String host, int port, int rank) {
-        this(Rendezvous.tcp(host, port), rank);
+        this.secret = java.util.Objects.requireNonNull(secret, "secret");
     }
 
     /**
@@ -173,11 +171,8 @@ public final class RankWorker {
         if (parent > 0) {
             startDaemon("prism-rank-" + rank + "-watchdog", () -> watch(parent));
         }
-        try (Channel channel = rendezvous.isDirectory() ? DirectoryChannel.forRank(rendezvous.directory(), rank)
-                : connect(connectTimeout)) {
+        try (Channel channel = rendezvous.isDirectory() ? joinThroughFiles(connectTimeout) : connect(connectTimeout)) {
             wire = channel;
-            channel.send(Channel.message("hello").put("rank", rank).put("host", HostProbe.hostname())
-                    .put("pid", ProcessHandle.current().pid()));
             lastHeardNanos = System.nanoTime();
             startDaemon("prism-rank-" + rank + "-reader", () -> read(channel));
             if (channel.heartbeats()) {
@@ -432,7 +427,17 @@ public final class RankWorker {
             Socket socket = new Socket();
             try {
                 socket.connect(new InetSocketAddress(host, port), 2_000);
-                return new TcpChannel(socket);
+                // the handshake: a coordinator that closes before it (it had too many peers proving themselves at once)
+                // is tried again; one that refuses this rank or cannot prove it belongs to the run ends it
+                return Handshake.joinOverTcp(socket, secret, rank,
+                        Math.max(1, Duration.between(Instant.now(), deadline).toMillis()));
+            } catch (PrismException e) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // refused: nothing more to say to it
+                }
+                throw e;
             } catch (IOException e) {
                 last = e.getMessage();
                 try {
@@ -445,6 +450,16 @@ public final class RankWorker {
         }
         throw new PrismException("rank " + rank + " could not reach the coordinator at " + host + ":" + port
                 + " within " + Durations.format(timeout) + " (" + last + ")");
+    }
+
+    /** Meets the coordinator through message files, waiting for its answer as long as for a TCP coordinator. */
+    private Channel joinThroughFiles(Duration timeout) throws IOException {
+        try {
+            return Handshake.joinThroughFiles(rendezvous.directory(), secret, rank, timeout.toMillis());
+        } catch (java.net.SocketTimeoutException e) {
+            throw new PrismException("rank " + rank + " got no answer from the coordinator in " + rendezvous + " within "
+                    + Durations.format(timeout));
+        }
     }
 
     /** @return a listener that sends each stall and each phase this rank enters to the coordinator as it happens */
@@ -569,7 +584,13 @@ public final class RankWorker {
         Duration connect = Duration.ofSeconds(args.length > 3 ? Long.parseLong(args[3]) : 60);
         Rendezvous rendezvous = args[0].startsWith("dir:") ? Rendezvous.directory(java.nio.file.Path.of(args[0].substring(4)))
                 : Rendezvous.tcp(args[0], Integer.parseInt(args[1]));
-        RankWorker worker = new RankWorker(rendezvous, rank).silenceLimit(RunPlan.defaultSilenceLimit(connect));
+        String hex = System.getenv(RunSecret.ENVIRONMENT);
+        if (hex == null || hex.isBlank()) {
+            System.err.println("prism: rank " + rank + " has no run secret: its parent passes one in $" + RunSecret.ENVIRONMENT);
+            System.exit(3);
+        }
+        RankWorker worker = new RankWorker(rendezvous, rank, RunSecret.ofHex(hex, "$" + RunSecret.ENVIRONMENT))
+                .silenceLimit(RunPlan.defaultSilenceLimit(connect));
         if (args.length > 4) {
             worker.startingIn(java.nio.file.Path.of(args[4]));
         }

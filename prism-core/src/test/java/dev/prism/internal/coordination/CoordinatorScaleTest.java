@@ -30,13 +30,14 @@ class CoordinatorScaleTest {
 
     @Test
     void fiveHundredTwelveRanks_completeOneHundredBarriers() throws Exception {
-        try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+        RunSecret secret = RunSecret.generate();
+        try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), RANKS, secret)) {
             AtomicLong firstBarrier = new AtomicLong(Long.MAX_VALUE);
             AtomicLong lastRelease = new AtomicLong();
             List<Thread> ranks = new ArrayList<>();
             for (int r = 0; r < RANKS; r++) {
                 int rank = r;
-                Thread t = new Thread(() -> simulateRank(coordinator.port(), rank, firstBarrier, lastRelease), "sim-" + r);
+                Thread t = new Thread(() -> simulateRank(coordinator.port(), rank, secret, firstBarrier, lastRelease), "sim-" + r);
                 t.setDaemon(true);
                 ranks.add(t);
                 t.start();
@@ -62,9 +63,8 @@ class CoordinatorScaleTest {
         }
     }
 
-    private static void simulateRank(int port, int rank, AtomicLong firstBarrier, AtomicLong lastRelease) {
-        try (TcpChannel wire = new TcpChannel(new Socket(InetAddress.getLoopbackAddress(), port))) {
-            wire.send(Channel.message("hello").put("rank", rank));
+    private static void simulateRank(int port, int rank, RunSecret secret, AtomicLong firstBarrier, AtomicLong lastRelease) {
+        try (Channel wire = join(port, rank, secret)) {
             JsonNode plan = receive(wire);
             assertThat(plan.path("type").asText()).isEqualTo("plan");
             for (int b = 0; b < BARRIERS; b++) {
@@ -82,8 +82,25 @@ class CoordinatorScaleTest {
         }
     }
 
+    /** Joins as a rank does: a coordinator busy with other handshakes may close a connection, which is tried again. */
+    private static Channel join(int port, int rank, RunSecret secret) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
+            try {
+                return Handshake.joinOverTcp(socket, secret, rank, 60_000);
+            } catch (java.io.IOException e) {
+                socket.close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
     /** @return the next message that is not the coordinator's heartbeat */
-    private static JsonNode receive(TcpChannel wire) throws java.io.IOException {
+    private static JsonNode receive(Channel wire) throws java.io.IOException {
         JsonNode m = wire.receive();
         while (m != null && Heartbeat.isPing(m)) {
             m = wire.receive();

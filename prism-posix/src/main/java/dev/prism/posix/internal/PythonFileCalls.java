@@ -80,7 +80,9 @@ public final class PythonFileCalls implements AutoCloseable {
         Path python = PythonInterpreter.defaultPath();
         Process p;
         try {
-            p = new ProcessBuilder(python.toString(), "-c", SCRIPT, name).redirectError(ProcessBuilder.Redirect.PIPE).start();
+            ProcessBuilder builder = new ProcessBuilder(python.toString(), "-c", SCRIPT, name).redirectError(ProcessBuilder.Redirect.PIPE);
+            builder.environment().remove("PRISM_RUN_SECRET"); // PRISM's ranks' secret, not the worker's
+            p = builder.start();
         } catch (IOException e) {
             throw new PrismException("access=" + name + " needs Python: cannot run " + python + ": " + e.getMessage()
                     + " (scripts/python-venv.sh makes the project's .venv, or set PRISM_PYTHON)", e);

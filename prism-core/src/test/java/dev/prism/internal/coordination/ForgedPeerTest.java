@@ -1,0 +1,395 @@
+package dev.prism.internal.coordination;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.prism.Benchmarks;
+import dev.prism.PrismException;
+import dev.prism.RankResult;
+import dev.prism.RunPlan;
+import dev.prism.ScenarioListener;
+import dev.prism.Status;
+import dev.prism.internal.output.ResultJson;
+import dev.prism.internal.rank.RankWorker;
+import dev.prism.testing.Await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A hostile user of the same cluster against the coordinator: a client that speaks PRISM's wire format but does not
+ * know the run's secret (forged hello and result, silent and huge connections), a rank that sends what the protocol
+ * does not have, a rank of another version, a coordinator that is not the run's, and meeting directories made by
+ * another user. Each was accepted, believed or waited on before the handshake (issue 38).
+ */
+class ForgedPeerTest {
+    private static final HexFormat HEX = HexFormat.of();
+
+    @Test
+    void aPeerWithoutTheSecret_isRefused_andTheRealRanksResultIsTheOneKept() throws Exception {
+        RunSecret secret = RunSecret.generate();
+        List<String> told = new CopyOnWriteArrayList<>();
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret)) {
+            coordinator.reportRefusalsTo(told::add);
+            // the forger first: it claims rank 1 and answers the challenge with a proof made without the secret
+            try (Socket forger = new Socket(InetAddress.getLoopbackAddress(), coordinator.port())) {
+                JsonNode challenge = hello(forger, 1, Handshake.version());
+                assertThat(challenge.path("type").asText()).isEqualTo("challenge");
+                send(forger, "{\"type\":\"proof\",\"host\":\"FORGED-HOST\",\"pid\":1,\"proof\":\"" + HEX.formatHex(new byte[32]) + "\"}");
+                JsonNode answer = read(forger);
+                assertThat(answer.path("type").asText()).isEqualTo("refused");
+                assertThat(answer.path("reason").asText()).contains("did not prove it belongs to this run");
+                assertThat(readLine(forger)).as("the coordinator closed the forger's connection").isNull();
+            }
+            assertThat(coordinator.connected()).as("no rank is connected on the forger's word").isEmpty();
+            RealRank real = new RealRank(coordinator.port(), 1, secret);
+            real.start();
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
+            Map<Integer, RankResult> results = execute(coordinator, 2);
+            real.join(10_000);
+            assertThat(results).containsOnlyKeys(1);
+            assertThat(results.get(1).hostname()).isEqualTo("real-rank");
+            assertThat(coordinator.hostOf(1)).contains(HostProbe.hostname());
+            assertThat(told).singleElement().asString().contains("did not prove it belongs to this run, as rank 1")
+                    .startsWith("127.0.0.1:");
+            assertThat(coordinator.takeRefusals()).hasValueSatisfying(note -> assertThat(note)
+                    .startsWith("1 connection refused: 1 did not prove it belongs to this run, as rank 1"));
+        }
+    }
+
+    @Test
+    void silentConnections_areClosedAtTheAuthenticationDeadline_andCounted_whileARealRankStillJoins() throws Exception {
+        RunSecret secret = RunSecret.generate();
+        int silent = Coordinator.MAX_PENDING + 44;
+        List<Socket> sockets = new ArrayList<>();
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret)) {
+            for (int i = 0; i < silent; i++) {
+                sockets.add(new Socket(InetAddress.getLoopbackAddress(), coordinator.port()));
+            }
+            // every connection beyond the cap is closed at once, without a thread of its own
+            assertThat(Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("prism-coordinator-hello"))
+                    .count()).isLessThanOrEqualTo(Coordinator.MAX_PENDING);
+            for (Socket s : sockets) {
+                s.setSoTimeout(60_000);
+                assertThat(s.getInputStream().read()).as("a silent connection is closed").isEqualTo(-1);
+                s.close();
+            }
+            // then a real rank still gets in
+            RealRank real = new RealRank(coordinator.port(), 1, secret);
+            real.start();
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
+            execute(coordinator, 2);
+            real.join(10_000);
+            String note = coordinator.takeRefusals().orElseThrow();
+            assertThat(note).startsWith(silent + " connections refused: ")
+                    .contains(Coordinator.MAX_PENDING + " did not prove it belongs to this run within 10 s")
+                    .contains("44 refused at once: " + Coordinator.MAX_PENDING + " others were still proving themselves");
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void aHugeLineBeforeTheHandshake_isRefusedAtTheLimit_notHeld() throws Exception {
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, RunSecret.generate());
+             Socket flood = new Socket(InetAddress.getLoopbackAddress(), coordinator.port())) {
+            OutputStream out = flood.getOutputStream();
+            byte[] chunk = new byte[64 * 1024];
+            java.util.Arrays.fill(chunk, (byte) 'x');
+            long written = 0;
+            try {
+                for (int i = 0; i < 16 * 1024; i++) { // up to 1 GiB: the coordinator must stop reading long before
+                    out.write(chunk);
+                    written += chunk.length;
+                }
+            } catch (IOException e) {
+                // the coordinator closed the connection: what was expected
+            }
+            assertThat(written).as("bytes the coordinator took before closing").isLessThan(64L << 20);
+            Await.until("the flood is counted", () -> coordinator.takeRefusals()
+                    .filter(n -> n.contains("a line of over " + Handshake.MAX_HANDSHAKE_BYTES + " bytes")).isPresent());
+        }
+    }
+
+    @Test
+    void aRankOfAnotherVersion_isRefused_namingBothVersions() throws Exception {
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, RunSecret.generate());
+             Socket old = new Socket(InetAddress.getLoopbackAddress(), coordinator.port())) {
+            JsonNode answer = hello(old, 1, "0.0.1 (abcdef0)");
+            assertThat(answer.path("type").asText()).isEqualTo("refused");
+            assertThat(answer.path("reason").asText()).isEqualTo("rank 1 runs PRISM 0.0.1 (abcdef0), rank 0 runs PRISM "
+                    + Handshake.version() + ": every rank of a run must run the same PRISM");
+        }
+    }
+
+    @Test
+    void aRankClaimingARankTheStepDoesNotHave_isRefused() throws Exception {
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, RunSecret.generate());
+             Socket stray = new Socket(InetAddress.getLoopbackAddress(), coordinator.port())) {
+            JsonNode answer = hello(stray, 7, Handshake.version());
+            assertThat(answer.path("reason").asText()).isEqualTo("rank 7 is not a rank this run waits for");
+        }
+    }
+
+    @Test
+    void aMalformedMessage_failsTheStepAtOnce_namingTheRankAndTheMessagesKind() throws Exception {
+        RunSecret secret = RunSecret.generate();
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret);
+             Channel rank = joinAsRank(coordinator.port(), 1, secret)) {
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
+            Thread bogus = new Thread(() -> {
+                try {
+                    nextOtherThanPing(rank); // the plan
+                    rank.send(Channel.message("phase").put("phase", "BOGUS"));
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            bogus.start();
+            long start = System.nanoTime();
+            Map<Integer, RankResult> results = execute(coordinator, 2, Duration.ofMinutes(5));
+            // not the run's 5-minute deadline: the step stops as soon as the message comes
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
+            assertThat(results).isEmpty();
+            assertThat(coordinator.lostReason(1)).hasValueSatisfying(why -> assertThat(why).isEqualTo("rank 1 on "
+                    + HostProbe.hostname() + " broke the coordination protocol: sent a 'phase' message with a phase PRISM does"
+                    + " not have, 'BOGUS'; the step stops"));
+            bogus.join();
+        }
+    }
+
+    @Test
+    void anUnknownKindOfMessage_failsTheStepAtOnce() throws Exception {
+        RunSecret secret = RunSecret.generate();
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret);
+             Channel rank = joinAsRank(coordinator.port(), 1, secret)) {
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
+            Thread other = new Thread(() -> {
+                try {
+                    nextOtherThanPing(rank);
+                    rank.send(Channel.message("teleport"));
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            other.start();
+            execute(coordinator, 2, Duration.ofMinutes(5));
+            assertThat(coordinator.lostReason(1)).hasValueSatisfying(why -> assertThat(why)
+                    .contains("broke the coordination protocol: sent a message of an unknown kind, 'teleport'"));
+            other.join();
+        }
+    }
+
+    /** Through files: a line appended by anyone but the rank (no key, so no valid digest) stops the step, naming it. */
+    @Test
+    void aForgedLineInARanksMessageFile_failsItsIntegrityCheck(@TempDir Path shared) throws Exception {
+        RunSecret secret = RunSecret.generate();
+        Path meeting = shared.resolve("step");
+        try (Coordinator coordinator = Coordinator.directory(meeting, 2, secret)) {
+            Thread joining = new Thread(() -> {
+                try (Channel rank = Handshake.joinThroughFiles(meeting, secret, 1, 60_000)) {
+                    nextOtherThanPing(rank); // the plan; then the forger speaks for it
+                    RankResult fake = new RankResult(1, "FORGED-HOST", Status.PASS, null, 7, Map.of(), Map.of(), List.of());
+                    Files.writeString(meeting.resolve("rank-1.up"), "AAAA " + Channel.message("result").put("document",
+                            ResultJson.rankToJson("", "", 0, 0, fake)) + "\n", StandardOpenOption.APPEND);
+                    rank.receive(30_000);
+                } catch (IOException e) {
+                    // the coordinator gave up on it: what the test expects
+                }
+            });
+            joining.setDaemon(true);
+            joining.start();
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
+            assertThat(Files.getPosixFilePermissions(meeting)).containsExactlyInAnyOrderElementsOf(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Map<Integer, RankResult> results = execute(coordinator, 2, Duration.ofMinutes(5));
+            assertThat(results).isEmpty();
+            assertThat(coordinator.lostReason(1)).hasValueSatisfying(why -> assertThat(why)
+                    .contains("broke the coordination protocol: message 1 from " + meeting.resolve("rank-1.up")
+                            + " failed its integrity check"));
+        }
+    }
+
+    @Test
+    void aCoordinatorThatCannotProveItBelongsToTheRun_isNotObeyed() throws Exception {
+        try (ServerSocket foreign = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread impostor = new Thread(() -> {
+                try (Socket s = foreign.accept()) {
+                    JsonNode hello = read(s);
+                    send(s, "{\"type\":\"challenge\",\"protocol\":2,\"version\":\"" + Handshake.version() + "\",\"nonce\":\""
+                            + HEX.formatHex(new byte[16]) + "\",\"proof\":\"" + HEX.formatHex(new byte[32]) + "\"}");
+                    assertThat(hello.path("rank").asInt()).isEqualTo(1);
+                    assertThat(readLine(s)).as("the rank sent nothing more").isNull();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            impostor.start();
+            assertThatThrownBy(() -> new RankWorker(Rendezvous.tcp("127.0.0.1", foreign.getLocalPort()), 1,
+                    RunSecret.generate()).serve(Duration.ofSeconds(30)))
+                    .isInstanceOf(PrismException.class)
+                    .hasMessageStartingWith("the coordinator at 127.0.0.1:" + foreign.getLocalPort()
+                            + " did not prove it belongs to this run");
+            impostor.join(30_000);
+        }
+    }
+
+    /** A meeting directory another (real, unprivileged) user made beforehand, to plant links in it, is refused. */
+    @Test
+    void aMeetingDirectoryMadeByAnotherUser_orOpenToOthers_isRefused(@TempDir Path shared) throws Exception {
+        Path open = Files.createDirectory(shared.resolve("open"), java.nio.file.attribute.PosixFilePermissions
+                .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThatThrownBy(() -> Coordinator.directory(open, 2, RunSecret.generate())).isInstanceOf(PrismException.class)
+                .hasMessage("the meeting directory " + open + " has mode rwxrwxrwx, not rwx------: refused, as others could"
+                        + " read or plant files in it");
+        assumeTrue(isRoot(), "chown to another user needs root");
+        Path planted = Files.createDirectory(shared.resolve("planted"));
+        Files.createSymbolicLink(planted.resolve("rank-1.down"), shared.resolve("victim"));
+        Process chown = new ProcessBuilder("chown", "-h", "-R", "nobody", planted.toString()).inheritIO().start();
+        assertThat(chown.waitFor(30, TimeUnit.SECONDS) && chown.exitValue() == 0).as("chown nobody").isTrue();
+        int nobody = (Integer) Files.getAttribute(planted, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        assertThatThrownBy(() -> Coordinator.directory(planted, 2, RunSecret.generate())).isInstanceOf(PrismException.class)
+                .hasMessageStartingWith("the meeting directory " + planted + " was made by uid " + nobody + ", not by this run");
+        assertThatThrownBy(() -> Handshake.joinThroughFiles(planted, RunSecret.generate(), 1, 1_000))
+                .isInstanceOf(PrismException.class).hasMessageContaining("was made by uid " + nobody);
+        assertThat(shared.resolve("victim")).as("nothing was written through the planted link").doesNotExist();
+    }
+
+    private static boolean isRoot() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
+    }
+
+    private static InetSocketAddress loopback() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    private static Map<Integer, RankResult> execute(Coordinator coordinator, int tasks) throws InterruptedException {
+        return execute(coordinator, tasks, Duration.ofSeconds(60));
+    }
+
+    /** Runs a plan with rank 0 in this thread passing its barriers at once, rank 1 remote. */
+    private static Map<Integer, RankResult> execute(Coordinator coordinator, int tasks, Duration timeout)
+            throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        RunPlan plan = new RunPlan(Benchmarks.create("test_noop", Map.of()), tasks, Path.of("/nonexistent"), 1,
+                timeout, deadline, Duration.ofSeconds(1), ScenarioListener.NONE, "forged", 0, null);
+        RankBarrier barrier = new RankBarrier(tasks, deadline);
+        Thread local = new Thread(() -> {
+            try {
+                barrier.await(0, "b");
+            } catch (Exception e) {
+                // aborted: the step stopped
+            }
+        });
+        local.setDaemon(true);
+        local.start();
+        return coordinator.execute(plan, List.of(1), barrier, ScenarioListener.NONE, deadline);
+    }
+
+    /** A rank of the run, with the secret: takes its plan, meets rank 0 at a barrier and reports. */
+    private static final class RealRank extends Thread {
+        private final int port;
+        private final int rank;
+        private final RunSecret secret;
+
+        RealRank(int port, int rank, RunSecret secret) {
+            this.port = port;
+            this.rank = rank;
+            this.secret = secret;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            try (Channel wire = joinAsRank(port, rank, secret)) {
+                assertThat(nextOtherThanPing(wire).path("type").asText()).isEqualTo("plan");
+                wire.send(Channel.message("barrier").put("rank", rank).put("name", "b"));
+                assertThat(nextOtherThanPing(wire).path("type").asText()).isEqualTo("released");
+                RankResult result = new RankResult(rank, "real-rank", Status.PASS, null, 1, Map.of(), Map.of(), List.of());
+                wire.send(Channel.message("result").put("document", ResultJson.rankToJson("", "", 0, 0, result)));
+                nextOtherThanPing(wire); // exit, or the end of the connection
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** Joins as a rank does, trying again while the coordinator is busy with other peers. */
+    private static Channel joinAsRank(int port, int rank, RunSecret secret) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            Socket socket = new Socket(InetAddress.getLoopbackAddress(), port);
+            try {
+                return Handshake.joinOverTcp(socket, secret, rank, 60_000);
+            } catch (IOException e) {
+                socket.close();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static JsonNode nextOtherThanPing(Channel wire) throws IOException {
+        JsonNode m = wire.receive();
+        while (m != null && Heartbeat.isPing(m)) {
+            m = wire.receive();
+        }
+        return m;
+    }
+
+    /** Sends a well-formed hello as {@code rank} and returns the coordinator's answer. */
+    private static JsonNode hello(Socket socket, int rank, String version) throws IOException {
+        send(socket, "{\"type\":\"hello\",\"protocol\":2,\"version\":\"" + version + "\",\"rank\":" + rank + ",\"nonce\":\""
+                + HEX.formatHex(new byte[16]) + "\"}");
+        return read(socket);
+    }
+
+    private static void send(Socket socket, String line) throws IOException {
+        socket.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        socket.getOutputStream().flush();
+    }
+
+    private static JsonNode read(Socket socket) throws IOException {
+        String line = readLine(socket);
+        assertThat(line).as("a line from the peer").isNotNull();
+        return Channel.MAPPER.readTree(line);
+    }
+
+    /** Reads one line byte by byte (no buffer that would swallow the next one); null at the end of the stream. */
+    private static String readLine(Socket socket) throws IOException {
+        socket.setSoTimeout(60_000);
+        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        int b;
+        while ((b = socket.getInputStream().read()) >= 0 && b != '\n') {
+            line.write(b);
+        }
+        return b < 0 && line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+    }
+}
