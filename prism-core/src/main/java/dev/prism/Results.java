@@ -42,8 +42,8 @@ public final class Results {
             try (Stream<Path> walk = Files.walk(fileOrDirectory, 2)) {
                 walk.filter(p -> p.getFileName().toString().matches("\\d+-.+-t\\d+\\.json")).sorted().forEach(files::add);
             }
-        } else if (Files.isRegularFile(fileOrDirectory)) {
-            files.add(fileOrDirectory);
+        } else {
+            files.add(fileOrDirectory); // read only if it is a regular file: the reading says what else it is
         }
         if (files.isEmpty()) {
             throw new IllegalArgumentException(fileOrDirectory + " holds no prism.run/1 documents (NN-benchmark-tN.json)");

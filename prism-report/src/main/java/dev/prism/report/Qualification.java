@@ -124,8 +124,9 @@ public final class Qualification {
 
     /** Reads a requirements file. */
     public static Qualification fromJson(Path file) throws IOException {
+        String text = dev.prism.spi.InputFiles.readText(file, dev.prism.spi.InputFiles.MAX_SETTINGS_BYTES, "requirements file");
         try {
-            return fromJson(java.nio.file.Files.readString(file));
+            return fromJson(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }

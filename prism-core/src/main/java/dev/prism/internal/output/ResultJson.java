@@ -145,17 +145,46 @@ public final class ResultJson {
      * @throws IllegalArgumentException naming the file when it is not one
      */
     public static RunResult read(Path file) throws IOException {
-        JsonNode d = MAPPER.readTree(file.toFile());
-        if (!SCHEMA.equals(d.path("schema").asText())) {
+        JsonNode d;
+        try (java.io.InputStream in = dev.prism.spi.InputFiles.open(file, dev.prism.spi.InputFiles.MAX_DOCUMENT_BYTES,
+                "result document")) {
+            d = MAPPER.readTree(in);
+        }
+        if (d == null || !SCHEMA.equals(d.path("schema").asText())) {
             throw new IllegalArgumentException(file + " is not a " + SCHEMA + " document");
         }
+        try {
+            return readRun(d);
+        } catch (IllegalArgumentException | java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @param path the field's path in the document, for the message
+     * @return the constant of {@code type} named in {@code node}'s last field of {@code path}
+     * @throws IllegalArgumentException naming the field and the values it takes
+     */
+    private static <E extends Enum<E>> E constant(Class<E> type, JsonNode node, String path) {
+        String field = path.substring(path.lastIndexOf('.') + 1);
+        String text = node.path(field).asText();
+        for (E e : type.getEnumConstants()) {
+            if (e.name().equals(text)) {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException("field '" + path + "' must be one of " + java.util.Arrays.toString(type.getEnumConstants())
+                + ", was " + (node.has(field) ? "'" + (text.length() > 64 ? text.substring(0, 64) + "…" : text) + "'" : "missing"));
+    }
+
+    private static RunResult readRun(JsonNode d) {
         Map<String, String> parameters = new java.util.LinkedHashMap<>();
         d.path("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(), e.getValue().asText()));
         List<RepetitionResult> repetitions = new java.util.ArrayList<>();
         for (JsonNode r : d.path("repetitions")) {
             List<RankResult> ranks = new java.util.ArrayList<>();
             r.path("ranks").forEach(rank -> ranks.add(readRank(rank)));
-            repetitions.add(new RepetitionResult(r.path("index").asInt(), dev.prism.Status.valueOf(r.path("status").asText()),
+            repetitions.add(new RepetitionResult(r.path("index").asInt(), constant(dev.prism.Status.class, r, "repetitions[].status"),
                     readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks,
                     RankSpread.of(ranks, r.path("index").asInt()), readIntervals(r.path("intervals"))));
         }
@@ -165,7 +194,7 @@ public final class ResultJson {
                 d.path("launcher").asText(), d.path("warmups").asInt(), d.path("seed").asLong(),
                 java.time.Duration.ofNanos(d.path("timeoutNanos").asLong()),
                 java.time.Duration.ofNanos(d.path("stallThresholdNanos").asLong()),
-                dev.prism.Status.valueOf(d.path("status").asText()), readFailure(d.path("failure")),
+                constant(dev.prism.Status.class, d, "status"), readFailure(d.path("failure")),
                 readMeasurements(d.path("measurements")), repetitions, RankSpread.ofRepetitions(repetitions),
                 java.time.Instant.parse(d.path("startedAt").asText()), java.time.Instant.parse(d.path("finishedAt").asText()),
                 new TargetInfo(t.path("path").asText(), t.path("mountPoint").asText(), t.path("filesystemType").asText(),
@@ -215,7 +244,7 @@ public final class ResultJson {
 
     private static Failure readFailure(JsonNode f) {
         return f.isMissingNode() || f.isNull() ? null
-                : new Failure(Failure.Kind.valueOf(f.path("kind").asText()), f.path("message").asText(), f.path("rank").asInt());
+                : new Failure(constant(Failure.Kind.class, f, "failure.kind"), f.path("message").asText(), f.path("rank").asInt());
     }
 
     private static Map<String, Measurement> readMeasurements(JsonNode node) {
@@ -262,7 +291,7 @@ public final class ResultJson {
         Map<String, String> notes = new java.util.LinkedHashMap<>();
         node.path("notes").fields().forEachRemaining(e -> notes.put(e.getKey(), e.getValue().asText()));
         return new RankResult(node.path("rank").asInt(), node.path("hostname").asText(),
-                dev.prism.Status.valueOf(node.path("status").asText()), failure, node.path("phaseNanos").asLong(),
+                constant(dev.prism.Status.class, node, "ranks[].status"), failure, node.path("phaseNanos").asLong(),
                 measurements, counters, stalls, notes, readIntervals(node.path("intervals")));
     }
 

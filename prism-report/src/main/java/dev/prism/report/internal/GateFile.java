@@ -23,12 +23,23 @@ public final class GateFile {
 
     /** @return the expectations of {@code file}, in order */
     public static List<Gate.Expectation> read(Path file) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        JsonNode root;
+        try (java.io.InputStream in = dev.prism.spi.InputFiles.open(file, dev.prism.spi.InputFiles.MAX_SETTINGS_BYTES,
+                "gate file")) {
+            root = new ObjectMapper().readTree(in);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(file + " is not JSON: " + e.getOriginalMessage(), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new IllegalArgumentException(file + " is not a gate file: it must be a JSON object with expectations");
+        }
+        known(root, file + ":", ROOT_FIELDS);
         List<Gate.Expectation> list = new ArrayList<>();
         int i = 0;
         for (JsonNode e : root.path("expectations")) {
             String where = file + ": expectation " + i++;
             try {
+                known(e, "", EXPECTATION_FIELDS);
                 list.add(expectation(e));
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException(where + ": " + ex.getMessage(), ex);
@@ -38,6 +49,23 @@ public final class GateFile {
             throw new IllegalArgumentException(file + " holds no expectations");
         }
         return list;
+    }
+
+    private static final List<String> ROOT_FIELDS = List.of("expectations");
+    private static final List<String> EXPECTATION_FIELDS = List.of("benchmark", "tasks", "op", "stat", "below", "above",
+            "notSlowerThanBaselineBy");
+
+    /** A typo ({@code "taks"}) would otherwise widen an expectation without a word: every unknown key is an error. */
+    private static void known(JsonNode node, String where, List<String> fields) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException((where.isEmpty() ? "" : where + " ") + "must be a JSON object");
+        }
+        node.fieldNames().forEachRemaining(f -> {
+            if (!fields.contains(f)) {
+                throw new IllegalArgumentException((where.isEmpty() ? "" : where + " ") + "unknown key '"
+                        + (f.length() > 64 ? f.substring(0, 64) + "…" : f) + "'; known keys: " + String.join(", ", fields));
+            }
+        });
     }
 
     private static Gate.Expectation expectation(JsonNode e) {
