@@ -19,7 +19,8 @@ import java.util.TreeMap;
  *
  * @param prismVersion PRISM's version
  * @param commit       the commit PRISM was built from; {@code unknown} for a build outside a git clone
- * @param command      the command line that ran it, or a description of the scenario as built in Java
+ * @param command      the command line that ran it, or a description of the scenario as built in Java; URL user
+ *                     information in it (a password) is replaced by {@code ***}
  * @param labels       the user's labels, such as {@code firmware=4.3}, sorted by key
  * @param programs     each program the benchmark ran and its version as the program printed it, sorted by name
  */
@@ -32,7 +33,8 @@ public record Provenance(String prismVersion, String commit, String command, Map
     public Provenance {
         Objects.requireNonNull(prismVersion, "prismVersion");
         Objects.requireNonNull(commit, "commit");
-        Objects.requireNonNull(command, "command");
+        // a command line may carry a URL with a password in it (--push http://user:secret@…): never recorded
+        command = dev.prism.spi.Credentials.redact(Objects.requireNonNull(command, "command"));
         labels = Collections.unmodifiableMap(new TreeMap<>(labels));
         programs = Collections.unmodifiableMap(new TreeMap<>(programs));
     }

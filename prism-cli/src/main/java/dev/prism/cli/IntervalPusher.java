@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * Hears everything else through to the listener it wraps.
  */
 final class IntervalPusher extends ForwardingListener implements AutoCloseable {
-    private final URI gateway;
+    private final dev.prism.report.Pushgateway gateway;
     private final Path target;
     private final Duration length;
     private final PrintWriter err;
@@ -42,7 +42,7 @@ final class IntervalPusher extends ForwardingListener implements AutoCloseable {
     private boolean warmup = true;
     private boolean complained;
 
-    IntervalPusher(ScenarioListener next, URI gateway, Path target, Duration length, PrintWriter err) {
+    IntervalPusher(ScenarioListener next, dev.prism.report.Pushgateway gateway, Path target, Duration length, PrintWriter err) {
         super(next);
         this.gateway = gateway;
         this.target = target.toAbsolutePath();

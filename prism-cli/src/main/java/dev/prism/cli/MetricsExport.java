@@ -2,6 +2,8 @@ package dev.prism.cli;
 
 import dev.prism.RunResult;
 import dev.prism.report.Metrics;
+import dev.prism.report.Pushgateway;
+import dev.prism.spi.Credentials;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,27 +14,46 @@ import java.util.List;
 /** {@code --metrics FILE} and {@code --push URL} of run and suite: checked before any work, done after it. */
 final class MetricsExport {
     private final Path file;
-    private final URI gateway;
+    private final Pushgateway gateway;
 
-    private MetricsExport(Path file, URI gateway) {
+    private MetricsExport(Path file, Pushgateway gateway) {
         this.file = file;
         this.gateway = gateway;
     }
 
-    /** @return the export these options ask for, their values checked now */
-    static MetricsExport of(Path file, String push) {
-        URI gateway = null;
+    /**
+     * @param authFile {@code --push-auth-file}, or null: then {@code $PRISM_PUSH_AUTH}, else the URL's user information
+     * @return the export these options ask for, their values checked now (the messages never repeat a password)
+     */
+    static MetricsExport of(Path file, String push, Path authFile) throws java.io.IOException {
+        Pushgateway gateway = null;
         if (push != null) {
+            URI address;
             try {
-                gateway = URI.create(push);
+                address = URI.create(push);
             } catch (IllegalArgumentException e) {
-                gateway = null;
-            }
-            if (gateway == null || gateway.getHost() == null
-                    || !("http".equals(gateway.getScheme()) || "https".equals(gateway.getScheme()))) {
                 throw new IllegalArgumentException("--push must be a Pushgateway's http:// or https:// address, such as"
-                        + " http://pushgateway:9091, was '" + push + "'");
+                        + " http://pushgateway:9091, was '" + Credentials.redact(push) + "'");
             }
+            try {
+                gateway = Pushgateway.at(address);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--push must be a Pushgateway's http:// or https:// address, such as"
+                        + " http://pushgateway:9091, was '" + Credentials.redact(push) + "'");
+            }
+            String fromEnvironment = System.getenv(Pushgateway.AUTH_ENVIRONMENT);
+            if (authFile != null) {
+                gateway = gateway.withCredentialsFrom(authFile);
+            } else if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+                try {
+                    gateway = gateway.withCredentials(fromEnvironment);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("$" + Pushgateway.AUTH_ENVIRONMENT + ": " + e.getMessage(), e);
+                }
+            }
+        } else if (authFile != null) {
+            throw new IllegalArgumentException("--push-auth-file gives credentials for --push: give the Pushgateway's address"
+                    + " with --push URL");
         }
         if (file != null && java.nio.file.Files.isDirectory(file)) {
             throw new IllegalArgumentException("--metrics " + file + " is a directory; name the file to write, such as "

@@ -158,7 +158,13 @@ final class ScenarioExecution {
             throw new IllegalArgumentException((options.junit != null ? "--junit" : "--markdown") + " writes a gate's verdict;"
                     + " give the expectations with --gate FILE");
         }
-        MetricsExport metrics = MetricsExport.of(options.metrics, options.push);
+        MetricsExport metrics;
+        try {
+            metrics = MetricsExport.of(options.metrics, options.push, options.pushAuthFile);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read the push auth file " + options.pushAuthFile + ": "
+                    + dev.prism.spi.Errno.describe(e), e);
+        }
         Scenario probe = builder.build();
         if (gate != null) {
             // a gate naming what this run will not produce (a typo: crate, create_file) is bad input, said before any work

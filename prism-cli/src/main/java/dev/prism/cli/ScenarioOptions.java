@@ -166,6 +166,11 @@ final class ScenarioOptions {
             + " e.g. http://pushgateway:9091, grouped by job prism and this host")
     String push;
 
+    @Option(names = "--push-auth-file", paramLabel = "FILE", description = "credentials for --push: a file only you may"
+            + " read holding 'basic USER:PASSWORD' or 'bearer TOKEN' (else $PRISM_PUSH_AUTH, else the URL's user:password);"
+            + " never recorded or printed")
+    java.nio.file.Path pushAuthFile;
+
     @Option(names = "--run-id", paramLabel = "ID", description = "names the run directory and results (default: time-based)")
     String runId;
 

@@ -74,7 +74,16 @@ public final class Metrics {
      * @throws IOException naming the gateway and what it answered, when it does not accept them
      */
     public static void push(URI gateway, List<RunResult> runs) throws IOException {
-        Objects.requireNonNull(gateway, "gateway");
+        push(Pushgateway.at(Objects.requireNonNull(gateway, "gateway")), runs);
+    }
+
+    /**
+     * As {@link #push(URI, List)}, to a gateway that may ask for credentials.
+     *
+     * @throws IOException naming the gateway (never its credentials) and what it answered, when it does not accept them
+     */
+    public static void push(Pushgateway pushgateway, List<RunResult> runs) throws IOException {
+        URI gateway = pushgateway.address();
         Map<String, List<RunResult>> byGroup = new LinkedHashMap<>();
         for (RunResult run : runs) {
             byGroup.computeIfAbsent(run.host().hostname() + "\u0000" + run.target().path(), k -> new ArrayList<>()).add(run);
@@ -83,7 +92,7 @@ public final class Metrics {
             RunResult first = group.get(0);
             URI uri = URI.create(gateway.toString().replaceFirst("/+$", "") + "/metrics/job/" + JOB + "/host@base64/"
                     + base64(first.host().hostname()) + "/target@base64/" + base64(first.target().path()));
-            send(gateway, uri, text(group, false, false));
+            send(pushgateway, uri, text(group, false, false));
         }
     }
 
@@ -120,6 +129,12 @@ public final class Metrics {
      * @throws IOException naming the gateway and what it answered, when it does not accept them
      */
     public static void push(URI gateway, Interval interval) throws IOException {
+        push(Pushgateway.at(Objects.requireNonNull(gateway, "gateway")), interval);
+    }
+
+    /** As {@link #push(URI, Interval)}, to a gateway that may ask for credentials. */
+    public static void push(Pushgateway pushgateway, Interval interval) throws IOException {
+        URI gateway = pushgateway.address();
         String common = "benchmark=" + quote(interval.benchmark()) + ",parameters="
                 + quote(Formats.parameters(interval.parameters())) + ",tasks=" + quote(String.valueOf(interval.tasks()));
         Family latency = new Family("prism_interval_latency_seconds", "latency in the latest interval completed, merged over ranks", null);
@@ -135,18 +150,19 @@ public final class Metrics {
         for (Family family : List.of(latency, ops, end)) {
             family.appendTo(body);
         }
-        send(gateway, URI.create(gateway.toString().replaceFirst("/+$", "") + "/metrics/job/" + LIVE_JOB + "/host@base64/"
+        send(pushgateway, URI.create(gateway.toString().replaceFirst("/+$", "") + "/metrics/job/" + LIVE_JOB + "/host@base64/"
                 + base64(interval.host()) + "/target@base64/" + base64(interval.target())), body.toString());
     }
 
-    private static void send(URI gateway, URI uri, String body) throws IOException {
+    private static void send(Pushgateway gateway, URI uri, String body) throws IOException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
+                .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        gateway.authorization().ifPresent(a -> request.header("Authorization", a));
         HttpResponse<String> response;
         try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("pushing to " + gateway + " was interrupted", e);
@@ -155,8 +171,12 @@ public final class Metrics {
                     ? "no answer" : e.getMessage()), e);
         }
         if (response.statusCode() / 100 != 2) {
+            String answer = response.body().strip();
             throw new IOException("the Pushgateway " + gateway + " refused the figures: HTTP " + response.statusCode()
-                    + " " + response.body().strip());
+                    + " " + (answer.length() > 200 ? answer.substring(0, 200) + "…" : answer)
+                    + (response.statusCode() == 401 || response.statusCode() == 403 ? (gateway.authenticates()
+                    ? " (it did not accept the credentials)" : " (it asks for credentials: --push-auth-file FILE or $"
+                    + Pushgateway.AUTH_ENVIRONMENT + ")") : ""));
         }
     }
 
