@@ -299,9 +299,17 @@ class ScenarioTest {
         Path file = Files.createFile(target.resolve("file"));
         assertThatThrownBy(() -> scenario(b).target(file).build().execute())
                 .isInstanceOf(TargetException.class).hasMessageContaining("not a directory");
-        // /proc refuses new directories even for root
+        // the kernel's own filesystems are refused by type, before anything is written: /dev (devtmpfs) took root's
+        // test files before (issue 38)
         assertThatThrownBy(() -> scenario(b).target(Path.of("/proc")).build().execute())
-                .isInstanceOf(TargetException.class).hasMessageContaining("not writable");
+                .isInstanceOf(TargetException.class).hasMessageContaining("target /proc is on proc, a filesystem of the kernel's own");
+        if (TargetInfo.of(Path.of("/dev")).filesystemType().equals("devtmpfs")) {
+            assertThatThrownBy(() -> scenario(b).target(Path.of("/dev")).runId("devtest").build().execute())
+                    .isInstanceOf(TargetException.class).hasMessageContaining("target /dev is on devtmpfs");
+            assertThat(Path.of("/dev/prism-devtest")).doesNotExist();
+        }
+        assertThatThrownBy(() -> scenario(b).target(Path.of("/sys")).build().execute())
+                .isInstanceOf(TargetException.class).hasMessageContaining("a filesystem of the kernel's own");
     }
 
     @Test

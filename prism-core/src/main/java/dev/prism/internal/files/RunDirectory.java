@@ -29,9 +29,18 @@ public final class RunDirectory {
     }
 
     /**
+     * Filesystems that are the kernel's interfaces, not storage: writing test files there as root creates device nodes'
+     * neighbours, control files, cgroups. tmpfs and ramfs are storage of a kind (memory) and stay allowed.
+     */
+    private static final java.util.Set<String> PSEUDO_FILESYSTEMS = java.util.Set.of("devtmpfs", "devpts", "proc", "sysfs",
+            "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "pstore", "bpf", "configfs", "efivarfs", "mqueue",
+            "binfmt_misc", "fusectl", "hugetlbfs", "autofs", "rpc_pipefs", "nsfs", "selinuxfs");
+
+    /**
      * Checks {@code target} and creates {@code <target>/prism-<runId>}.
      *
-     * @throws TargetException when the target is {@code /}, missing, not a directory or not writable
+     * @throws TargetException when the target is {@code /}, missing, not a directory, on a filesystem of the kernel's
+     *                         own (devtmpfs, proc, sysfs, cgroup…) or not writable
      */
     public static Path create(Path target, String runId) {
         Path absolute = target.toAbsolutePath().normalize();
@@ -53,6 +62,12 @@ public final class RunDirectory {
             }
         } catch (IOException e) {
             throw new TargetException("target " + absolute + " cannot be resolved: " + describe(e), e);
+        }
+        String type = dev.prism.TargetInfo.of(absolute).filesystemType();
+        if (PSEUDO_FILESYSTEMS.contains(type)) {
+            throw new TargetException("target " + absolute + " is on " + type + ", a filesystem of the kernel's own (devices,"
+                    + " processes, control files), not storage: refused, as PRISM writes there as " + System.getProperty("user.name")
+                    + "; give it a directory on the filesystem to qualify");
         }
         Path runDirectory = absolute.resolve("prism-" + runId);
         try {
