@@ -55,6 +55,35 @@ final class ScenarioExecution {
     }
 
     /** @return the command line as the user typed it, quoted for a shell where a word needs it */
+    /**
+     * @return {@code next}, which, supervised, also tells the supervisor the run directory once the first run has made
+     *         it: a run's process killed outright cannot remove it, the supervisor then does
+     */
+    private static dev.prism.ScenarioListener announcingRunDirectory(dev.prism.ScenarioListener next, Scenario scenario) {
+        String file = System.getenv(Supervisor.RUN_DIRECTORY_FILE);
+        if (!PrismCommand.supervised() || file == null) {
+            return next;
+        }
+        Path runDirectory = scenario.target().toAbsolutePath().normalize().resolve("prism-" + scenario.runId());
+        return new ForwardingListener(next) {
+            private boolean told;
+
+            @Override
+            public void executionStarted(dev.prism.Benchmark benchmark, int tasks, int repetition, boolean warmup, int done,
+                                         int total) {
+                if (!told) {
+                    told = true;
+                    try {
+                        dev.prism.spi.AtomicFiles.write(Path.of(file), (runDirectory + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    } catch (java.io.IOException e) {
+                        // the supervisor cannot clean up after a kill: it says it knows of no run directory
+                    }
+                }
+                super.executionStarted(benchmark, tasks, repetition, warmup, done, total);
+            }
+        };
+    }
+
     static String commandLine(CommandLine cli) {
         java.util.List<String> words = new java.util.ArrayList<>(java.util.List.of("prism"));
         CommandLine.ParseResult root = rootOf(cli).getParseResult(); // the root's holds every argument
@@ -189,7 +218,7 @@ final class ScenarioExecution {
         StageTimes stages;
         try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal());
              IntervalPusher live = metrics.live(progress, probe, stderr)) {
-            stages = new StageTimes(live == null ? progress : live);
+            stages = new StageTimes(announcingRunDirectory(live == null ? progress : live, probe));
             result = builder.runId(probe.runId()).output(out).listener(stages)
                     .interruption(interruption).build().execute();
         } catch (InterruptedException e) {

@@ -34,19 +34,29 @@ final class Supervisor {
     static final String STDERR_TERMINAL = "PRISM_STDERR_TERMINAL";
     /** The supervisor's JVM start, in epoch milliseconds, for the child's account of the command's time. */
     static final String STARTED_MILLIS = "PRISM_STARTED_MILLIS";
+    /**
+     * The child's environment variable naming a file in a directory only this user may enter, where the child writes
+     * the run directory it made in the target: a child killed outright (the OOM killer's SIGKILL) cannot clean it up,
+     * so the supervisor does.
+     */
+    static final String RUN_DIRECTORY_FILE = "PRISM_SUPERVISOR_RUN_FILE";
+    /** How long the supervisor spends removing what a killed child left in the target before it says what is left. */
+    private static final long CLEANUP_MILLIS = 60_000;
     /** How long the child may take from its main thread's exit to its end before it counts as held by a stuck thread. */
     private static final long EXIT_GRACE_MILLIS = 1_000;
     /** How long the relays get, once the child is abandoned, to pass on what it wrote before it ended its work. */
     private static final long DRAIN_MILLIS = 2_000;
 
     private final Process child;
+    private final Path scratch;
     private final Thread stdoutRelay;
     private final Thread stderrRelay;
     private final AtomicLong lastRelayed = new AtomicLong(System.nanoTime());
     private volatile int signals;
 
-    private Supervisor(Process child) {
+    private Supervisor(Process child, Path scratch) {
         this.child = child;
+        this.scratch = scratch;
         this.stdoutRelay = relay(child.getInputStream(), new java.io.FileOutputStream(java.io.FileDescriptor.out), "stdout");
         this.stderrRelay = relay(child.getErrorStream(), new java.io.FileOutputStream(java.io.FileDescriptor.err), "stderr");
     }
@@ -88,14 +98,93 @@ final class Supervisor {
         builder.environment().put(SUPERVISED, "1");
         builder.environment().put(STDERR_TERMINAL, ProgressBar.stderrIsTerminal() ? "1" : "0");
         builder.environment().put(STARTED_MILLIS, String.valueOf(ManagementFactory.getRuntimeMXBean().getStartTime()));
+        Path scratch = null;
         Process child;
         try {
+            scratch = Files.createTempDirectory("prism-supervisor-"); // 0700: only this user may read what is said there
+            builder.environment().put(RUN_DIRECTORY_FILE, scratch.resolve("run-directory").toString());
             child = builder.start();
         } catch (IOException e) {
             System.err.println("prism: cannot start the run's process (" + command.get(0) + "): " + e.getMessage());
+            removeQuietly(scratch);
             return PrismCommand.EXIT_FAILED;
         }
-        return new Supervisor(child).supervise();
+        Supervisor supervisor = new Supervisor(child, scratch);
+        try {
+            int code = supervisor.supervise();
+            if (code > 128 && supervisor.signals == 0) {
+                supervisor.reportKilled(code - 128);
+            }
+            return code;
+        } finally {
+            removeQuietly(scratch);
+        }
+    }
+
+    /**
+     * The child died by a signal this supervisor did not send (the OOM killer's SIGKILL, an administrator's kill): says
+     * so, and removes the run directory it made in the target, never following a link, naming what it could not remove.
+     */
+    private void reportKilled(int signal) {
+        PrintStream err = System.err;
+        err.println("prism: the run's process " + child.pid() + " was killed by signal " + signal + " (" + signalName(signal)
+                + (signal == 9 ? ": out of memory? the kernel's log says whom the OOM killer ended: dmesg | grep -i oom" : "")
+                + "); results it had not yet written are lost");
+        Path announced = scratch.resolve("run-directory");
+        String runDirectory = null;
+        try {
+            if (Files.isRegularFile(announced, java.nio.file.LinkOption.NOFOLLOW_LINKS) && Files.size(announced) < 8192) {
+                runDirectory = Files.readString(announced, StandardCharsets.UTF_8).strip();
+            }
+        } catch (IOException e) {
+            // nothing announced: nothing to remove
+        }
+        if (runDirectory == null || runDirectory.isEmpty()) {
+            err.println("prism: it had made no run directory in the target yet: nothing to remove");
+            err.flush();
+            return;
+        }
+        Path directory = Path.of(runDirectory);
+        if (!directory.getFileName().toString().startsWith("prism-")) {
+            err.flush();
+            return; // not a run directory: never removed on this word
+        }
+        dev.prism.DirectoryRemoval[] removal = new dev.prism.DirectoryRemoval[1];
+        Thread remover = new Thread(() -> removal[0] = dev.prism.DirectoryRemoval.of(directory), "prism-supervisor-cleanup");
+        remover.setDaemon(true);
+        remover.start();
+        try {
+            remover.join(CLEANUP_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (removal[0] == null) {
+            err.println("prism: removing what it made in the target, " + directory + ", did not finish within "
+                    + CLEANUP_MILLIS / 1000 + " s (the storage is slow or hung): what is left is there");
+        } else if (removal[0].complete()) {
+            err.println("prism: removed what it made in the target: " + directory + " (" + removal[0].removed() + " entries)");
+        } else {
+            err.println("prism: could not remove all it made in the target: " + removal[0].summary());
+        }
+        err.flush();
+    }
+
+    private static String signalName(int signal) {
+        return switch (signal) {
+            case 9 -> "SIGKILL";
+            case 15 -> "SIGTERM";
+            case 6 -> "SIGABRT";
+            case 11 -> "SIGSEGV";
+            case 2 -> "SIGINT";
+            case 1 -> "SIGHUP";
+            default -> "signal " + signal;
+        };
+    }
+
+    private static void removeQuietly(Path scratch) {
+        if (scratch != null) {
+            dev.prism.DirectoryRemoval.of(scratch);
+        }
     }
 
     private int supervise() {

@@ -74,6 +74,31 @@ class SupervisorIT {
         }
     }
 
+    /**
+     * What the OOM killer does: the run's JVM killed outright, with no chance to clean up. Before, prism exited 137 at
+     * once with nothing on stderr and thousands of entries left in the target (issue 38); now the supervisor says what
+     * happened and removes the run directory the run had told it of.
+     */
+    @Test
+    void theRunsProcessKilledOutright_isReported_andWhatItMadeInTheTargetIsRemoved() throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Process prism = start(List.of("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
+                "--run-id", "oom"));
+        Targets.awaitFiles(target);
+        ProcessHandle run = prism.toHandle().children().filter(p -> p.info().commandLine().orElse("")
+                .contains("dev.prism.cli.PrismCommand")).findFirst().orElseThrow();
+        run.destroyForcibly();
+        assertThat(prism.waitFor(Await.PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        assertThat(prism.exitValue()).isEqualTo(137);
+        String err = Files.readString(work.resolve("err.txt"));
+        assertThat(err).contains("prism: the run's process " + run.pid() + " was killed by signal 9 (SIGKILL: out of memory?")
+                .contains("prism: removed what it made in the target: " + target.resolve("prism-oom") + " (");
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
+    }
+
     @Test
     void killingPrism_hasItsRunStop_keepTheResults_andCleanUpTheTarget() throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
