@@ -33,9 +33,12 @@ import java.util.List;
  * @param interruption why the scenario was interrupted (a signal's name), or null when it was not
  * @param cleanup      what removing the run directory left (the count, the first failed call, its path and
  *                     errno; or that it did not finish within the grace), or null when it left nothing
+ * @param unwritten    what could not be written into the scenario's output directory (the file, the call and its
+ *                     errno: a full disk, a read-only mount), or null when every document was written; the runs are
+ *                     all here either way
  */
 public record ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt,
-                             String interruption, String cleanup) {
+                             String interruption, String cleanup, String unwritten) {
     /** Copies the list. */
     public ScenarioResult {
         runs = List.copyOf(runs);
@@ -43,7 +46,18 @@ public record ScenarioResult(String runId, List<RunResult> runs, Instant started
 
     /** A scenario that was neither interrupted nor left anything behind. */
     public ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt) {
-        this(runId, runs, startedAt, finishedAt, null, null);
+        this(runId, runs, startedAt, finishedAt, null, null, null);
+    }
+
+    /** A scenario whose documents were all written (or that had no output directory). */
+    public ScenarioResult(String runId, List<RunResult> runs, Instant startedAt, Instant finishedAt, String interruption,
+                          String cleanup) {
+        this(runId, runs, startedAt, finishedAt, interruption, cleanup, null);
+    }
+
+    /** @return true when every run's document reached the output directory (or none was asked for) */
+    public boolean written() {
+        return unwritten == null;
     }
 
     /** @return true when removing the run directory left nothing behind */

@@ -84,6 +84,34 @@ final class ScenarioExecution {
         };
     }
 
+    /**
+     * The output directory failed (a full disk, a read-only mount): what was measured is kept all the same, in a new
+     * directory of the temporary directory, else (that failing too) as documents on stdout.
+     *
+     * @return where the documents are now; null when only on stdout
+     */
+    private static Path keepElsewhere(ScenarioResult result, boolean json, PrintWriter stdout, PrintWriter stderr) {
+        stderr.println("prism: " + result.unwritten());
+        try {
+            Path fallback = java.nio.file.Files.createTempDirectory("prism-results-" + result.runId().replaceAll("[^A-Za-z0-9_.-]", "_") + "-");
+            result.writeJson(fallback);
+            stderr.println("prism: every run's document is kept in " + fallback + " instead; the table has every figure");
+            stderr.flush();
+            return fallback;
+        } catch (java.io.IOException | RuntimeException e) {
+            stderr.println("prism: the temporary directory failed too (" + (e instanceof java.io.IOException io
+                    ? dev.prism.spi.Errno.describe(io) : e.getMessage()) + ")" + (json ? ": the documents are on stdout above"
+                    : ": the run's documents follow on stdout"));
+            stderr.flush();
+            if (!json) {
+                stdout.println(result.runs().stream().map(RunResult::toJson).map(String::strip)
+                        .collect(Collectors.joining(",\n", "[\n", "\n]")));
+                stdout.flush();
+            }
+            return null;
+        }
+    }
+
     static String commandLine(CommandLine cli) {
         java.util.List<String> words = new java.util.ArrayList<>(java.util.List.of("prism"));
         CommandLine.ParseResult root = rootOf(cli).getParseResult(); // the root's holds every argument
@@ -243,8 +271,12 @@ final class ScenarioExecution {
             stdout.print(result.table());
         }
         stdout.flush();
+        Path kept = out;
+        if (!result.written()) {
+            kept = keepElsewhere(result, options.json, stdout, stderr);
+        }
         if (!options.quiet) {
-            stderr.println("results: " + out);
+            stderr.println("results: " + (kept == null ? "on stdout (neither " + out + " nor the temporary directory took them)" : kept));
             stderr.println(TimedShare.line(result.runs(), PrismCommand.nanosSinceStart(), stages));
         }
         for (String failure : result.failures()) {
@@ -274,7 +306,7 @@ final class ScenarioExecution {
         if (signals.received() != null) {
             return signals.exitCode();
         }
-        if (!result.passed() || !gatePassed) {
+        if (!result.passed() || !gatePassed || !result.written()) {
             return PrismCommand.EXIT_FAILED;
         }
         return result.cleanedUp() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_LEFT_FILES;

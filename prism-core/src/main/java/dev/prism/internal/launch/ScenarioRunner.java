@@ -77,8 +77,11 @@ public final class ScenarioRunner {
                         try {
                             ResultJson.writeInto(scenario.output(), runs.size() - 1, run);
                         } catch (IOException e) {
-                            // the run's result is still returned and printed; the failed write is said once
-                            writeProblem = "could not write results into " + scenario.output() + ": " + RunDirectory.describe(e);
+                            // the run's result is still returned and printed; the failed write is said once, and no
+                            // later document is tried on an output that has failed
+                            writeProblem = "could not write the result document of " + run.benchmark() + " with "
+                                    + run.tasks() + " task(s) into " + scenario.output() + ": " + RunDirectory.describe(e)
+                                    + "; it and the runs after it were not written there";
                         }
                     }
                     scenario.listener().runFinished(run);
@@ -97,11 +100,10 @@ public final class ScenarioRunner {
         if (betweenRepetitions != null) {
             cleanup = cleanup == null ? betweenRepetitions : cleanup + "; before that, " + betweenRepetitions;
         }
-        if (writeProblem != null) {
-            throw new PrismException(writeProblem + (cleanup == null ? "" : "; " + cleanup));
-        }
+        // a full or failing output directory never loses what was measured: the result holds every run and says what
+        // was not written
         return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
-                scenario.interruption().reason().orElse(null), cleanup);
+                scenario.interruption().reason().orElse(null), cleanup, writeProblem);
     }
 
     /**
