@@ -324,6 +324,26 @@ class ScenarioTest {
         assertThat(target.resolve("prism-test")).doesNotExist();
     }
 
+    /**
+     * An output directory below one others may write without the sticky bit: another user could rename the results
+     * directory and put a link in its place after PRISM's start, and root wrote every document through it (issue 38).
+     * Refused before any work; below a sticky directory (as /tmp) it is safe and accepted.
+     */
+    @Test
+    void output_belowADirectoryOthersMaySwapEntriesIn_isRefusedBeforeAnyWork(@TempDir Path shared) throws Exception {
+        Path open = Files.createDirectory(shared.resolve("open"));
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThatThrownBy(() -> scenario(touch(1)).output(open.resolve("results")).build().execute())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("output directory " + open.resolve("results") + " is refused: " + open + " on its path may be"
+                        + " written by others (mode rwxrwxrwx, not sticky), who could swap what PRISM writes there for a link;"
+                        + " choose a directory only you can change, or make that one sticky (chmod +t " + open + ")");
+        assertThat(target.resolve("prism-test")).doesNotExist();
+        Process sticky = new ProcessBuilder("chmod", "1777", open.toString()).inheritIO().start();
+        assertThat(sticky.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && sticky.exitValue() == 0).isTrue();
+        assertThat(scenario(touch(1)).output(open.resolve("results")).build().execute().passed()).isTrue();
+    }
+
     @Test
     void output_receivesOneDocumentPerRunAsItFinishes(@TempDir Path out) throws IOException {
         scenario(touch(3)).tasks(1, 2).output(out).build().execute();

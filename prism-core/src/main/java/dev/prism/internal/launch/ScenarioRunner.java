@@ -179,6 +179,8 @@ public final class ScenarioRunner {
         }
         try {
             Files.createDirectories(output);
+            // results are written by path: none of the directories on it may be one another user can swap for a link
+            dev.prism.internal.files.SafeChain.require(output, "output directory");
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot create the output directory " + output + ": "
                     + RunDirectory.describe(e), e);
