@@ -58,6 +58,24 @@ class FailSafeTest {
         }
     }
 
+    /**
+     * An EIO on unlink while the run directory is emptied between repetitions leaves a file; the next repetition's
+     * create of it fails with EEXIST. That EEXIST headed the failure before (issue 38); the EIO, the root cause, does now.
+     */
+    @Test
+    void aFailureAfterTheRunDirectoryCouldNotBeEmptied_isHeadedByWhatTheStorageRefused() throws Exception {
+        try (FaultFs fs = FaultFs.mount(dir.resolve("fs"))) {
+            fs.rule("unlink", "/prism-between/rank-0/f3", Duration.ZERO, "EIO");
+            ScenarioResult result = Scenario.builder().target(fs.mountPoint()).benchmark(dev.prism.testing.Touch.files(5))
+                    .repetitions(2).runId("between").build().execute();
+            RunResult run = result.runs().get(0);
+            assertThat(run.repetitions().get(0).status()).isEqualTo(Status.PASS);
+            assertThat(run.failure().message()).startsWith("repetition 2: the run directory could not be emptied before this"
+                    + " repetition (").contains("unlinkat(\"" + fs.mountPoint().resolve("prism-between/rank-0/f3")
+                    + "\"): Input/output error (EIO)").contains("); then: ").contains("EEXIST");
+        }
+    }
+
     @Test
     void aCleanUpError_neverHidesTheResult_andEveryOtherEntryIsStillRemoved() throws Exception {
         try (FaultFs fs = FaultFs.mount(dir.resolve("fs"))) {

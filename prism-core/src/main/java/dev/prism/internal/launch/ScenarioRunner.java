@@ -107,6 +107,24 @@ public final class ScenarioRunner {
     }
 
     /**
+     * A benchmark asked to trace its programs' system calls in the kernel ({@code syscalls=kernel}) on a host that cannot
+     * (not root, no bpftrace, no cgroup v2) is refused before any work, naming what is missing: it failed after its
+     * set-up before.
+     */
+    private static void requireKernelTracing(Benchmark benchmark) {
+        for (dev.prism.Parameter<?> p : benchmark.parameters().declared()) {
+            if (p.name().equals(dev.prism.SyscallTracing.PARAMETER.name()) && p.type() == dev.prism.SyscallTracing.class
+                    && benchmark.parameters().get(p) == dev.prism.SyscallTracing.KERNEL) {
+                String why = dev.prism.spi.SyscallTrace.unavailable();
+                if (why != null) {
+                    throw new IllegalArgumentException(benchmark.name() + ": syscalls=kernel cannot trace here: " + why
+                            + " (syscalls=auto traces where it can, off does not); nothing was written");
+                }
+            }
+        }
+    }
+
+    /**
      * Refuses, before anything is written, a configuration that says it cannot run at a task count or that needs more
      * than the target's free space or this node's available memory ({@link Benchmark#footprint}).
      */
@@ -114,6 +132,7 @@ public final class ScenarioRunner {
         long free = -1;
         long memory = HostInfo.availableMemoryBytes();
         for (Benchmark benchmark : scenario.benchmarks()) {
+            requireKernelTracing(benchmark);
             for (int tasks : scenario.tasks()) {
                 java.util.Optional<dev.prism.Footprint> footprint;
                 try {
@@ -296,8 +315,9 @@ public final class ScenarioRunner {
     }
 
     private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
+        String left;
         try {
-            String left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(),
+            left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(),
                     () -> java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks)), null).orElse(null);
             if (left != null && betweenRepetitions == null) {
                 betweenRepetitions = "emptying it between repetitions: " + left;
@@ -322,6 +342,12 @@ public final class ScenarioRunner {
                     + " rank results for " + tasks + " tasks");
         }
         Failure failure = firstFailure(ranks);
+        if (failure != null && left != null && failure.kind() != Failure.Kind.INTERRUPTED) {
+            // what the storage refused while emptying the run directory is the likely root cause (an EIO on unlink
+            // leaves the file, and this repetition's create of it fails with EEXIST): it heads the message
+            failure = new Failure(failure.kind(), "the run directory could not be emptied before this repetition ("
+                    + left + "); then: " + failure.message(), failure.rank());
+        }
         return new RepetitionResult(index, failure == null ? Status.PASS : Status.FAIL, failure,
                 merge(ranks.stream().map(RankResult::measurements).toList(), true), ranks, RankSpread.of(ranks, index));
     }
