@@ -70,6 +70,14 @@ public interface ScenarioListener {
     default void connectionRefused(String description) {
     }
 
+    /**
+     * Another PRISM run shares the target: at the start, one whose run directory changed in the last two minutes (it may
+     * still be at work); at the end, one whose directory changed while this scenario ran (it was). Two runs on one
+     * target measure each other's load: {@code description} names them.
+     */
+    default void otherRunsInTarget(String description) {
+    }
+
     /** Every run is over and the run directory is being removed (on a tree of millions of files, for minutes). */
     default void cleanupStarted(java.nio.file.Path runDirectory) {
     }

@@ -54,6 +54,11 @@ abstract class ForwardingListener implements ScenarioListener {
     }
 
     @Override
+    public void otherRunsInTarget(String description) {
+        next.otherRunsInTarget(description);
+    }
+
+    @Override
     public void cleanupStarted(Path runDirectory) {
         next.cleanupStarted(runDirectory);
     }

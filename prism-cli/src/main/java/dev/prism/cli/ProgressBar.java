@@ -86,6 +86,17 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
     }
 
     @Override
+    public void otherRunsInTarget(String description) {
+        if (enabled) {
+            synchronized (this) {
+                clear();
+                err.println("note: " + description);
+                err.flush();
+            }
+        }
+    }
+
+    @Override
     public void connectionRefused(String description) {
         if (enabled) {
             synchronized (this) {

@@ -84,6 +84,35 @@ final class ScenarioExecution {
         };
     }
 
+    /** Keeps what {@link dev.prism.ScenarioListener#otherRunsInTarget} says once the runs have begun: the table's footer. */
+    private static final class OtherRunsFooter {
+        private volatile String seen;
+        private volatile boolean started;
+
+        dev.prism.ScenarioListener around(dev.prism.ScenarioListener next) {
+            return new ForwardingListener(next) {
+                @Override
+                public void executionStarted(dev.prism.Benchmark benchmark, int tasks, int repetition, boolean warmup,
+                                             int done, int total) {
+                    started = true;
+                    super.executionStarted(benchmark, tasks, repetition, warmup, done, total);
+                }
+
+                @Override
+                public void otherRunsInTarget(String description) {
+                    if (started) {
+                        seen = description;
+                    }
+                    super.otherRunsInTarget(description);
+                }
+            };
+        }
+
+        java.util.Optional<String> seen() {
+            return java.util.Optional.ofNullable(seen);
+        }
+    }
+
     /**
      * The output directory failed (a full disk, a read-only mount): what was measured is kept all the same, in a new
      * directory of the temporary directory, else (that failing too) as documents on stdout.
@@ -244,9 +273,10 @@ final class ScenarioExecution {
             listenToSupervisor(signals, interruption);
         }
         StageTimes stages;
+        OtherRunsFooter footer = new OtherRunsFooter();
         try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal());
              IntervalPusher live = metrics.live(progress, probe, stderr)) {
-            stages = new StageTimes(announcingRunDirectory(live == null ? progress : live, probe));
+            stages = new StageTimes(announcingRunDirectory(footer.around(live == null ? progress : live), probe));
             result = builder.runId(probe.runId()).output(out).listener(stages)
                     .interruption(interruption).build().execute();
         } catch (InterruptedException e) {
@@ -269,6 +299,8 @@ final class ScenarioExecution {
                     .collect(Collectors.joining(",\n", "[\n", "\n]")));
         } else {
             stdout.print(result.table());
+            // another run on the same target while this one ran: said under the figures it touched
+            footer.seen().ifPresent(seen -> stdout.println("note: " + seen));
         }
         stdout.flush();
         Path kept = out;

@@ -52,6 +52,9 @@ public final class ScenarioRunner {
      * @return what the scenario measured. The run directory is removed before this returns, or, on
      *         storage that hangs, abandoned after the scenario's clean-up grace; the result says what was left.
      */
+    /** Other PRISM runs' directories in the target, looked at when the run starts and at each repetition */
+    private dev.prism.internal.files.OtherRuns others;
+
     public ScenarioResult execute() {
         Instant startedAt = Instant.now();
         requireOutputDirectory(scenario.output());
@@ -61,6 +64,9 @@ public final class ScenarioRunner {
         Path runDirectory = onTarget("creating the run directory in " + scenario.target(),
                 () -> RunDirectory.create(scenario.target(), scenario.runId()), RunDirectory::removeIfEmpty);
         HostInfo host = HostInfo.current();
+        others = dev.prism.internal.files.OtherRuns.look(scenario.target().toAbsolutePath()
+                .normalize(), runDirectory);
+        others.recentlyActive().ifPresent(scenario.listener()::otherRunsInTarget);
         List<RunResult> runs = new ArrayList<>();
         String writeProblem = null;
         try {
@@ -94,6 +100,7 @@ public final class ScenarioRunner {
             throw e;
         }
         closeLaunchers();
+        others.activeSince().ifPresent(scenario.listener()::otherRunsInTarget);
         // after a timeout too, progress decides: a loaded machine removes slowly, hung storage not at all
         boolean bounded = scenario.interruption().isInterrupted();
         String cleanup = cleanUp(runDirectory, bounded);
@@ -315,6 +322,7 @@ public final class ScenarioRunner {
     }
 
     private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
+        others.update(); // another run that comes and goes between repetitions is seen too
         String left;
         try {
             left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(),
