@@ -33,11 +33,27 @@ public final class Measurement {
     private final long maxNanos;
     private final double sumSquaredDeviations;
     private final long elapsedNanos;
+    /** The histogram of a measurement recorded or merged in this JVM; null for one read from a document */
     private final Histogram histogram;
+    /**
+     * A measurement read from a document keeps its histogram as the document had it, compressed (a few hundred bytes
+     * where the decoded one takes some 270 KB), and decodes it when a percentile is asked for: a year of results then
+     * fits in a small heap. The decoded one is kept while memory allows.
+     */
+    private final byte[] compressed;
+    /** p50, p90, p99 and p99.9 of a measurement read from a document, worked out at the first percentile asked for */
+    private volatile long[] standardPercentiles;
     private final long errors;
 
     Measurement(String operation, long count, long bytes, long sumNanos, long minNanos, long maxNanos,
                 double sumSquaredDeviations, long elapsedNanos, Histogram histogram, long errors) {
+        this(operation, count, bytes, sumNanos, minNanos, maxNanos, sumSquaredDeviations, elapsedNanos, histogram, null,
+                errors);
+    }
+
+    private Measurement(String operation, long count, long bytes, long sumNanos, long minNanos, long maxNanos,
+                        double sumSquaredDeviations, long elapsedNanos, Histogram histogram, byte[] compressed, long errors) {
+        this.compressed = compressed;
         this.operation = operation;
         this.errors = errors;
         this.count = count;
@@ -58,10 +74,11 @@ public final class Measurement {
     public static Measurement decode(String operation, long count, long bytes, double meanNanos,
                                      double stddevNanos, long minNanos, long maxNanos, long elapsedNanos,
                                      String encodedHistogram, long errors) {
+        byte[] compressed;
         Histogram histogram;
         try {
-            histogram = Histogram.decodeFromCompressedByteBuffer(
-                    ByteBuffer.wrap(Base64.getDecoder().decode(encodedHistogram)), 0);
+            compressed = Base64.getDecoder().decode(encodedHistogram);
+            histogram = Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(compressed), 0);
         } catch (DataFormatException | RuntimeException e) {
             throw new IllegalArgumentException("histogram of '" + operation + "' does not decode: " + e.getMessage(), e);
         }
@@ -69,12 +86,28 @@ public final class Measurement {
             throw new IllegalArgumentException("histogram of '" + operation + "' holds "
                     + histogram.getTotalCount() + " values, count says " + count);
         }
-        Histogram sized = LatencyRecorder.newHistogram();
-        sized.add(histogram);
         double m2 = count > 1 ? stddevNanos * stddevNanos * (count - 1) : 0;
+        // checked now, kept compressed: decoded again where a figure needs it
         return new Measurement(checkOperation(operation), count, bytes, Math.round(meanNanos * count),
-                minNanos, maxNanos, m2, elapsedNanos, sized, errors);
+                minNanos, maxNanos, m2, elapsedNanos, null, compressed, errors);
     }
+
+    /**
+     * @return the histogram: this measurement's own, or decoded afresh from the document's bytes (nothing decoded is
+     *         kept: a year of results would not fit the heap; the four standard percentiles are kept instead)
+     */
+    private Histogram histogramOf() {
+        if (histogram != null) {
+            return histogram;
+        }
+        try {
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(compressed), 0);
+        } catch (DataFormatException e) {
+            throw new IllegalStateException("histogram of '" + operation + "' no longer decodes", e);
+        }
+    }
+
+    private static final double[] STANDARD_PERCENTILES = {50, 90, 99, 99.9};
 
     static String checkOperation(String operation) {
         if (operation == null || operation.isBlank()) {
@@ -105,14 +138,26 @@ public final class Measurement {
         if (!it.hasNext()) {
             throw new IllegalArgumentException("measurements to combine must not be empty");
         }
-        Measurement acc = it.next();
-        while (it.hasNext()) {
-            acc = acc.merge(it.next(), concurrent);
+        Measurement first = it.next();
+        if (!it.hasNext()) {
+            return first;
         }
-        return acc;
+        // one histogram of the recorder's range, every part added into it (a merge per part copied the whole histogram
+        // each time: some 270 KB per part, which a history of a year of results does hundreds of thousands of times)
+        Histogram histogram = LatencyRecorder.newHistogram();
+        histogram.add(first.histogramOf());
+        Measurement acc = first;
+        while (it.hasNext()) {
+            Measurement next = it.next();
+            histogram.add(next.histogramOf());
+            acc = acc.mergeFigures(next, concurrent);
+        }
+        return new Measurement(acc.operation, acc.count, acc.bytes, acc.sumNanos, acc.minNanos, acc.maxNanos,
+                acc.sumSquaredDeviations, acc.elapsedNanos, histogram, acc.errors);
     }
 
-    private Measurement merge(Measurement other, boolean concurrent) {
+    /** @return this and {@code other} merged in every figure but the histogram (left empty: the caller adds them up) */
+    private Measurement mergeFigures(Measurement other, boolean concurrent) {
         if (!operation.equals(other.operation)) {
             throw new IllegalArgumentException("cannot combine '" + operation + "' with '" + other.operation + "'");
         }
@@ -121,13 +166,14 @@ public final class Measurement {
         double delta = other.meanNanos() - meanNanos();
         double m2 = n == 0 ? 0 : sumSquaredDeviations + other.sumSquaredDeviations
                 + delta * delta * ((double) count * other.count / n);
-        Histogram merged = histogram.copy();
-        merged.add(other.histogram);
         long min = count == 0 ? other.minNanos : other.count == 0 ? minNanos : Math.min(minNanos, other.minNanos);
         long elapsed = concurrent ? Math.max(elapsedNanos, other.elapsedNanos) : elapsedNanos + other.elapsedNanos;
         return new Measurement(operation, n, bytes + other.bytes, sumNanos + other.sumNanos, min,
-                Math.max(maxNanos, other.maxNanos), m2, elapsed, merged, errors + other.errors);
+                Math.max(maxNanos, other.maxNanos), m2, elapsed, EMPTY, errors + other.errors);
     }
+
+    /** The histogram of {@link #mergeFigures}'s intermediate results, never read */
+    private static final Histogram EMPTY = new Histogram(1, 2, 0);
 
     /** @return the operation's name */
     public String operation() {
@@ -190,7 +236,22 @@ public final class Measurement {
         if (count == 0) {
             return 0;
         }
-        long value = histogram.getValueAtPercentile(percentile);
+        long value;
+        int standard = java.util.Arrays.binarySearch(STANDARD_PERCENTILES, percentile);
+        if (histogram == null && standard >= 0) {
+            long[] known = standardPercentiles;
+            if (known == null) {
+                Histogram decoded = histogramOf();
+                known = new long[STANDARD_PERCENTILES.length];
+                for (int i = 0; i < known.length; i++) {
+                    known[i] = decoded.getValueAtPercentile(STANDARD_PERCENTILES[i]);
+                }
+                standardPercentiles = known;
+            }
+            value = known[standard];
+        } else {
+            value = histogramOf().getValueAtPercentile(percentile);
+        }
         return Math.min(Math.max(value, minNanos), maxNanos);
     }
 
@@ -247,11 +308,16 @@ public final class Measurement {
 
     /** @return a copy of the underlying histogram, for HdrHistogram's own tools */
     public Histogram histogram() {
-        return histogram.copy();
+        Histogram copy = LatencyRecorder.newHistogram();
+        copy.add(histogramOf());
+        return copy;
     }
 
     /** @return the histogram in HdrHistogram's compressed V2 encoding, Base64 */
     public String encodedHistogram() {
+        if (compressed != null) {
+            return Base64.getEncoder().encodeToString(compressed); // as the document had it, byte for byte
+        }
         ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
         int length = histogram.encodeIntoCompressedByteBuffer(buffer);
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));

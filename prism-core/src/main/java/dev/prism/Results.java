@@ -42,7 +42,7 @@ public final class Results {
             try (Stream<Path> walk = Files.walk(fileOrDirectory, 2)) {
                 walk.filter(p -> p.getFileName().toString().matches("\\d+-.+-t\\d+\\.json")).sorted().forEach(files::add);
             }
-        } else {
+        } else if (Files.exists(fileOrDirectory)) {
             files.add(fileOrDirectory); // read only if it is a regular file: the reading says what else it is
         }
         if (files.isEmpty()) {

@@ -235,8 +235,20 @@ public final class History {
         return runs;
     }
 
+    /** Every series, worked out once: a table, a verdict and a page all ask for them */
+    private volatile List<Series> series;
+
     /** @return every series, in the order their first run measured them */
     public List<Series> series() {
+        List<Series> known = series;
+        if (known == null) {
+            known = List.copyOf(computeSeries());
+            series = known;
+        }
+        return known;
+    }
+
+    private List<Series> computeSeries() {
         Map<String, List<RunResult>> byConfiguration = new LinkedHashMap<>();
         Map<String, List<Integer>> runIndex = new LinkedHashMap<>();
         for (int i = 0; i < runs.size(); i++) {
@@ -326,7 +338,7 @@ public final class History {
             }
             if (i >= MIN_WINDOW) {
                 List<RunResult> trailing = measured.subList(Math.max(0, i - window), i);
-                RunResult pooled = pool(trailing);
+                RunResult pooled = pool(trailing, op);
                 windowLow = trailing.stream().mapToDouble(r -> stat.of(r.measurement(op))).min().orElse(Double.NaN);
                 windowHigh = trailing.stream().mapToDouble(r -> stat.of(r.measurement(op))).max().orElse(Double.NaN);
                 verdict = Comparison.row(pooled, run, op, stat, threshold, java.util.Set.of()).verdict();
@@ -343,7 +355,7 @@ public final class History {
         if (shiftAt != null) {
             Point first = points.get(shiftAt);
             RunResult firstRun = measured.get(shiftAt);
-            RunResult since = pool(measured.subList(shiftAt, measured.size()));
+            RunResult since = pool(measured.subList(shiftAt, measured.size()), op);
             shift = new Shift(first.run(), first.startedAt(), stat.of(shiftWindow.measurement(op)), stat.of(since.measurement(op)),
                     first.verdict(), changes(measured.get(shiftAt - 1), firstRun));
         }
@@ -402,13 +414,22 @@ public final class History {
         return commit.length() > 12 && commit.matches("[0-9a-f]{40}.*") ? commit.substring(0, 12) + commit.substring(40) : commit;
     }
 
-    /** @return the runs' repetitions as one run's, their measurements merged over repetitions */
-    static RunResult pool(List<RunResult> runs) {
+    /**
+     * @return the runs' repetitions as one run's, the measurements of {@code op} merged over repetitions (only the
+     *         operation judged: merging every operation's histograms for each point of each series took minutes over a
+     *         year of nightly results)
+     */
+    static RunResult pool(List<RunResult> runs, String op) {
         List<RepetitionResult> reps = runs.stream().flatMap(r -> r.repetitions().stream()).toList();
         Map<String, List<Measurement>> byOp = new LinkedHashMap<>();
-        runs.forEach(r -> r.measurements().forEach((op, m) -> byOp.computeIfAbsent(op, k -> new ArrayList<>()).add(m)));
+        runs.forEach(r -> {
+            Measurement m = r.measurements().get(op);
+            if (m != null) {
+                byOp.computeIfAbsent(op, k -> new ArrayList<>()).add(m);
+            }
+        });
         Map<String, Measurement> merged = new LinkedHashMap<>();
-        byOp.forEach((op, list) -> merged.put(op, Measurement.combineRepetitions(list)));
+        byOp.forEach((name, list) -> merged.put(name, Measurement.combineRepetitions(list)));
         RunResult last = runs.get(runs.size() - 1);
         return new RunResult(last.runId(), last.benchmark(), last.parameters(), last.tasks(), last.launcher(), last.warmups(),
                 last.seed(), last.timeout(), last.stallThreshold(), last.status(), last.failure(), merged, reps,
