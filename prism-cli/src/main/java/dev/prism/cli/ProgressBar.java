@@ -64,44 +64,31 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
 
     @Override
     public void stallDetected(Stall stall) {
-        if (enabled) {
-            synchronized (this) {
-                clear();
-                err.println("stall: " + stall);
-                err.flush();
-            }
-        }
+        say("stall: " + stall);
     }
 
     @Override
     public void rankSlow(int rank, java.time.Duration silence) {
-        if (enabled) {
-            synchronized (this) {
-                clear();
-                err.println("slow: rank " + rank + " has not been heard from for "
-                        + dev.prism.spi.Formats.duration(silence) + ", but its node still answers: waiting for it");
-                err.flush();
-            }
-        }
+        say("slow: rank " + rank + " has not been heard from for " + dev.prism.spi.Formats.duration(silence)
+                + ", but its node still answers: waiting for it");
     }
 
     @Override
     public void otherRunsInTarget(String description) {
-        if (enabled) {
-            synchronized (this) {
-                clear();
-                err.println("note: " + description);
-                err.flush();
-            }
-        }
+        say("note: " + description);
     }
 
     @Override
     public void connectionRefused(String description) {
+        say("refused: " + description);
+    }
+
+    /** Prints {@code line} on its own line, the bar cleared first (it is drawn again at the next tick). */
+    private void say(String line) {
         if (enabled) {
             synchronized (this) {
                 clear();
-                err.println("refused: " + description);
+                err.println(line);
                 err.flush();
             }
         }
