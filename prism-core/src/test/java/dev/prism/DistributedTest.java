@@ -193,6 +193,38 @@ class DistributedTest {
                 .hasMessageContaining("On a node-local target give MASTER_ADDR and MASTER_PORT");
     }
 
+    /**
+     * With MASTER_ADDR naming an address of this node, rank 0 listens there only, not on every address (issue 38): the
+     * ranks are told to reach it there, so nothing else need be open.
+     */
+    @Test
+    void slurmRankZero_listensOnlyWhereMasterAddrSays() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Map<String, String> step = Map.of("SLURM_NTASKS", "2", "SLURM_JOB_ID", "79", "SLURM_STEP_ID", "0",
+                "MASTER_ADDR", "127.0.0.2", "MASTER_PORT", String.valueOf(port));
+        SlurmEnvironment rank0 = SlurmEnvironment.from(with(step, "SLURM_PROCID", "0")).orElseThrow();
+        CompletableFuture<RunResult> running = CompletableFuture.supplyAsync(() -> Scenario.builder().target(target)
+                .benchmark(sleep(-1, 0, -1)).tasks(2).launcher(Launcher.slurm(rank0)).build().execute().runs().get(0));
+        int p = port;
+        Await.until("rank 0 listens on 127.0.0.2:" + port, () -> {
+            try (java.net.Socket probe = new java.net.Socket("127.0.0.2", p)) {
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", p).close()).isInstanceOf(java.net.ConnectException.class);
+        new RankWorker(dev.prism.internal.coordination.Rendezvous.tcp("127.0.0.2", port), 1,
+                dev.prism.internal.coordination.RunSecret.forStep(System.getenv())).serve(Duration.ofSeconds(30));
+        RunResult run = running.get(60, TimeUnit.SECONDS);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        // the probe above did not prove itself: counted, and nothing it did counts
+        assertThat(run.notes().get("coordination")).startsWith("1 connection refused: 1 closed the connection before its hello");
+    }
+
     private static Map<String, String> with(Map<String, String> base, String key, String value) {
         Map<String, String> copy = new java.util.HashMap<>(base);
         copy.put(key, value);

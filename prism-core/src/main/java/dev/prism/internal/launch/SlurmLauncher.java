@@ -88,7 +88,7 @@ public final class SlurmLauncher implements Launcher {
                 String where;
                 RunSecret secret = RunSecret.forStep(System.getenv());
                 if (coordinationDirectory == null) {
-                    coordinator = Coordinator.tcp(new InetSocketAddress(environment.coordinatorPort()), environment.worldSize(),
+                    coordinator = Coordinator.tcp(listenAddress(), environment.worldSize(),
                             secret);
                     where = publish(plan) + ":" + coordinator.port();
                 } else {
@@ -157,6 +157,26 @@ public final class SlurmLauncher implements Launcher {
             Thread.currentThread().interrupt();
             throw new PrismException("interrupted while driving SLURM ranks", e);
         }
+    }
+
+    /**
+     * @return where rank 0 listens: {@code MASTER_ADDR} when it names an address of this node (the ranks are told to
+     *         reach it there, so nothing else need be open), else every address of this node, which the other nodes
+     *         reach by the host name rank 0 publishes; either way the handshake, not the address, decides who joins
+     */
+    private InetSocketAddress listenAddress() {
+        String host = environment.coordinatorHost();
+        if (!host.isEmpty()) {
+            try {
+                java.net.InetAddress address = java.net.InetAddress.getByName(host);
+                if (address.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(address) != null) {
+                    return new InetSocketAddress(address, environment.coordinatorPort());
+                }
+            } catch (java.io.IOException e) {
+                // not resolvable here: every address, as before; the ranks say what they cannot reach
+            }
+        }
+        return new InetSocketAddress(environment.coordinatorPort());
     }
 
     /** @return the node of rank {@code r}: what it said when it connected, else SLURM's layout of the step's tasks, else "?" */
