@@ -119,8 +119,11 @@ public final class SlurmWorker {
             } else {
                 rendezvous = Rendezvous.tcp(slurm.coordinatorHost(), slurm.coordinatorPort());
             }
-            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace, RunSecret.forStep(System.getenv()))
-                    .silenceLimit(silenceLimit != null ? silenceLimit : RunPlan.defaultSilenceLimit(timeout));
+            RankWorker worker = new RankWorker(rendezvous, slurm.rank(), cleanupGrace, RunSecret.forStep(System.getenv()));
+            if (target != null) {
+                worker.underTarget(target);
+            }
+            worker.silenceLimit(silenceLimit != null ? silenceLimit : RunPlan.defaultSilenceLimit(timeout));
             serving.set(worker);
             if (signals.received() != null) {
                 worker.stop("rank " + slurm.rank() + " received " + signals.received());

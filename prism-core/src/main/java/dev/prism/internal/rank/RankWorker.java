@@ -77,6 +77,8 @@ public final class RankWorker {
     private volatile Duration silenceLimit;
     /** The run directory this rank's parent made before starting it, or null: a rank orphaned before its plan removes its part */
     private volatile Path startingRunDirectory;
+    /** The target this rank was started for, or null: a plan whose run directory is elsewhere is refused */
+    private volatile Path target;
     /** The pid of the process that started this rank, when it said so; else the parent this rank finds at start */
     private volatile long parentPid = -1;
     /** Whether {@link #serve} is still running: the watchdog watches until it ends */
@@ -113,6 +115,30 @@ public final class RankWorker {
     public RankWorker startingIn(Path runDirectory) {
         this.startingRunDirectory = runDirectory;
         return this;
+    }
+
+    /**
+     * @param target the target this rank was started for (its {@code --target}): a plan whose run directory is not a
+     *               {@code prism-*} directory in it is refused, and nothing of it is made or removed
+     * @return this worker
+     */
+    public RankWorker underTarget(Path target) {
+        this.target = target.toAbsolutePath().normalize();
+        return this;
+    }
+
+    /** @return why {@code plan} is not one this rank may work or clean up in, or null when it is */
+    private String foreign(RunPlan plan) {
+        Path directory = plan.runDirectory().toAbsolutePath().normalize();
+        Path started = startingRunDirectory;
+        if (started != null && !directory.equals(started.toAbsolutePath().normalize())) {
+            return "its run directory " + directory + " is not the one this rank was started for, " + started;
+        }
+        if (target != null && (!target.equals(directory.getParent())
+                || !directory.getFileName().toString().startsWith("prism-"))) {
+            return "its run directory " + directory + " is not a run directory in this rank's target " + target;
+        }
+        return null;
     }
 
     /**
@@ -199,6 +225,14 @@ public final class RankWorker {
                 }
                 if ("plan".equals(m.path("type").asText())) {
                     RunPlan plan = PlanCodec.decode(m, forwarding(channel));
+                    String foreign = foreign(plan);
+                    if (foreign != null) {
+                        // never made, worked in or cleaned up: this rank's lastPlan stays what it was
+                        channel.send(Channel.message("result").put("document", ResultJson.rankToJson("", "", 0, 0,
+                                Coordinator.missing(rank, HostProbe.hostname(), dev.prism.Failure.Kind.EXCEPTION, "rank "
+                                        + rank + " refused the plan: " + foreign))));
+                        continue;
+                    }
                     silenceLimit = plan.silenceLimit();
                     boolean local = nodeLocal != null && nodeLocal.runDirectory().equals(plan.runDirectory())
                             || NodeLocalRun.isNodeLocal(plan, rank);

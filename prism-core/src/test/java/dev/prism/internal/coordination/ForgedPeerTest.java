@@ -258,6 +258,33 @@ class ForgedPeerTest {
         }
     }
 
+    /**
+     * A plan whose run directory is not in the rank's target (rank 0 of another run, or a plan bent on making a root
+     * rank work and clean up elsewhere) is refused: the rank reports the refusal and makes, works in and removes nothing.
+     */
+    @Test
+    void aPlanWhoseRunDirectoryIsNotInTheRanksTarget_isRefused(@TempDir Path dir) throws Exception {
+        RunSecret secret = RunSecret.generate();
+        Path target = Files.createDirectories(dir.resolve("target"));
+        try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret)) {
+            Thread worker = new Thread(() -> {
+                try {
+                    new RankWorker(Rendezvous.tcp("127.0.0.1", coordinator.port()), 1, secret).underTarget(target)
+                            .serve(Duration.ofSeconds(60));
+                } catch (Exception e) {
+                    // told to exit when the coordinator closes
+                }
+            });
+            worker.setDaemon(true);
+            worker.start();
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
+            Map<Integer, RankResult> results = execute(coordinator, 2); // its run directory: /nonexistent
+            assertThat(results.get(1).failure().message()).isEqualTo("rank 1 refused the plan: its run directory"
+                    + " /nonexistent is not a run directory in this rank's target " + target);
+            assertThat(Path.of("/nonexistent")).doesNotExist();
+        }
+    }
+
     /** A meeting directory another (real, unprivileged) user made beforehand, to plant links in it, is refused. */
     @Test
     void aMeetingDirectoryMadeByAnotherUser_orOpenToOthers_isRefused(@TempDir Path shared) throws Exception {
