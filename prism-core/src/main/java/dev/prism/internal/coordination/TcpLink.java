@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -69,8 +68,6 @@ final class TcpLink implements LineLink {
                 }
                 end += n;
             }
-        } catch (SocketTimeoutException e) {
-            throw e;
         } catch (java.net.SocketException e) {
             if (socket.isClosed()) {
                 return null;
