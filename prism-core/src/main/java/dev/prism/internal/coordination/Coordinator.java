@@ -359,21 +359,13 @@ public final class Coordinator implements AutoCloseable {
         // once told to stop, every rank still connected reports what it measured: a live rank does so within moments,
         // a loaded one later, a silent one is asked about below. So the wait ends when all reported or were lost, or at
         // the deadline; after a signal, within the signal's grace (SLURM's KillWait counts from it)
-        int[] seen = {0};
-        long[] arrivedAt = {0};
-        RankThreads.awaitUntil(handlers, barrier::stopReason, until.toEpochMilli(), stopSeen -> {
-            if (!plan.interruption().isInterrupted()) {
-                return Long.MAX_VALUE;
-            }
-            // after a signal: its grace, and a little more after each result that still arrives (a loaded node's
-            // ranks report late, not never), within a bound that fits SLURM's KillWait
-            if (results.size() != seen[0]) {
-                seen[0] = results.size();
-                arrivedAt[0] = System.currentTimeMillis();
-            }
-            return Math.min(stopSeen + SIGNALLED_STOP_LIMIT_MILLIS,
-                    Math.max(stopSeen + SIGNALLED_STOP_GRACE_MILLIS, arrivedAt[0] + SIGNALLED_ARRIVAL_GRACE_MILLIS));
-        }, () -> {
+        // after a signal: a bound that fits SLURM's KillWait. Every task of a step gets srun's SIGTERM at once, so the
+        // other ranks are stopping too, each finishing its operation and writing its own document before it reports:
+        // on a loaded node that takes seconds, and a wait that ended when nothing had come within one second lost all
+        // of them (32 ranks on 8 nodes beside a CPU hog)
+        RankThreads.awaitUntil(handlers, barrier::stopReason, until.toEpochMilli(),
+                stopSeen -> plan.interruption().interruptedAt().map(at -> Math.max(stopSeen, at.toEpochMilli())
+                        + signalledResultsMillis).orElse(Long.MAX_VALUE), () -> {
             long now = System.nanoTime();
             if (now - lastLook[0] > silenceNanos / 2) {
                 // this process itself was stopped or starved that long: the ranks' silence is not theirs
@@ -487,15 +479,21 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * After a signal, how long ranks told to stop get at least to send what they measured (otherwise every rank still
-     * connected is waited for): under SLURM the clean-up must also fit in KillWait (by default 30 s, often 5–10 s)
-     * from the signal, and a rank whose node is gone would otherwise take the whole grace.
+     * After a signal, the longest wait for the results of ranks told to stop (every rank still connected is waited for
+     * until then), unless {@link #resultsAfterSignalWithin} says otherwise: under SLURM rank 0's own clean-up must also
+     * fit in KillWait (by default 30 s, often 5–10 s) from the signal.
      */
-    private static final long SIGNALLED_STOP_GRACE_MILLIS = 1_000;
-    /** After a signal, how much longer the wait goes on after each result that arrives. */
-    private static final long SIGNALLED_ARRIVAL_GRACE_MILLIS = 500;
-    /** After a signal, the longest wait for results in all. */
     private static final long SIGNALLED_STOP_LIMIT_MILLIS = 3_000;
+    private volatile long signalledResultsMillis = SIGNALLED_STOP_LIMIT_MILLIS;
+
+    /**
+     * @param limit after a signal, the longest wait for the results of ranks told to stop (every task of a SLURM step
+     *              gets srun's SIGTERM at once, and a loaded node's ranks report seconds later), at least 1 s; rank 0
+     *              still writes the run's documents and removes its own directory after it, before SLURM's SIGKILL
+     */
+    public void resultsAfterSignalWithin(Duration limit) {
+        signalledResultsMillis = Math.max(1_000, limit.toMillis());
+    }
 
     /** Sends every remote rank the reason to stop, off the caller's thread (which may hold the barrier). */
     private void tellToStop(Collection<Integer> remote, String reason) {
@@ -652,6 +650,11 @@ public final class Coordinator implements AutoCloseable {
      */
     public String notConnected(int rank, String node) {
         return rankOn(rank, node) + " is not connected: " + lostEarlier.getOrDefault(rank, "it was lost earlier in this step");
+    }
+
+    /** Remembers that {@code rank} never connected, and {@code why}: the step's next benchmarks say so, skipped at once. */
+    public void absentFromTheStart(int rank, String why) {
+        lostEarlier.put(rank, "it never connected (" + why + ")");
     }
 
     /** @return why the coordinator gave up on {@code rank} in the last run (silence, a closed connection), if it did */

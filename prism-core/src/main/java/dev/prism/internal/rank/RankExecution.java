@@ -103,18 +103,8 @@ public final class RankExecution {
             }
         }
         RankResult result = result(failure);
-        // each rank writes its own result document, in a thread of its own: a launcher's interrupt (the deadline, a
-        // stop) must not close that file's channel under it, and a failed copy never loses the result itself
-        Thread writer = new Thread(() -> {
-            try {
-                ResultJson.writeRank(plan, result);
-            } catch (PrismException e) {
-                System.err.println("prism: " + e.getMessage());
-            }
-        }, "prism-rank-" + rank + "-result");
-        writer.setDaemon(true);
-        writer.start();
         boolean interrupted = false;
+        Thread writer = writeDocument(result);
         while (writer.isAlive()) {
             try {
                 writer.join();
@@ -127,6 +117,28 @@ public final class RankExecution {
         }
         enter(RankPhase.FINISHED);
         return result;
+    }
+
+    /**
+     * Writes this rank's own result document ({@code rank-<r>.json} in the plan's rank output, when it names one) in a
+     * thread of its own: a launcher's interrupt (the deadline, a stop) must not close that file's channel under it, and
+     * a failed copy never loses the result itself. A rank that reports without finishing (still in an operation when it
+     * was told to stop: srun's SIGTERM to every task) writes what it measured this way too, so a step SLURM then kills
+     * loses at most the repetition in flight of the ranks it killed.
+     *
+     * @return the writing thread, started
+     */
+    public Thread writeDocument(RankResult result) {
+        Thread writer = new Thread(() -> {
+            try {
+                ResultJson.writeRank(plan, result);
+            } catch (PrismException e) {
+                System.err.println("prism: " + e.getMessage());
+            }
+        }, "prism-rank-" + rank + "-result");
+        writer.setDaemon(true);
+        writer.start();
+        return writer;
     }
 
     private void enter(RankPhase next) {

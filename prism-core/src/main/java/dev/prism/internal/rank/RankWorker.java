@@ -56,6 +56,8 @@ public final class RankWorker {
      */
     private static final long STOP_GRACE_MILLIS = 500;
     private static final long WATCH_MILLIS = 200;
+    /** How long a rank that reports without finishing waits for its own document to be written before it reports. */
+    private static final long DOCUMENT_MILLIS = 1_000;
 
     private final Rendezvous rendezvous;
     private final int rank;
@@ -254,9 +256,11 @@ public final class RankWorker {
                     }
                     lastPlan = plan; // from here its directory is this plan's: the clean-up below never runs twice
                     if (lostReason != null) {
-                        String left = removeOwnDirectory(plan, Long.MAX_VALUE);
+                        // after a signal too (srun ending the step): within the grace, before SLURM's SIGKILL
+                        String left = removeOwnDirectory(plan, cleanupEndMillis());
                         throw new PrismException("rank " + rank + " stopped: " + lostReason + "; "
-                                + (left == null ? "removed its directory " + plan.rankDirectory(rank) : left));
+                                + (left == null ? "removed its directory " + plan.rankDirectory(rank) : left)
+                                + ownDocument(plan).map(d -> "; what it measured is in " + d).orElse(""));
                     }
                     channel.send(Channel.message("result").put("document",
                             ResultJson.rankToJson("", "", 0, 0, result)));
@@ -277,6 +281,16 @@ public final class RankWorker {
                 leftBehind = removeOwnDirectory(lastPlan, cleanupEndMillis());
             }
         }
+    }
+
+    /** @return this rank's own result document of {@code plan}, when it was written */
+    private Optional<Path> ownDocument(RunPlan plan) {
+        if (plan.rankOutput() == null) {
+            return Optional.empty();
+        }
+        Path document = plan.rankOutput().resolve("rank-" + rank + ".json");
+        return java.nio.file.Files.isRegularFile(document, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                ? Optional.of(document) : Optional.empty();
     }
 
     /** @return when this rank's clean-up must end: the grace after a signal, else never ({@code Long.MAX_VALUE}) */
@@ -546,7 +560,14 @@ public final class RankWorker {
                 thread.interrupt();
                 thread.join(STOP_GRACE_MILLIS / 2);
             }
-            return result.get() != null ? result.get() : execution.unfinished(String.valueOf(stopReason));
+            if (result.get() != null) {
+                return result.get();
+            }
+            // still in an operation: what it measured so far is reported, and kept in its own document too (the
+            // coordinator may be gone, or SLURM's SIGKILL may come before the result reaches it)
+            RankResult unfinished = execution.unfinished(String.valueOf(stopReason));
+            execution.writeDocument(unfinished).join(DOCUMENT_MILLIS);
+            return unfinished;
         }
     }
 
