@@ -37,6 +37,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SlurmLauncher implements Launcher {
     private static final long GRACE_MILLIS = 3_000;
     private static final Duration DEPARTURE = Duration.ofSeconds(10);
+    /** After a signal, the longest wait for the other tasks' results, however long KillWait is. */
+    private static final Duration MAX_RESULTS_AFTER_SIGNAL = Duration.ofSeconds(10);
 
     private final SlurmEnvironment environment;
     private final Duration connectTimeout;
@@ -96,18 +98,28 @@ public final class SlurmLauncher implements Launcher {
                             environment.worldSize(), secret);
                     where = "directory " + environment.meetingDirectory(coordinationDirectory);
                 }
+                // after srun's SIGTERM, a third of KillWait for the other tasks' results (they got it too: 1.7 s of
+                // KillWait=5), the rest for writing the run's documents and rank 0's own clean-up: on a node loaded
+                // 28-fold, rank 0 that waited half of 5 s was SIGKILLed before it wrote the run's document
+                Duration third = SlurmEnvironment.killWait(System.getenv()).dividedBy(3);
+                coordinator.resultsAfterSignalWithin(third.compareTo(MAX_RESULTS_AFTER_SIGNAL) > 0 ? MAX_RESULTS_AFTER_SIGNAL : third);
                 // the connect window never outlasts the run's own deadline
                 Instant connectBy = Instant.now().plus(connectTimeout);
                 if (plan.deadline().isBefore(connectBy)) {
                     connectBy = plan.deadline();
                 }
                 Duration window = Duration.between(Instant.now(), connectBy);
-                List<Integer> missing = coordinator.awaitRanks(remote, connectBy, r -> plan.interruption().isInterrupted());
-                if (!missing.isEmpty()) {
-                    throw new PrismException("SLURM rank(s) " + missing + " never reached the coordinator at " + where
-                            + " within " + Durations.approximately(window) + (published != null
-                            ? " (it published its address in " + published + ": on a node-local target, which the"
-                            + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : ""));
+                Instant waitStart = Instant.now();
+                try (AbsentNodes absent = new AbsentNodes(remote, plan.silenceLimit(), coordinator)) {
+                    List<Integer> missing = coordinator.awaitRanks(remote, connectBy,
+                            r -> plan.interruption().isInterrupted() || absent.nodeDown(r) != null);
+                    if (!missing.isEmpty()) {
+                        return neverJoined(plan, remote, missing, absent, "the coordinator at " + where + " within "
+                                + Durations.approximately(plan.interruption().isInterrupted() || absent.anyDown()
+                                ? Duration.between(waitStart, Instant.now()) : window), published != null
+                                ? " (it published its address in " + published + ": on a node-local target, which the"
+                                + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : "");
+                    }
                 }
             }
             coordinator.reportRefusalsTo(plan.listener()::connectionRefused);
@@ -182,6 +194,104 @@ public final class SlurmLauncher implements Launcher {
     /** @return the node of rank {@code r}: what it said when it connected, else SLURM's layout of the step's tasks, else "?" */
     private String nodeOf(int r) {
         return coordinator.hostOf(r).or(() -> SlurmLayout.nodeOf(r, System.getenv())).orElse("?");
+    }
+
+    /**
+     * @return the results of a run whose ranks {@code missing} never connected: each of them failed, naming its node and
+     *         why (its node does not answer, or it was not heard from by the end of the window), the others not run.
+     *         The run's document is written from them, and the coordinator remembers why they are absent, so the next
+     *         benchmark of the step is skipped at once saying so
+     */
+    private List<RankResult> neverJoined(RunPlan plan, List<Integer> remote, List<Integer> missing, AbsentNodes absent,
+                                         String reaching, String hint) {
+        List<Integer> down = missing.stream().filter(r -> absent.nodeDown(r) != null).toList();
+        List<Integer> unheard = missing.stream().filter(r -> absent.nodeDown(r) == null).toList();
+        String summary = (down.isEmpty() ? "" : "SLURM rank(s) " + down + " never reached " + reaching + ": their node"
+                + (down.stream().map(this::nodeOf).distinct().count() == 1 ? " " : "s ")
+                + String.join(", ", down.stream().map(this::nodeOf).distinct().toList()) + " did not answer ("
+                + absent.nodeDown(down.get(0)) + "), down or cut off")
+                + (!down.isEmpty() && !unheard.isEmpty() ? "; " : "")
+                + (unheard.isEmpty() ? "" : "SLURM rank(s) " + unheard + " never reached " + reaching
+                + (plan.interruption().isInterrupted() ? " before the run was interrupted by "
+                + plan.interruption().reason().orElse("a signal") : hint));
+        List<RankResult> list = new ArrayList<>();
+        list.add(Coordinator.missing(0, HostProbe.hostname(), Failure.Kind.ABORTED, "not run: " + summary));
+        for (int r : remote) {
+            String node = nodeOf(r);
+            if (missing.contains(r)) {
+                coordinator.absentFromTheStart(r, summary);
+                list.add(Coordinator.missing(r, node, plan.interruption().isInterrupted() && absent.nodeDown(r) == null
+                        ? Failure.Kind.INTERRUPTED : Failure.Kind.EXCEPTION, summary));
+            } else {
+                list.add(Coordinator.missing(r, node, Failure.Kind.ABORTED, "not run: " + summary));
+            }
+        }
+        return list;
+    }
+
+    /**
+     * While rank 0 waits for the other tasks to connect, asks the nodes of those still missing whether they are there,
+     * once per silence limit from the wait's start: a task still starting its JVM on a loaded node is slow (its node's
+     * kernel answers), a node that does not answer is down or cut off, and waiting for the rest of the window would
+     * only delay the failure. A node whose name does not resolve here is not judged.
+     */
+    private static final class AbsentNodes implements AutoCloseable {
+        private final Map<Integer, String> down = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Thread prober;
+        private volatile boolean closed;
+
+        AbsentNodes(List<Integer> remote, Duration silenceLimit, Coordinator coordinator) {
+            java.util.Map<String, String> env = System.getenv();
+            prober = new Thread(() -> {
+                long next = System.nanoTime() + silenceLimit.toNanos();
+                while (!closed) {
+                    if (System.nanoTime() >= next) {
+                        java.util.Set<Integer> connected = coordinator.connected();
+                        Map<String, String> answers = new java.util.HashMap<>();
+                        for (int r : remote) {
+                            java.util.Optional<String> node = SlurmLayout.nodeOf(r, env);
+                            if (connected.contains(r) || node.isEmpty()) {
+                                continue;
+                            }
+                            // any port: a kernel that is there answers, if only to refuse
+                            InetSocketAddress address = new InetSocketAddress(node.get(),
+                                    coordinator.port() > 0 ? coordinator.port() : 1);
+                            if (address.isUnresolved()) {
+                                continue;
+                            }
+                            String unanswered = answers.computeIfAbsent(node.get(),
+                                    n -> String.valueOf(dev.prism.internal.coordination.Heartbeat.nodeAnswers(address)));
+                            if (!unanswered.equals("null") && !coordinator.connected().contains(r)) {
+                                down.put(r, unanswered);
+                            }
+                        }
+                        next = System.nanoTime() + silenceLimit.toNanos();
+                    }
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "prism-slurm-absent-nodes");
+            prober.setDaemon(true);
+            prober.start();
+        }
+
+        /** @return why rank {@code r}'s node is taken for down, or null */
+        String nodeDown(int r) {
+            return down.get(r);
+        }
+
+        boolean anyDown() {
+            return !down.isEmpty();
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            prober.interrupt();
+        }
     }
 
     /**
