@@ -121,11 +121,20 @@ final class SbatchCommand implements Runnable {
             out.println("  \"$PRISM\" run " + args + " --tasks \"$n\" --torch-nodes " + torchNodes
                     + " --run-id \"${SLURM_JOB_ID}-t$n\"");
         } else {
-            out.println("  srun --ntasks=\"$n\" --overcommit \"$PRISM\" run " + args
+            writeKillOnBadExit(out);
+            out.println("  srun --ntasks=\"$n\" --overcommit --kill-on-bad-exit=0 \"$PRISM\" run " + args
                     + " --launcher slurm --tasks \"$n\" --run-id \"${SLURM_JOB_ID}-t$n\"");
         }
         out.println("done");
         out.flush();
+    }
+
+    /** Says in the script why its srun steps keep the other tasks running when one dies. */
+    private static void writeKillOnBadExit(PrintWriter out) {
+        out.println("  # --kill-on-bad-exit=0: a task that dies (its node lost, the OOM killer) does not make srun end the");
+        out.println("  # step; rank 0 notices, stops the others and writes the run's documents with all they measured. With");
+        out.println("  # KillOnBadExit=1 (some sites' default) srun would SIGTERM every task at once and SIGKILL it KillWait");
+        out.println("  # later: each still writes its own rank document, but the run's holds only what reached rank 0 in time.");
     }
 
     /** Writes the header's last lines (time, partition, output), the shell options, PRISM's path and the loop's head. */
@@ -177,6 +186,9 @@ final class SbatchCommand implements Runnable {
         writeTail(out, prism, "set -uo pipefail   # one configuration's failure does not stop the others");
         String args = runArgs.stream().map(SbatchCommand::shellQuote).collect(Collectors.joining(" "));
         String repetitions = "--reps " + suite.repetitions() + " --warmups " + suite.warmups();
+        if (entries.stream().anyMatch(e -> e.benchmark().launcher().isEmpty())) {
+            writeKillOnBadExit(out);
+        }
         int i = 0;
         for (Suite.Entry entry : entries) {
             i++;
@@ -188,7 +200,7 @@ final class SbatchCommand implements Runnable {
                 out.println("  \"$PRISM\" run " + run + " " + args + " --tasks \"$n\" --torch-nodes " + torchNodes + " "
                         + repetitions + " " + id);
             } else {
-                out.println("  srun --ntasks=\"$n\" --overcommit \"$PRISM\" run " + run + " " + args
+                out.println("  srun --ntasks=\"$n\" --overcommit --kill-on-bad-exit=0 \"$PRISM\" run " + run + " " + args
                         + " --launcher slurm --tasks \"$n\" " + repetitions + " " + id);
             }
         }

@@ -49,7 +49,7 @@ class PrismCommandTest {
         assertThat(PrismCommand.commandLine("--verbose", "run", "create_files").getSubcommands()).containsOnlyKeys("run");
         assertThat(PrismCommand.commandLine("--version").getSubcommands()).isEmpty();
         List<String> all = List.of("list", "describe", "run", "suite", "sbatch", "compare", "gate", "history", "qualify",
-                "report", "dataset", "help");
+                "report", "dataset", "merge", "help");
         assertThat(PrismCommand.commandLine().getSubcommands()).containsOnlyKeys(all);
         assertThat(PrismCommand.commandLine("help", "run").getSubcommands()).containsOnlyKeys(all);
         assertThat(PrismCommand.commandLine("--help").getSubcommands()).containsOnlyKeys(all);
@@ -191,7 +191,7 @@ class PrismCommandTest {
         Cli.Outcome o = prism("sbatch", "--suite", "standard", "--tasks", "2,4", "--nodes", "2", "--", "--target", "/mnt/a b");
         assertThat(o.exit()).as(o.err()).isZero();
         assertThat(o.out()).startsWith("#!/bin/bash").contains("#SBATCH --ntasks=4").contains("for n in 2 4; do")
-                .contains("srun --ntasks=\"$n\" --overcommit \"$PRISM\" run create_files -p files=5000 --target '/mnt/a b'"
+                .contains("srun --ntasks=\"$n\" --overcommit --kill-on-bad-exit=0 \"$PRISM\" run create_files -p files=5000 --target '/mnt/a b'"
                         + " --launcher slurm --tasks \"$n\" --reps 3 --warmups 1 --run-id \"${SLURM_JOB_ID}-t$n-02\"")
                 .contains("\"$PRISM\" run ddp_save --target '/mnt/a b' --tasks \"$n\" --torch-nodes 2 --reps 3 --warmups 1");
         assertThat(o.out().lines().filter(l -> l.contains("\"$PRISM\" run ")).count()).isEqualTo(Suite.STANDARD.plan().size());
