@@ -33,6 +33,21 @@ public final class Results {
     }
 
     /**
+     * Assembles the document of a run whose rank 0 never wrote one (SLURM's SIGKILL after KillWait, the OOM killer)
+     * from the documents every rank writes itself when each repetition ends, or when it reports without finishing:
+     * {@code <out>/<run id>/NN-benchmark-tN/rep-<i>/rank-<r>.json}. What {@code prism merge} does.
+     *
+     * @param rankDirectory the run's directory of rank documents, {@code <out>/<run id>/NN-benchmark-tN}
+     * @return the run, FAIL, its failure saying it was assembled, from how many documents, and which ranks left none;
+     *         what only rank 0 knew (parameters, provenance, the target's mount, the load) is unknown in it
+     * @throws IllegalArgumentException naming the directory or file when there is no rank document, one is not a
+     *                                  {@code prism.rank/1} document, or they are of different runs
+     */
+    public static RunResult fromRankDocuments(Path rankDirectory) throws IOException {
+        return dev.prism.internal.output.RankDocumentMerge.merge(rankDirectory);
+    }
+
+    /**
      * @return every run in {@code fileOrDirectory}, in file-name order
      * @throws IllegalArgumentException when it holds none, or a file that is not a result document, naming it
      */

@@ -101,7 +101,8 @@ public final class PrismCommand implements Runnable {
     /** Every subcommand, in the order {@code prism --help} lists them. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(ListCommand.class, DescribeCommand.class, RunCommand.class,
             SuiteCommand.class, SbatchCommand.class, CompareCommand.class, GateCommand.class, HistoryCommand.class,
-            QualifyCommand.class, ReportCommand.class, DatasetCommand.class, CommandLine.HelpCommand.class);
+            QualifyCommand.class, ReportCommand.class, DatasetCommand.class, MergeCommand.class,
+            CommandLine.HelpCommand.class);
 
     /** @return the command line with every subcommand, with --verbose off until this command line turns it on */
     static CommandLine commandLine() {

@@ -375,7 +375,7 @@ public final class ScenarioRunner {
     }
 
     /** @return the failure of the lowest rank that failed on its own, else of the lowest aborted rank */
-    static Failure firstFailure(List<RankResult> ranks) {
+    public static Failure firstFailure(List<RankResult> ranks) {
         Failure aborted = null;
         for (RankResult rank : ranks) {
             Failure f = rank.failure();
@@ -390,7 +390,7 @@ public final class ScenarioRunner {
     }
 
     /** Merges per-operation measurements, keeping the order operations were first seen in. */
-    static Map<String, Measurement> merge(List<Map<String, Measurement>> parts, boolean concurrent) {
+    public static Map<String, Measurement> merge(List<Map<String, Measurement>> parts, boolean concurrent) {
         Map<String, List<Measurement>> byOperation = new LinkedHashMap<>();
         for (Map<String, Measurement> part : parts) {
             part.forEach((op, m) -> byOperation.computeIfAbsent(op, k -> new ArrayList<>()).add(m));
