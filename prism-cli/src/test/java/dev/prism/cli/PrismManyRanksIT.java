@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,20 +22,23 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Many ranks on many nodes: the simulated SLURM cluster at 4 nodes × 4 ranks ({@code scripts/slurm-up.sh --nodes 4}),
- * through the faults that are ordinary at scale — a node whose ranks all die, and a rank that goes silent (stopped,
- * as a long GC pause or a starved JVM is) for longer than the silence limit. A dead node costs the run, never the
- * survivors' data, and the next benchmark of the step is skipped at once saying why; a silent rank whose node still
- * answers is slow, not dead. Needs root; skipped without it unless PRISM_REQUIRE_SLURM=1.
+ * Many ranks on many nodes: the simulated SLURM cluster at 8 nodes × 4 ranks ({@code scripts/slurm-up.sh --nodes 8}),
+ * through the faults that are ordinary at scale — a node whose ranks all die mid-repetition (beside a CPU hog, as a
+ * loaded cluster is), a node that drops off before its ranks joined, and a rank that goes silent (stopped, as a long GC
+ * pause or a starved JVM is) for longer than the silence limit. A dead node costs the run, never the survivors' data,
+ * and the next benchmark of the step is skipped at once saying why; a silent rank whose node still answers is slow, not
+ * dead. The steps run with {@code --kill-on-bad-exit=0}, as {@code prism sbatch} writes them. Needs root; skipped
+ * without it unless PRISM_REQUIRE_SLURM=1.
  */
 class PrismManyRanksIT {
     private static final Path SCRIPT = SimulatedCluster.SCRIPT;
     private static final String CONF = SimulatedCluster.CONF;
-    private static final int NODES = 4;
-    private static final int RANKS = 16;
+    private static final int NODES = 8;
+    private static final int RANKS = 32;
+    private static final int PER_NODE = RANKS / NODES;
 
     @BeforeAll
-    static void fourNodesAreUp() throws Exception {
+    static void eightNodesAreUp() throws Exception {
         SimulatedCluster.start(NODES);
     }
 
@@ -43,65 +47,117 @@ class PrismManyRanksIT {
         SimulatedCluster.stop();
     }
 
-    /** Starts {@code srun -N4 -n16 -O ./prism run …} in the background, its output to files in {@code work}. */
+    /** Starts {@code srun -N8 -n32 -O --kill-on-bad-exit=0 ./prism run …} in the background, its output to files in {@code work}. */
     private static Process srun(Path work, String... arguments) throws IOException {
-        List<String> command = new ArrayList<>(List.of("srun", "--time=8", "-N" + NODES, "-n" + RANKS, "-O", SCRIPT.toString()));
+        return srun(work, java.util.Map.of(), arguments);
+    }
+
+    private static Process srun(Path work, java.util.Map<String, String> env, String... arguments) throws IOException {
+        List<String> command = new ArrayList<>(List.of("srun", "--time=8", "-N" + NODES, "-n" + RANKS, "-O",
+                "--kill-on-bad-exit=0", SCRIPT.toString()));
         command.addAll(List.of(arguments));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(work.resolve("stdout.txt").toFile())
                 .redirectError(work.resolve("stderr.txt").toFile());
         pb.environment().put("SLURM_CONF", CONF);
+        pb.environment().putAll(env);
         return pb.start();
     }
 
     @Test
-    void aNodeDies_theRunFailsNamingIt_everySurvivorKeepsItsData_andTheNextBenchmarkIsSkippedAtOnce(@TempDir Path work)
+    void aNodeDiesMidRepetition_besideACpuHog_theRunFailsNamingIt_everySurvivorKeepsItsData_andTheNextBenchmarkIsSkippedAtOnce(
+            @TempDir Path work) throws Exception {
+        Path target = Files.createDirectories(work.resolve("target"));
+        Path out = work.resolve("out");
+        // a CPU hog beside the 64 JVMs (a rank and its supervisor per task) on this machine's cores
+        Process hog = new ProcessBuilder("yes").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            Process srun = srun(work, "run", "create_files", "list_files", "-p", "files=200000", "--target", target.toString(),
+                    "--launcher", "slurm", "--timeout", "300s", "--out", out.toString(), "--run-id", "nodekill", "-q");
+            // every rank is in its timed phase (each has created files), then all of n3's ranks (8–11) die at once
+            for (int r = 0; r < RANKS; r++) {
+                Path own = target.resolve("prism-nodekill").resolve("rank-" + r);
+                Await.until("rank " + r + " creates files (" + own + ")", Duration.ofMinutes(3), () -> hasFiles(own));
+            }
+            List<Long> n3 = javasIn("prism-n3");
+            assertThat(n3).hasSize(PER_NODE);
+            long killed = System.nanoTime();
+            for (long pid : n3) {
+                new ProcessBuilder("kill", "-9", String.valueOf(pid)).start().waitFor();
+            }
+            assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
+            double seconds = (System.nanoTime() - killed) / 1e9;
+            String stderr = Files.readString(work.resolve("stderr.txt"));
+            System.out.printf("n3's %d ranks killed mid-repetition beside a CPU hog: srun ended %.1f s later%n", PER_NODE, seconds);
+
+            JsonNode create = new ObjectMapper().readTree(out.resolve("nodekill/01-create_files-t32.json").toFile());
+            // the first loss heads the failure: one of n3's ranks, on n3
+            assertThat(create.at("/failure/message").asText()).as(create.at("/failure").toString()).contains("on n3")
+                    .containsPattern("rank (8|9|10|11) on n3");
+            JsonNode ranks = create.at("/repetitions/0/ranks");
+            long survivorsWithData = 0;
+            for (int r = 0; r < RANKS; r++) {
+                JsonNode rank = ranks.get(r);
+                if (r >= 8 && r < 12) {
+                    assertThat(rank.at("/hostname").asText()).isEqualTo("n3");
+                    continue;
+                }
+                // every survivor stopped before its next operation and sent what it measured; its own document was written
+                assertThat(rank.at("/measurements/create/count").asLong()).as("rank %d's creates", r).isPositive();
+                assertThat(out.resolve("nodekill/01-create_files-t32/rep-0/rank-" + r + ".json")).as("rank %d's document", r)
+                        .exists();
+                survivorsWithData++;
+            }
+            assertThat(survivorsWithData).isEqualTo(RANKS - PER_NODE);
+            // srun did not end the step for the killed tasks: only n3's were killed, every survivor ended on its own
+            assertThat(stderr).containsPattern("n3: tasks? [0-9,-]+: Killed")
+                    .doesNotContainPattern("n[124-8]: tasks? [0-9,-]+: Killed");
+            // the next benchmark of the step cannot have n3's ranks: skipped, saying which and why, never hanging
+            JsonNode list = new ObjectMapper().readTree(out.resolve("nodekill/02-list_files-t32.json").toFile());
+            assertThat(list.at("/failure/message").asText()).contains("is not connected").contains("list_files was not run");
+            assertThat(stderr).doesNotContain("Exception").doesNotContain("\tat ");
+            // a dead rank fails the run within moments; the rest is the clean-up of what the ranks created
+            assertThat(seconds).as("from the kill to srun's end").isLessThan(90);
+            try (Stream<Path> left = Files.list(target)) {
+                assertThat(left).isEmpty();
+            }
+        } finally {
+            hog.destroy();
+            hog.waitFor();
+        }
+    }
+
+    @Test
+    void aNodeThatDropsOffBeforeItsRanksJoined_failsTheRunAtTheSilenceLimit_namingTheNode_withADocument(@TempDir Path work)
             throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
-        Process srun = srun(work, "run", "create_files", "list_files", "-p", "files=200000", "--target", target.toString(),
-                "--launcher", "slurm", "--timeout", "200s", "--out", out.toString(), "--run-id", "nodekill", "-q");
-        // every rank is in its timed phase (each has created files), then all of n3's ranks (8–11) die at once
-        for (int r = 0; r < RANKS; r++) {
-            Path own = target.resolve("prism-nodekill").resolve("rank-" + r);
-            Await.until("rank " + r + " creates files (" + own + ")", () -> hasFiles(own));
-        }
-        List<Long> n3 = javasIn("prism-n3");
-        assertThat(n3).hasSize(4);
-        long killed = System.nanoTime();
-        for (long pid : n3) {
-            new ProcessBuilder("kill", "-9", String.valueOf(pid)).start().waitFor();
-        }
-        assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
-        double seconds = (System.nanoTime() - killed) / 1e9;
-        String stderr = Files.readString(work.resolve("stderr.txt"));
-        System.out.printf("n3's 4 ranks killed: srun ended %.1f s later%n", seconds);
-
-        JsonNode create = new ObjectMapper().readTree(out.resolve("nodekill/01-create_files-t16.json").toFile());
-        // the first loss heads the failure: one of n3's ranks, on n3
-        assertThat(create.at("/failure/message").asText()).as(create.at("/failure").toString()).contains("on n3")
-                .containsPattern("rank (8|9|10|11) on n3");
-        JsonNode ranks = create.at("/repetitions/0/ranks");
-        long survivorsWithData = 0;
-        for (int r = 0; r < RANKS; r++) {
-            JsonNode rank = ranks.get(r);
-            if (r >= 8 && r < 12) {
-                assertThat(rank.at("/hostname").asText()).isEqualTo("n3");
-                continue;
+        // rank 8 (on n3) holds before it connects, as a JVM still starting on a loaded node does; then n3 drops off the
+        // network: nothing can tell rank 0 that the tasks there are gone but n3's silence, which it asks about
+        Process srun = srun(work, java.util.Map.of("PRISM_JAVA_OPTS", "-Dprism.fault.holdConnect=8"), "run", "create_files",
+                "-p", "files=2000", "--target", target.toString(), "--launcher", "slurm", "--timeout", "300s",
+                "--silence-limit", "5s", "--out", out.toString(), "--run-id", "dropped", "-q");
+        Path results = out.resolve("dropped/01-create_files-t32.json");
+        try {
+            javasIn("prism-n3");
+            new ProcessBuilder("ip", "-n", "prism-n3", "link", "set", "pn3", "down").start().waitFor();
+            long cut = System.nanoTime();
+            Await.until("rank 0 writes its result " + results, Duration.ofSeconds(120), () -> Files.exists(results));
+            double seconds = (System.nanoTime() - cut) / 1e9;
+            System.out.printf("n3 dropped off before rank 8 joined: rank 0's result %.1f s after the cut%n", seconds);
+            JsonNode run = new ObjectMapper().readTree(results.toFile());
+            assertThat(run.at("/status").asText()).isEqualTo("FAIL");
+            assertThat(run.at("/failure/message").asText()).as(run.at("/failure").toString())
+                    .containsPattern("SLURM rank\\(s\\) \\[8[^]]*\\] never reached the coordinator")
+                    .contains("their node n3 did not answer").doesNotContain("node-local target");
+            assertThat(run.at("/repetitions/0/ranks/8/hostname").asText()).isEqualTo("n3");
+            // the silence limit (5 s), then a probe that times out (3 s): well before the run's 300 s timeout
+            assertThat(seconds).as("rank 0's result after the cut").isLessThan(60);
+        } finally {
+            new ProcessBuilder("ip", "-n", "prism-n3", "link", "set", "pn3", "up").start().waitFor();
+            if (!srun.waitFor(2, TimeUnit.MINUTES)) {
+                srun.destroy();
             }
-            // every survivor stopped before its next operation and sent what it measured; its own document was written
-            assertThat(rank.at("/measurements/create/count").asLong()).as("rank %d's creates", r).isPositive();
-            assertThat(out.resolve("nodekill/01-create_files-t16/rep-0/rank-" + r + ".json")).as("rank %d's document", r).exists();
-            survivorsWithData++;
-        }
-        assertThat(survivorsWithData).isEqualTo(12);
-        // the next benchmark of the step cannot have n3's ranks: skipped, saying which and why, never hanging
-        JsonNode list = new ObjectMapper().readTree(out.resolve("nodekill/02-list_files-t16.json").toFile());
-        assertThat(list.at("/failure/message").asText()).contains("is not connected").contains("list_files was not run");
-        assertThat(stderr).doesNotContain("Exception").doesNotContain("\tat ");
-        // a dead rank fails the run within moments; the rest is the clean-up of what the ranks created
-        assertThat(seconds).as("from the kill to srun's end").isLessThan(60);
-        try (Stream<Path> left = Files.list(target)) {
-            assertThat(left).isEmpty();
+            awaitIdle("n3");
         }
     }
 
@@ -147,9 +203,9 @@ class PrismManyRanksIT {
         JsonNode ranks = new ObjectMapper().readTree(Files.readString(work.resolve("stdout.txt"))).get(0).at("/repetitions/0/ranks");
         for (int r = 0; r < RANKS; r++) {
             // 4 ranks a node, one after another (SLURM's block layout): rank r reads rank r + 4's files, on the next node
-            int from = (r + 4) % RANKS;
+            int from = (r + PER_NODE) % RANKS;
             assertThat(ranks.get(r).at("/notes/read_others").asText()).as("rank %d", r)
-                    .isEqualTo("reads the files rank " + from + " wrote, on n" + (from / 4 + 1) + " (another node)");
+                    .isEqualTo("reads the files rank " + from + " wrote, on n" + (from / PER_NODE + 1) + " (another node)");
         }
     }
 
@@ -177,9 +233,26 @@ class PrismManyRanksIT {
         return -1;
     }
 
+    /** Waits until SLURM has {@code node} back in service, so the next test can use it. */
+    private static void awaitIdle(String node) {
+        Await.until(node + " is back in service (idle in sinfo)", Duration.ofMinutes(2), () -> {
+            ProcessBuilder sinfo = new ProcessBuilder("sinfo", "-h", "-n", node, "-o", "%t");
+            sinfo.environment().put("SLURM_CONF", CONF);
+            Process p = sinfo.start();
+            String state = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor();
+            if (!state.equals("idle")) {
+                ProcessBuilder resume = new ProcessBuilder("scontrol", "update", "nodename=" + node, "state=resume");
+                resume.environment().put("SLURM_CONF", CONF);
+                resume.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            }
+            return state.equals("idle");
+        });
+    }
+
     /** @return the PRISM JVMs running inside network namespace {@code namespace} (a node's ranks), once there are 4 */
     private static List<Long> javasIn(String namespace) {
-        return Await.value("4 PRISM ranks run in " + namespace, () -> {
+        return Await.value(PER_NODE + " PRISM ranks run in " + namespace, () -> {
             Process pids = new ProcessBuilder("ip", "netns", "pids", namespace).start();
             String text = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             pids.waitFor();
@@ -190,7 +263,7 @@ class PrismManyRanksIT {
                     javas.add(Long.parseLong(pid));
                 }
             }
-            return javas.size() == RANKS / NODES ? Optional.of(javas) : Optional.empty();
+            return javas.size() == PER_NODE ? Optional.of(javas) : Optional.empty();
         });
     }
 }
