@@ -209,8 +209,9 @@ class FaultMatrixTest {
         Path target = Files.createDirectories(dir.resolve("target"));
         Interruption stop = Interruption.create();
         Duration grace = Duration.ofSeconds(10);
+        Path out = dir.resolve("out");
         CompletableFuture<ScenarioResult> running = CompletableFuture.supplyAsync(() -> holding(target, phase, "stop")
-                .interruption(stop).cleanupGrace(grace).build().execute());
+                .interruption(stop).cleanupGrace(grace).output(out).build().execute());
         awaitHolding(target.resolve("prism-stop"), phase, 3, ProcessHandle.current());
         stop.interrupt("SIGTERM");
         long signalled = System.nanoTime();
@@ -223,6 +224,13 @@ class FaultMatrixTest {
         if (phase.compareTo(RankPhase.RUN) >= 0) {
             assertThat(run.measurement("step").count()).isEqualTo(3 * 10);
             assertThat(run.measurement("step").errors()).isZero();
+            // each rank, still busy when told to stop, also kept what it measured in its own document: what is left
+            // when SLURM's SIGKILL takes rank 0 before it writes the run's (prism merge reads them)
+            for (int r = 0; r < 3; r++) {
+                Path own = out.resolve("01-test_phases-t3/rep-0/rank-" + r + ".json");
+                assertThat(own).as("rank %d's own document", r).exists();
+                assertThat(RankResultsIn.count(own, "step")).as("rank %d's steps in its own document", r).isEqualTo(10);
+            }
         }
         assertThat(result.cleanedUp()).as(result.cleanup()).isTrue();
         assertThat(left(target)).isEmpty();
@@ -371,6 +379,14 @@ class FaultMatrixTest {
         public void close() {
             process.destroyForcibly();
             process.descendants().forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** Reads a rank's own document as the observer: the count of one operation in it. */
+    private static final class RankResultsIn {
+        static long count(Path document, String operation) throws IOException {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(document.toFile())
+                    .at("/result/measurements/" + operation + "/count").asLong(-1);
         }
     }
 }
