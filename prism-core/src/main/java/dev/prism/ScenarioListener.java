@@ -78,6 +78,14 @@ public interface ScenarioListener {
     default void otherRunsInTarget(String description) {
     }
 
+    /**
+     * The target lets another user swap the run directory for a link while the scenario writes there (others may write
+     * it and it is not sticky, or another user owns it): said once, at the start; {@code description} names the target,
+     * why, and what to do.
+     */
+    default void targetExposed(String description) {
+    }
+
     /** Every run is over and the run directory is being removed (on a tree of millions of files, for minutes). */
     default void cleanupStarted(java.nio.file.Path runDirectory) {
     }

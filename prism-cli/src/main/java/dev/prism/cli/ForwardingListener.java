@@ -59,6 +59,11 @@ abstract class ForwardingListener implements ScenarioListener {
     }
 
     @Override
+    public void targetExposed(String description) {
+        next.targetExposed(description);
+    }
+
+    @Override
     public void cleanupStarted(Path runDirectory) {
         next.cleanupStarted(runDirectory);
     }

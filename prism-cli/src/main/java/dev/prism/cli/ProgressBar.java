@@ -79,6 +79,11 @@ final class ProgressBar implements ScenarioListener, AutoCloseable {
     }
 
     @Override
+    public void targetExposed(String description) {
+        say("warning: " + description);
+    }
+
+    @Override
     public void connectionRefused(String description) {
         say("refused: " + description);
     }

@@ -83,6 +83,70 @@ public final class RunDirectory {
     }
 
     /**
+     * @return the identity (device and inode) of the directory {@code runDirectory} names, not following a link; null
+     *         when the file system has none
+     */
+    public static Object identity(Path runDirectory) throws IOException {
+        return Files.readAttributes(runDirectory, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .fileKey();
+    }
+
+    /**
+     * Checks that {@code runDirectory} is still the directory this run made ({@code identity}), not a link or another
+     * directory put in its place by someone who may write the target.
+     *
+     * @throws PrismException naming it and what it is now
+     */
+    public static void requireSame(Path runDirectory, Object identity) {
+        String now;
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(runDirectory,
+                    java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isDirectory() && (identity == null || identity.equals(a.fileKey()))) {
+                return;
+            }
+            now = a.isSymbolicLink() ? "a link to " + Files.readSymbolicLink(runDirectory) : a.isDirectory()
+                    ? "another directory" : "a file";
+        } catch (IOException e) {
+            now = "gone (" + describe(e) + ")";
+        }
+        throw new PrismException("run directory " + runDirectory + " is no longer the directory this run made: it is now "
+                + now + ", put there by someone who may write the target; nothing more is written there or removed from it");
+    }
+
+    /**
+     * @return why {@code target} lets another user swap the run directory for a link while the run writes there: a
+     *         directory others may write without the sticky bit (they may rename what is in it), or one another user
+     *         owns; empty when only root and this user may
+     */
+    public static java.util.Optional<String> exposure(Path target) {
+        try {
+            Path absolute = target.toAbsolutePath().normalize();
+            int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            int owner = (Integer) Files.getAttribute(absolute, "unix:uid");
+            int mode = (Integer) Files.getAttribute(absolute, "unix:mode");
+            boolean othersWrite = (mode & 0022) != 0;
+            boolean sticky = (mode & 01000) != 0;
+            String who;
+            if (owner != 0 && owner != self) {
+                who = "belongs to uid " + owner;
+            } else if (othersWrite && !sticky) {
+                who = "may be written by others (mode " + java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(absolute)) + ", not sticky)";
+            } else {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of("target " + absolute + " " + who + ": another user could rename the run directory"
+                    + " and put a link in its place while this run writes there as " + System.getProperty("user.name")
+                    + "; PRISM checks it before each repetition and before its clean-up and stops if it was swapped, but"
+                    + " writes within a repetition go by path: make the target sticky (chmod +t " + absolute + "), as /tmp"
+                    + " is, or use a directory only you can change");
+        } catch (IOException | RuntimeException e) {
+            return java.util.Optional.empty(); // not a POSIX file system here: nothing to say
+        }
+    }
+
+    /**
      * Empties {@code runDirectory} and makes {@code rank-0 … rank-(tasks-1)} and {@code shared} in it. Emptying is
      * PRISM's own work between repetitions: what it cannot remove (an {@code rmdir} the storage refuses) is said, not
      * thrown, and a directory left behind is used as it is; only a link or a file where a directory must go, or a

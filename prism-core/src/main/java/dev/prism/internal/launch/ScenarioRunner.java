@@ -52,6 +52,8 @@ public final class ScenarioRunner {
      * @return what the scenario measured. The run directory is removed before this returns, or, on
      *         storage that hangs, abandoned after the scenario's clean-up grace; the result says what was left.
      */
+    /** The device and inode of the run directory this run made: one put in its place is never written or removed */
+    private Object runDirectoryIdentity;
     /** Other PRISM runs' directories in the target, looked at when the run starts and at each repetition */
     private dev.prism.internal.files.OtherRuns others;
 
@@ -63,6 +65,9 @@ public final class ScenarioRunner {
         // scenario with a message naming the call, not a driver that waits for ever
         Path runDirectory = onTarget("creating the run directory in " + scenario.target(),
                 () -> RunDirectory.create(scenario.target(), scenario.runId()), RunDirectory::removeIfEmpty);
+        runDirectoryIdentity = onTarget("looking at the run directory " + runDirectory,
+                () -> RunDirectory.identity(runDirectory), null);
+        RunDirectory.exposure(scenario.target()).ifPresent(scenario.listener()::targetExposed);
         HostInfo host = HostInfo.current();
         others = dev.prism.internal.files.OtherRuns.look(scenario.target().toAbsolutePath()
                 .normalize(), runDirectory);
@@ -224,6 +229,13 @@ public final class ScenarioRunner {
      */
     private String cleanUp(Path runDirectory, boolean bounded) {
         scenario.listener().cleanupStarted(runDirectory);
+        if (runDirectoryIdentity != null) {
+            try {
+                RunDirectory.requireSame(runDirectory, runDirectoryIdentity);
+            } catch (dev.prism.PrismException e) {
+                return e.getMessage() + " (what this run made there may be elsewhere in the target now)";
+            }
+        }
         RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
         Thread remover = scenario.interruption().isInterrupted()
                 ? RunDirectory.startRemoval(removal, "prism-cleanup", RunDirectory.rankDirectory(runDirectory, 0), runDirectory)
@@ -325,8 +337,10 @@ public final class ScenarioRunner {
         others.update(); // another run that comes and goes between repetitions is seen too
         String left;
         try {
-            left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(),
-                    () -> java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks)), null).orElse(null);
+            left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(), () -> {
+                RunDirectory.requireSame(runDirectory, runDirectoryIdentity);
+                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks));
+            }, null).orElse(null);
             if (left != null && betweenRepetitions == null) {
                 betweenRepetitions = "emptying it between repetitions: " + left;
             }
