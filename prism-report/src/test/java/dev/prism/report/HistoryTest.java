@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HistoryTest {
     private static final long DELAY_MS = 5;
+    private static final long FLOOR_MS = 1;
     private static final Benchmark TOUCH = dev.prism.testing.Touch.files(100);
 
     @Test
@@ -34,9 +35,13 @@ class HistoryTest {
             // and 5 came out more than 2x faster than nights 1-3 in a full test run (a move among quiet nights)
             Scenario.builder().target(fs.mountPoint()).benchmark(dev.prism.testing.Touch.files(2_000)).repetitions(6)
                     .warmups(0).runId("jit").build().execute();
+            // every night's creates wait a floor of their own (1 ms), so a quiet night's mean is that floor plus the
+            // storage's own latency, which drifts by tenths of a millisecond with the machine's load: in full test runs a
+            // night of a few tens of microseconds came out more than 2x off its neighbours, a move among quiet nights
+            fs.rule("create", "*/f*", Duration.ofMillis(FLOOR_MS), null);
             for (int night = 1; night <= 8; night++) {
                 if (night == 6) {
-                    fs.rule("create", "*/f*", Duration.ofMillis(DELAY_MS), null);
+                    fs.clearRules().rule("create", "*/f*", Duration.ofMillis(FLOOR_MS + DELAY_MS), null);
                 }
                 // a warm-up each night, as the command runs one: the touch benchmark has no rehearsal of its own, so
                 // without it night 1's timed phases compiled its path (all nights share this JVM), and under a CPU hog
@@ -63,8 +68,8 @@ class HistoryTest {
         // the observer: every create since the shift waited the injected delay, so their mean is at least that; and the
         // window before it was well below (its own latency drifts by tenths of a millisecond between nights in a full
         // test run: the difference of the two is not the delay to a few percent)
-        assertThat(shift.after()).isGreaterThanOrEqualTo(DELAY_MS * 1e6);
-        assertThat(shift.before()).isLessThan(shift.after() - DELAY_MS * 1e6 * 0.5);
+        assertThat(shift.after()).isGreaterThanOrEqualTo((FLOOR_MS + DELAY_MS) * 1e6);
+        assertThat(shift.before()).isGreaterThanOrEqualTo(FLOOR_MS * 1e6).isLessThan(shift.after() - DELAY_MS * 1e6 * 0.5);
         assertThat(mean.points().subList(5, 8)).allSatisfy(p -> {
             assertThat(p.verdict()).isEqualTo(Comparison.Verdict.REGRESSION);
             assertThat(p.moved()).isTrue();
@@ -79,12 +84,15 @@ class HistoryTest {
         String html = history.html();
         assertThat(html).contains("series shifted slower").contains("night-6").doesNotContain("{{");
 
-        // five quiet runs alone: nothing moved
+        // five quiet runs alone: their mean did not move. Their p99 is not judged here: pinned to one core beside a CPU
+        // hog, a night's p99 of 1 ms creates came out anywhere from 1.4 to 5.5 ms (the scheduler's, not the storage's),
+        // and History rightly names a 3x move of a tail
         History quiet = History.load(List.of(out.resolve("night-1"), out.resolve("night-2"), out.resolve("night-3"),
                 out.resolve("night-4"), out.resolve("night-5"))).options(Comparison.defaults().threshold(100));
-        assertThat(quiet.moved()).isEmpty();
-        assertThat(quiet.passed()).isTrue();
-        assertThat(quiet.table()).contains("0 series moved");
+        History.Series quietMean = quiet.series().stream()
+                .filter(s -> s.operation().equals("create") && s.stat() == Stat.MEAN).findFirst().orElseThrow();
+        assertThat(quietMean.points()).extracting(History.Point::moved).containsOnly(false);
+        assertThat(quietMean.shift()).isNull();
     }
 
     @Test
