@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Runs every test PRISM has — unit, property, end-to-end, and the real ./prism script — after
 # installing what they need. This is the command the README gives and .ci/run calls.
+#
+# scripts/test.sh --timing runs only the tests whose outcome depends on timing (faults, liveness,
+# signals, many ranks, history's shifts), as a loaded machine runs them: Maven pinned to one core
+# (taskset -c 0) beside a CPU hog (yes) this script starts and stops by its PID.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 cd "$root"
+timing=0
+if [ "${1:-}" = "--timing" ]; then
+  timing=1
+  shift
+fi
 
 scripts/install-deps.sh --test
 export PRISM_REQUIRE_BROWSER=1
@@ -17,8 +26,13 @@ export PRISM_REQUIRE_FFM=${PRISM_REQUIRE_FFM:-1}
 scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
+hog=""
+on_exit() {
+  if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; fi
+  if [ "$(id -u)" -eq 0 ]; then scripts/slurm-down.sh; fi
+}
+trap on_exit EXIT
 if [ "$(id -u)" -eq 0 ]; then
-  trap 'scripts/slurm-down.sh' EXIT
   scripts/slurm-up.sh
   export PRISM_REQUIRE_SLURM=1
   # faultfs (the fault-injecting FUSE filesystem) mounts as root, and so does sshfs through the test's own sshd
@@ -34,7 +48,17 @@ export PRISM_RUN_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 # build; compile errors still do), then the summary says per module what ran and failed, and decides
 rm -rf prism-*/target/surefire-reports prism-*/target/failsafe-reports
 mvn_status=0
-mvn -B -Dstyle.color=never --fail-at-end -Dmaven.test.failure.ignore=true verify "$@" || mvn_status=$?
+pin=()
+if [ "$timing" -eq 1 ]; then
+  set -- -Dtest='FaultMatrixTest,FailSafeTest,FaultInjectionTest,FaultsTest,LivenessTest,DistributedTest,ForgedPeerTest,CoordinatorScaleTest,HistoryTest,HostConditionsTest' \
+    -Dit.test='SignalsIT,SupervisorIT,PrismSlurmIT,PrismNodesIT,PrismManyRanksIT' \
+    -Dsurefire.failIfNoSpecifiedTests=false -Dit.failIfNoSpecifiedTests=false "$@"
+  yes >/dev/null &
+  hog=$!
+  pin=(taskset -c 0)
+  echo "test: --timing: the timing-dependent tests on one core (taskset -c 0) beside a CPU hog (yes, pid $hog)" >&2
+fi
+"${pin[@]}" mvn -B -Dstyle.color=never --fail-at-end -Dmaven.test.failure.ignore=true verify "$@" || mvn_status=$?
 summary_status=0
 scripts/test-summary.sh || summary_status=$?
 if [ "$mvn_status" -ne 0 ]; then
