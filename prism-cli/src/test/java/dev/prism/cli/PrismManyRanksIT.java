@@ -157,7 +157,7 @@ class PrismManyRanksIT {
             if (!srun.waitFor(2, TimeUnit.MINUTES)) {
                 srun.destroy();
             }
-            awaitIdle("n3");
+            SimulatedCluster.awaitIdle("n3");
         }
     }
 
@@ -231,23 +231,6 @@ class PrismManyRanksIT {
             // gone
         }
         return -1;
-    }
-
-    /** Waits until SLURM has {@code node} back in service, so the next test can use it. */
-    private static void awaitIdle(String node) {
-        Await.until(node + " is back in service (idle in sinfo)", Duration.ofMinutes(2), () -> {
-            ProcessBuilder sinfo = new ProcessBuilder("sinfo", "-h", "-n", node, "-o", "%t");
-            sinfo.environment().put("SLURM_CONF", CONF);
-            Process p = sinfo.start();
-            String state = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            p.waitFor();
-            if (!state.equals("idle")) {
-                ProcessBuilder resume = new ProcessBuilder("scontrol", "update", "nodename=" + node, "state=resume");
-                resume.environment().put("SLURM_CONF", CONF);
-                resume.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-            }
-            return state.equals("idle");
-        });
     }
 
     /** @return the PRISM JVMs running inside network namespace {@code namespace} (a node's ranks), once there are 4 */

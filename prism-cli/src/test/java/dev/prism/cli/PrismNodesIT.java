@@ -282,7 +282,7 @@ class PrismNodesIT {
             assertThat(left.filter(p -> !p.equals(target) && !p.equals(rank1Directory.getParent()) && !p.startsWith(rank1Directory)))
                     .isEmpty();
         }
-        awaitIdle("n2");
+        SimulatedCluster.awaitIdle("n2");
     }
 
     /** Runs scontrol of the simulated cluster, its output to this test's. */
@@ -292,21 +292,6 @@ class PrismNodesIT {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().put("SLURM_CONF", CONF);
         pb.start().waitFor(30, TimeUnit.SECONDS);
-    }
-
-    /** Waits until SLURM has {@code node} back in service, so the next test can use it. */
-    private static void awaitIdle(String node) {
-        Await.until(node + " is back in service (idle in sinfo)", () -> {
-            ProcessBuilder sinfo = new ProcessBuilder("sinfo", "-h", "-n", node, "-o", "%t");
-            sinfo.environment().put("SLURM_CONF", CONF);
-            Process p = sinfo.start();
-            String state = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            p.waitFor();
-            if (!state.equals("idle")) {
-                scontrol("update", "nodename=" + node, "state=resume");
-            }
-            return state.equals("idle");
-        });
     }
 
     /**

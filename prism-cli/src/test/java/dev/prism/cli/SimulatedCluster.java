@@ -35,6 +35,23 @@ final class SimulatedCluster {
         }
     }
 
+    /** Waits until SLURM has {@code node} back in service (idle in sinfo, resumed while it is not), for the next test. */
+    static void awaitIdle(String node) {
+        dev.prism.testing.Await.until(node + " is back in service (idle in sinfo)", java.time.Duration.ofMinutes(2), () -> {
+            ProcessBuilder sinfo = new ProcessBuilder("sinfo", "-h", "-n", node, "-o", "%t");
+            sinfo.environment().put("SLURM_CONF", CONF);
+            Process p = sinfo.start();
+            String state = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            p.waitFor();
+            if (!state.equals("idle")) {
+                ProcessBuilder resume = new ProcessBuilder("scontrol", "update", "nodename=" + node, "state=resume");
+                resume.environment().put("SLURM_CONF", CONF);
+                resume.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+            }
+            return state.equals("idle");
+        });
+    }
+
     /** Runs a script to a file (the daemons it starts must not hold a pipe of this test open); returns what it said. */
     private static String script(String name, String... arguments) throws IOException, InterruptedException {
         Path log = Files.createTempFile("prism-nodes", ".log");
