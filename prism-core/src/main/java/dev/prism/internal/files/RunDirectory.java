@@ -84,9 +84,13 @@ public final class RunDirectory {
 
     /**
      * @return the identity (device and inode) of the directory {@code runDirectory} names, not following a link; null
-     *         when the file system has none
+     *         when the file system has none that lasts: a FUSE file system may number a directory anew each time the
+     *         kernel looks it up again (sshfs does), so there only "still a directory, not a link" is checked
      */
     public static Object identity(Path runDirectory) throws IOException {
+        if (dev.prism.TargetInfo.of(runDirectory).filesystemType().startsWith("fuse")) {
+            return null;
+        }
         return Files.readAttributes(runDirectory, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
                 .fileKey();
     }
