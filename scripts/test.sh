@@ -56,6 +56,7 @@ if [ "$timing" -eq 1 ]; then
   yes >/dev/null &
   hog=$!
   pin=(taskset -c 0)
+  export PRISM_TESTS_SELECTED=1
   echo "test: --timing: the timing-dependent tests on one core (taskset -c 0) beside a CPU hog (yes, pid $hog)" >&2
 fi
 "${pin[@]}" mvn -B -Dstyle.color=never --fail-at-end -Dmaven.test.failure.ignore=true verify "$@" || mvn_status=$?
