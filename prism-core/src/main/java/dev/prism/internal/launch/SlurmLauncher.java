@@ -247,7 +247,8 @@ public final class SlurmLauncher implements Launcher {
                 while (!closed) {
                     if (System.nanoTime() >= next) {
                         java.util.Set<Integer> connected = coordinator.connected();
-                        Map<String, String> answers = new java.util.HashMap<>();
+                        // per node, why it did not answer (empty: it answered), asked once per round
+                        Map<String, java.util.Optional<String>> answers = new java.util.HashMap<>();
                         for (int r : remote) {
                             java.util.Optional<String> node = SlurmLayout.nodeOf(r, env);
                             if (connected.contains(r) || node.isEmpty()) {
@@ -259,10 +260,10 @@ public final class SlurmLauncher implements Launcher {
                             if (address.isUnresolved()) {
                                 continue;
                             }
-                            String unanswered = answers.computeIfAbsent(node.get(),
-                                    n -> String.valueOf(dev.prism.internal.coordination.Heartbeat.nodeAnswers(address)));
-                            if (!unanswered.equals("null") && !coordinator.connected().contains(r)) {
-                                down.put(r, unanswered);
+                            java.util.Optional<String> unanswered = answers.computeIfAbsent(node.get(), n ->
+                                    java.util.Optional.ofNullable(dev.prism.internal.coordination.Heartbeat.nodeAnswers(address)));
+                            if (unanswered.isPresent() && !coordinator.connected().contains(r)) {
+                                down.put(r, unanswered.get());
                             }
                         }
                         next = System.nanoTime() + silenceLimit.toNanos();
