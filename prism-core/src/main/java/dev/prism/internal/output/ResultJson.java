@@ -123,12 +123,17 @@ public final class ResultJson {
         }
         try {
             Files.createDirectories(plan.rankOutput());
-            AtomicFiles.write(plan.rankOutput().resolve("rank-" + rank.rank() + ".json"), rankToJson(plan.runId(),
+            AtomicFiles.write(rankDocument(plan.rankOutput(), rank.rank()), rankToJson(plan.runId(),
                     plan.benchmark().name(), plan.tasks(), plan.repetition(), rank).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new dev.prism.PrismException("rank " + rank.rank() + " could not write its result into "
                     + plan.rankOutput() + ": " + RunDirectory.describe(e), e);
         }
+    }
+
+    /** @return where {@link #writeRank} puts {@code rank}'s document in a rank output directory: {@code rank-<r>.json} */
+    public static Path rankDocument(Path rankOutput, int rank) {
+        return rankOutput.resolve("rank-" + rank + ".json");
     }
 
     /** @return the rank result in a {@link #rankToJson} document */

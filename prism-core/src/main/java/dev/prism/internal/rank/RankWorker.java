@@ -288,7 +288,7 @@ public final class RankWorker {
         if (plan.rankOutput() == null) {
             return Optional.empty();
         }
-        Path document = plan.rankOutput().resolve("rank-" + rank + ".json");
+        Path document = ResultJson.rankDocument(plan.rankOutput(), rank);
         return java.nio.file.Files.isRegularFile(document, java.nio.file.LinkOption.NOFOLLOW_LINKS)
                 ? Optional.of(document) : Optional.empty();
     }
