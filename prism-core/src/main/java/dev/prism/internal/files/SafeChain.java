@@ -34,7 +34,7 @@ public final class SafeChain {
     }
 
     private static void check(Path path, Path named, String what) throws IOException {
-        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        int self = self();
         for (Path p = path; p != null; p = p.getParent()) {
             if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
                 continue;
@@ -44,22 +44,41 @@ public final class SafeChain {
                 continue; // its directory, checked next, decides who may replace it
             }
             int owner = (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-            int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-            boolean sticky = (mode & 01000) != 0;
-            Set<PosixFilePermission> permissions = attributes.permissions();
-            boolean othersWrite = permissions.contains(PosixFilePermission.GROUP_WRITE)
-                    || permissions.contains(PosixFilePermission.OTHERS_WRITE);
-            if (owner != 0 && owner != self) {
-                throw new IllegalArgumentException(what + " " + named + " is refused: " + p + " on its path belongs to uid "
-                        + owner + ", who could swap what PRISM writes there for a link; choose a directory of your own or"
-                        + " root's");
+            String who = whoMaySwap(p, self);
+            if (who == null) {
+                continue;
             }
-            if (othersWrite && !sticky) {
-                throw new IllegalArgumentException(what + " " + named + " is refused: " + p + " on its path may be written"
-                        + " by others (mode " + PosixFilePermissions.toString(permissions) + ", not sticky), who could swap"
-                        + " what PRISM writes there for a link; choose a directory only you can change, or make that one"
-                        + " sticky (chmod +t " + p + ")");
-            }
+            throw new IllegalArgumentException(what + " " + named + " is refused: " + p + " on its path " + who
+                    + ", who could swap what PRISM writes there for a link; " + (owner != 0 && owner != self
+                    ? "choose a directory of your own or root's" : "choose a directory only you can change, or make that"
+                    + " one sticky (chmod +t " + p + ")"));
         }
+    }
+
+    /**
+     * @param self this process's uid
+     * @return who besides root and {@code self} may rename what is in {@code directory} (not following a link) and so
+     *         put a link in its place — {@code belongs to uid N}, or {@code may be written by others (mode …, not
+     *         sticky)} — else null
+     */
+    static String whoMaySwap(Path directory, int self) throws IOException {
+        int owner = (Integer) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        if (owner != 0 && owner != self) {
+            return "belongs to uid " + owner;
+        }
+        int mode = (Integer) Files.getAttribute(directory, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+        Set<PosixFilePermission> permissions = Files.readAttributes(directory, PosixFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS).permissions();
+        boolean othersWrite = permissions.contains(PosixFilePermission.GROUP_WRITE)
+                || permissions.contains(PosixFilePermission.OTHERS_WRITE);
+        if (othersWrite && (mode & 01000) == 0) {
+            return "may be written by others (mode " + PosixFilePermissions.toString(permissions) + ", not sticky)";
+        }
+        return null;
+    }
+
+    /** @return this process's uid */
+    static int self() throws IOException {
+        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     }
 }
