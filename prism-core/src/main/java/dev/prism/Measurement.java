@@ -315,12 +315,35 @@ public final class Measurement {
 
     /** @return the histogram in HdrHistogram's compressed V2 encoding, Base64 */
     public String encodedHistogram() {
-        if (compressed != null) {
-            return Base64.getEncoder().encodeToString(compressed); // as the document had it, byte for byte
-        }
+        return Base64.getEncoder().encodeToString(compressed != null ? compressed : compress(histogram));
+    }
+
+    private static byte[] compress(Histogram histogram) {
         ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
         int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+        return java.util.Arrays.copyOf(buffer.array(), length);
+    }
+
+    /**
+     * For keeping many measurements in memory: a measurement recorded or merged in this JVM holds its histogram decoded
+     * (some 270 KB over the recorder's range); the one returned holds it compressed (a few hundred bytes, as a result
+     * document has it) and decodes it where a percentile is asked for. Every figure is the same.
+     *
+     * <pre>{@code
+     * var r = new dev.prism.LatencyRecorder("stat");
+     * for (long v = 1; v <= 1000; v++) { r.record(v * 1000); }
+     * var m = r.snapshot(1_000_000);
+     * System.out.println(m.compact().p99Nanos() == m.p99Nanos()); // true
+     * }</pre>
+     *
+     * @return this measurement with its histogram compressed; itself when it already is
+     */
+    public Measurement compact() {
+        if (histogram == null) {
+            return this;
+        }
+        return new Measurement(operation, count, bytes, sumNanos, minNanos, maxNanos, sumSquaredDeviations, elapsedNanos,
+                null, compress(histogram), errors);
     }
 
     @Override

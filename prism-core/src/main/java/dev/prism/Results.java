@@ -52,6 +52,39 @@ public final class Results {
      * @throws IllegalArgumentException when it holds none, or a file that is not a result document, naming it
      */
     public static List<RunResult> load(Path fileOrDirectory) throws IOException {
+        return load(fileOrDirectory, true);
+    }
+
+    /**
+     * Reads runs as {@link #load} does, keeping only what analysis over time needs: the run's and each repetition's
+     * measurements, statuses, failures and rank spreads. Each repetition's {@link RepetitionResult#ranks()} and
+     * {@link RepetitionResult#intervals()} are empty (its {@link RepetitionResult#rankSpread()} was computed from the
+     * ranks as they were read), so the run's per-rank views ({@link RunResult#nodes()}, stalls, rank notes) are
+     * empty too. What {@code prism history} reads a year of results with: a run of 32 ranks keeps a thirty-second of
+     * the memory.
+     *
+     * <pre>{@code
+     * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+     *     try (var t = ctx.time("create", ctx.workDirectory().resolve("f"))) {
+     *         java.nio.file.Files.createFile(ctx.workDirectory().resolve("f"));
+     *     }
+     * }).build();
+     * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+     * var directory = java.nio.file.Files.createTempDirectory(tmp, "prism-results-");
+     * dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(2).build().execute().writeJson(directory);
+     * var run = dev.prism.Results.loadWithoutRanks(directory).get(0);
+     * System.out.println(run.measurement("create").count() + " creates, " + run.repetitions().get(0).ranks().size()
+     *         + " rank results kept, spread over " + run.repetitions().get(0).rankSpread().ranks() + " ranks");
+     * }</pre>
+     *
+     * @return every run in {@code fileOrDirectory}, in file-name order, without each rank's own results
+     * @throws IllegalArgumentException when it holds none, or a file that is not a result document, naming it
+     */
+    public static List<RunResult> loadWithoutRanks(Path fileOrDirectory) throws IOException {
+        return load(fileOrDirectory, false);
+    }
+
+    private static List<RunResult> load(Path fileOrDirectory, boolean keepRanks) throws IOException {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(fileOrDirectory)) {
             try (Stream<Path> walk = Files.walk(fileOrDirectory, 2)) {
@@ -66,7 +99,7 @@ public final class Results {
         List<RunResult> runs = new ArrayList<>();
         for (Path file : files) {
             try {
-                runs.add(ResultJson.read(file));
+                runs.add(ResultJson.read(file, keepRanks));
             } catch (com.fasterxml.jackson.core.JacksonException e) {
                 throw new IllegalArgumentException(file + " is not a prism.run/1 result document (" + e.getOriginalMessage()
                         + ")", e);

@@ -54,4 +54,20 @@ class MeasurementProperties {
         assertThat(m.ci95HighNanos()).isGreaterThanOrEqualTo(m.meanNanos());
         assertThat(m.meanNanos()).isBetween((double) m.minNanos(), (double) m.maxNanos());
     }
+
+    @Property
+    void aCompactMeasurement_saysEveryFigureTheSame(@ForAll @Size(max = 300) List<@LongRange(min = 0, max = 100_000_000_000L) Long> values) {
+        Measurement m = record(values, 12_345);
+        Measurement compact = m.compact();
+        assertThat(compact.compact()).isSameAs(compact);
+        assertThat(List.of(compact.count(), compact.sumNanos(), compact.minNanos(), compact.maxNanos(), compact.elapsedNanos(),
+                compact.bytes(), compact.errors())).isEqualTo(List.of(m.count(), m.sumNanos(), m.minNanos(), m.maxNanos(),
+                m.elapsedNanos(), m.bytes(), m.errors()));
+        assertThat(compact.stddevNanos()).isEqualTo(m.stddevNanos());
+        assertThat(compact.histogram()).isEqualTo(m.histogram());
+        assertThat(compact.encodedHistogram()).isEqualTo(m.encodedHistogram());
+        for (double p : new double[]{0, 50, 90, 99, 99.9, 100}) {
+            assertThat(compact.percentileNanos(p)).isEqualTo(m.percentileNanos(p));
+        }
+    }
 }

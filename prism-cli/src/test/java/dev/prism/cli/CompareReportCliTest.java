@@ -76,7 +76,9 @@ class CompareReportCliTest {
             run("night-" + i, "--label", "night=" + i);
         }
         Path page = work.resolve("history.html");
-        Cli.Outcome o = prism("history", work.resolve("out").toString(), "--window", "3", "--threshold", "200", "-o", page.toString());
+        // 50 creates a night are too few to be quiet on a loaded machine (one night 8x faster than the three before it
+        // when the class ran beside other work): the bar is 20x, what this test is about is the command, not the noise
+        Cli.Outcome o = prism("history", work.resolve("out").toString(), "--window", "3", "--threshold", "2000", "-o", page.toString());
         assertThat(o.exit()).as(o.out() + o.err()).isZero();
         assertThat(o.out()).startsWith("4 run(s) from ").contains("each run judged against the 3 before it")
                 .endsWith("0 series moved: 0 slower, 0 faster\n");

@@ -204,7 +204,7 @@ public final class History {
             for (Map.Entry<Path, List<Path>> e : byDirectory.entrySet()) {
                 List<RunResult> results = new ArrayList<>();
                 for (Path file : e.getValue()) {
-                    results.addAll(Results.load(file));
+                    results.addAll(Results.loadWithoutRanks(file));
                 }
                 String name = e.getKey().getFileName() == null ? e.getKey().toString() : e.getKey().getFileName().toString();
                 String unique = name;
@@ -259,20 +259,28 @@ public final class History {
             }
         }
         Map<String, java.util.Set<String>> varying = varyingParameters();
-        List<Series> all = new ArrayList<>();
+        record Part(String configuration, String operation) {
+        }
+        List<Part> parts = new ArrayList<>();
         byConfiguration.forEach((key, results) -> {
             java.util.Set<String> operations = new java.util.LinkedHashSet<>();
             results.forEach(r -> operations.addAll(r.measurements().keySet()));
-            for (String op : operations) {
-                for (Stat stat : options.statistics()) {
-                    Series s = series(results, runIndex.get(key), op, stat, varying.getOrDefault(results.get(0).benchmark(), java.util.Set.of()));
-                    if (s != null) {
-                        all.add(s);
-                    }
+            operations.forEach(op -> parts.add(new Part(key, op)));
+        });
+        // each configuration × operation apart, on every core (pooling windows' histograms is most of the work), in order
+        return parts.parallelStream().flatMap(part -> {
+            List<RunResult> results = byConfiguration.get(part.configuration());
+            Map<List<Integer>, RunResult> pools = new java.util.HashMap<>(); // a window's pool serves every statistic
+            List<Series> found = new ArrayList<>();
+            for (Stat stat : options.statistics()) {
+                Series s = series(results, runIndex.get(part.configuration()), part.operation(), stat,
+                        varying.getOrDefault(results.get(0).benchmark(), java.util.Set.of()), pools);
+                if (s != null) {
+                    found.add(s);
                 }
             }
-        });
-        return all;
+            return found.stream();
+        }).toList();
     }
 
     /** @return the series that shifted and stayed shifted, regressions first */
@@ -304,14 +312,21 @@ public final class History {
         return varying;
     }
 
-    private Series series(List<RunResult> results, List<Integer> indexes, String op, Stat stat, java.util.Set<String> shown) {
+    /**
+     * @param pools the pooled windows of {@code op} in {@code results} computed so far, by the positions in
+     *              {@code results} of the runs pooled: filled and reused across the statistics of one operation
+     */
+    private Series series(List<RunResult> results, List<Integer> indexes, String op, Stat stat, java.util.Set<String> shown,
+                          Map<List<Integer>, RunResult> pools) {
         List<RunResult> measured = new ArrayList<>();
         List<Integer> where = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             Measurement m = results.get(i).measurements().get(op);
             if (results.get(i).passed() && m != null && m.count() >= Math.max(1, stat.minimumCount())) {
                 measured.add(results.get(i));
                 where.add(indexes.get(i));
+                positions.add(i);
             }
         }
         if (measured.size() < 2) {
@@ -338,7 +353,8 @@ public final class History {
             }
             if (i >= MIN_WINDOW) {
                 List<RunResult> trailing = measured.subList(Math.max(0, i - window), i);
-                RunResult pooled = pool(trailing, op);
+                RunResult pooled = pools.computeIfAbsent(List.copyOf(positions.subList(Math.max(0, i - window), i)),
+                        k -> pool(trailing, op));
                 windowLow = trailing.stream().mapToDouble(r -> stat.of(r.measurement(op))).min().orElse(Double.NaN);
                 windowHigh = trailing.stream().mapToDouble(r -> stat.of(r.measurement(op))).max().orElse(Double.NaN);
                 verdict = Comparison.row(pooled, run, op, stat, threshold, java.util.Set.of()).verdict();
@@ -355,7 +371,9 @@ public final class History {
         if (shiftAt != null) {
             Point first = points.get(shiftAt);
             RunResult firstRun = measured.get(shiftAt);
-            RunResult since = pool(measured.subList(shiftAt, measured.size()), op);
+            int from = shiftAt;
+            RunResult since = pools.computeIfAbsent(List.copyOf(positions.subList(from, measured.size())),
+                    k -> pool(measured.subList(from, measured.size()), op));
             shift = new Shift(first.run(), first.startedAt(), stat.of(shiftWindow.measurement(op)), stat.of(since.measurement(op)),
                     first.verdict(), changes(measured.get(shiftAt - 1), firstRun));
         }
@@ -429,7 +447,8 @@ public final class History {
             }
         });
         Map<String, Measurement> merged = new LinkedHashMap<>();
-        byOp.forEach((name, list) -> merged.put(name, Measurement.combineRepetitions(list)));
+        // compact: a pooled window is kept for every statistic of its operation (one decoded histogram is some 270 KB)
+        byOp.forEach((name, list) -> merged.put(name, Measurement.combineRepetitions(list).compact()));
         RunResult last = runs.get(runs.size() - 1);
         return new RunResult(last.runId(), last.benchmark(), last.parameters(), last.tasks(), last.launcher(), last.warmups(),
                 last.seed(), last.timeout(), last.stallThreshold(), last.status(), last.failure(), merged, reps,

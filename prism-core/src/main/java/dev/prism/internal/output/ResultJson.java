@@ -3,7 +3,9 @@ package dev.prism.internal.output;
 import dev.prism.spi.AtomicFiles;
 import dev.prism.internal.files.RunDirectory;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -146,22 +148,55 @@ public final class ResultJson {
     }
 
     /**
-     * @return the run in a {@code prism.run/1} document
+     * @return the run in a {@code prism.run/1} document, every rank's results included
      * @throws IllegalArgumentException naming the file when it is not one
      */
     public static RunResult read(Path file) throws IOException {
-        JsonNode d;
+        return read(file, true);
+    }
+
+    /**
+     * Reads a {@code prism.run/1} document as a stream: no tree of the whole document is built, one rank's object at a
+     * time is, so reading a document of many ranks and repetitions takes the memory of what it decodes to.
+     *
+     * @param keepRanks false to keep only the run's and each repetition's measurements and rank spreads (computed from
+     *                  the ranks as they are read), each repetition's {@code ranks()} and {@code intervals()} empty: what
+     *                  analysis over a year of results keeps in memory
+     * @return the run in a {@code prism.run/1} document
+     * @throws IllegalArgumentException naming the file when it is not one, or the field that does not read
+     */
+    public static RunResult read(Path file, boolean keepRanks) throws IOException {
         try (java.io.InputStream in = dev.prism.spi.InputFiles.open(file, dev.prism.spi.InputFiles.MAX_DOCUMENT_BYTES,
-                "result document")) {
-            d = MAPPER.readTree(in);
-        }
-        if (d == null || !SCHEMA.equals(d.path("schema").asText())) {
-            throw new IllegalArgumentException(file + " is not a " + SCHEMA + " document");
-        }
-        try {
-            return readRun(d);
-        } catch (IllegalArgumentException | java.time.format.DateTimeParseException e) {
-            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+                "result document"); JsonParser parser = MAPPER.createParser(in)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException(file + " is not a " + SCHEMA + " document");
+            }
+            ObjectNode top = MAPPER.createObjectNode();
+            List<RepetitionResult> repetitions = new java.util.ArrayList<>();
+            try {
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = parser.currentName();
+                    JsonToken value = parser.nextToken();
+                    if (field.equals("repetitions") && value == JsonToken.START_ARRAY) {
+                        while (parser.nextToken() == JsonToken.START_OBJECT) {
+                            repetitions.add(readRepetition(parser));
+                        }
+                    } else {
+                        top.set(field, parser.readValueAsTree());
+                    }
+                }
+                if (!SCHEMA.equals(top.path("schema").asText())) {
+                    throw new IllegalArgumentException(file + " is not a " + SCHEMA + " document");
+                }
+                return readRun(top, repetitions, keepRanks);
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith(file.toString())) {
+                    throw e;
+                }
+                throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+            }
         }
     }
 
@@ -182,17 +217,39 @@ public final class ResultJson {
                 + ", was " + (node.has(field) ? "'" + (text.length() > 64 ? text.substring(0, 64) + "…" : text) + "'" : "missing"));
     }
 
-    private static RunResult readRun(JsonNode d) {
+    /**
+     * Reads one repetition object, the parser at its start, one rank's object at a time; leaves the parser at its end.
+     */
+    private static RepetitionResult readRepetition(JsonParser parser) throws IOException {
+        ObjectNode r = MAPPER.createObjectNode();
+        List<RankResult> ranks = new java.util.ArrayList<>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if (field.equals("ranks") && value == JsonToken.START_ARRAY) {
+                while (parser.nextToken() == JsonToken.START_OBJECT) {
+                    ranks.add(readRank(parser.readValueAsTree()));
+                }
+            } else {
+                r.set(field, parser.readValueAsTree());
+            }
+        }
+        int index = r.path("index").asInt();
+        return new RepetitionResult(index, constant(dev.prism.Status.class, r, "repetitions[].status"),
+                readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks,
+                RankSpread.of(ranks, index), readIntervals(r.path("intervals")));
+    }
+
+    /** @return the repetition without its ranks' results and intervals, its spread as computed from them */
+    private static RepetitionResult rankless(RepetitionResult r) {
+        return new RepetitionResult(r.index(), r.status(), r.failure(), r.measurements(), List.of(), r.rankSpread(), Map.of());
+    }
+
+    private static RunResult readRun(JsonNode d, List<RepetitionResult> read, boolean keepRanks) {
         Map<String, String> parameters = new java.util.LinkedHashMap<>();
         d.path("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(), e.getValue().asText()));
-        List<RepetitionResult> repetitions = new java.util.ArrayList<>();
-        for (JsonNode r : d.path("repetitions")) {
-            List<RankResult> ranks = new java.util.ArrayList<>();
-            r.path("ranks").forEach(rank -> ranks.add(readRank(rank)));
-            repetitions.add(new RepetitionResult(r.path("index").asInt(), constant(dev.prism.Status.class, r, "repetitions[].status"),
-                    readFailure(r.path("failure")), readMeasurements(r.path("measurements")), ranks,
-                    RankSpread.of(ranks, r.path("index").asInt()), readIntervals(r.path("intervals"))));
-        }
+        RankSpread spread = RankSpread.ofRepetitions(read);
+        List<RepetitionResult> repetitions = keepRanks ? read : read.stream().map(ResultJson::rankless).toList();
         JsonNode t = d.path("target");
         JsonNode h = d.path("host");
         return new RunResult(d.path("runId").asText(), d.path("benchmark").asText(), parameters, d.path("tasks").asInt(),
@@ -200,7 +257,7 @@ public final class ResultJson {
                 java.time.Duration.ofNanos(d.path("timeoutNanos").asLong()),
                 java.time.Duration.ofNanos(d.path("stallThresholdNanos").asLong()),
                 constant(dev.prism.Status.class, d, "status"), readFailure(d.path("failure")),
-                readMeasurements(d.path("measurements")), repetitions, RankSpread.ofRepetitions(repetitions),
+                readMeasurements(d.path("measurements")), repetitions, spread,
                 java.time.Instant.parse(d.path("startedAt").asText()), java.time.Instant.parse(d.path("finishedAt").asText()),
                 new TargetInfo(t.path("path").asText(), t.path("mountPoint").asText(), t.path("filesystemType").asText(),
                         t.path("mountSource").asText(), t.path("mountOptions").asText(), t.path("superOptions").asText(),

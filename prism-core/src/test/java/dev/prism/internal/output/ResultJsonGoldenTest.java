@@ -98,6 +98,82 @@ class ResultJsonGoldenTest {
         assertMatchesGolden(run(true), FAILED);
     }
 
+    @Test
+    void theGoldenDocuments_readAsAStream_writeBackAsTheyWere() throws IOException {
+        for (Path golden : List.of(PASSED, FAILED)) {
+            assertSameDocument(ResultJson.toJson(ResultJson.read(golden)), Files.readString(golden));
+        }
+    }
+
+    /**
+     * The same document, field for field and in order, but for the confidence intervals: a document keeps the standard
+     * deviation to three decimals, so the interval worked out from a document read back moves in its last digits.
+     */
+    private static void assertSameDocument(String actual, String expected) throws IOException {
+        JsonNode a = MAPPER.readTree(actual);
+        JsonNode e = MAPPER.readTree(expected);
+        assertThat(a.findValues("ci95HighNanos").stream().mapToDouble(JsonNode::asDouble).sum())
+                .isCloseTo(e.findValues("ci95HighNanos").stream().mapToDouble(JsonNode::asDouble).sum(),
+                        org.assertj.core.data.Percentage.withPercentage(0.01));
+        assertThat(withoutIntervals(a).toPrettyString()).isEqualTo(withoutIntervals(e).toPrettyString())
+                .contains("\"stalls\"", "\"ranks\"", "\"histogram\"");
+    }
+
+    private static JsonNode withoutIntervals(JsonNode node) {
+        JsonNode copy = node.deepCopy();
+        List<JsonNode> all = new java.util.ArrayList<>(List.of(copy));
+        for (int i = 0; i < all.size(); i++) {
+            if (all.get(i) instanceof ObjectNode o) {
+                o.remove(List.of("ci95LowNanos", "ci95HighNanos"));
+            }
+            all.get(i).forEach(all::add);
+        }
+        return copy;
+    }
+
+    @Test
+    void aDocumentWhoseFieldsComeInAnotherOrder_readsTheSame(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        ObjectNode golden = (ObjectNode) MAPPER.readTree(Files.readString(FAILED));
+        ObjectNode reordered = MAPPER.createObjectNode();
+        reordered.set("repetitions", golden.get("repetitions")); // before the schema, as JSON allows
+        golden.fields().forEachRemaining(e -> reordered.set(e.getKey(), e.getValue()));
+        Path file = dir.resolve("01-create_files-t2.json");
+        Files.writeString(file, reordered.toString());
+        assertSameDocument(ResultJson.toJson(ResultJson.read(file)), Files.readString(FAILED));
+    }
+
+    @Test
+    void readWithoutRanks_keepsTheRunsAndRepetitionsFigures_andTheirSpreadsFromTheRanks() throws IOException {
+        for (Path golden : List.of(PASSED, FAILED)) {
+            RunResult full = ResultJson.read(golden);
+            RunResult slim = ResultJson.read(golden, false);
+            assertThat(full.repetitions().get(0).ranks()).hasSize(2);
+            assertThat(slim.repetitions()).allSatisfy(rep -> {
+                assertThat(rep.ranks()).isEmpty();
+                assertThat(rep.intervals()).isEmpty();
+            });
+            assertThat(trees(slim.measurements())).isEqualTo(trees(full.measurements())).isNotEmpty();
+            assertThat(slim.rankSpread()).isEqualTo(full.rankSpread()).extracting(RankSpread::ranks).isEqualTo(2);
+            for (int i = 0; i < full.repetitions().size(); i++) {
+                RepetitionResult f = full.repetitions().get(i);
+                RepetitionResult s = slim.repetitions().get(i);
+                assertThat(trees(s.measurements())).isEqualTo(trees(f.measurements())).isNotEmpty();
+                assertThat(s.rankSpread()).isEqualTo(f.rankSpread());
+                assertThat(List.of(s.index(), s.status(), String.valueOf(s.failure())))
+                        .isEqualTo(List.of(f.index(), f.status(), String.valueOf(f.failure())));
+            }
+            assertThat(List.of(slim.status(), slim.parameters(), slim.provenance(), slim.conditions(), slim.target()))
+                    .isEqualTo(List.of(full.status(), full.parameters(), full.provenance(), full.conditions(), full.target()));
+        }
+    }
+
+    /** @return each measurement as its document has it: Measurement compares by identity */
+    private static Map<String, String> trees(Map<String, Measurement> measurements) {
+        Map<String, String> trees = new LinkedHashMap<>();
+        measurements.forEach((op, m) -> trees.put(op, ResultJson.measurementTree(m).toString()));
+        return trees;
+    }
+
     private static void assertMatchesGolden(RunResult run, Path golden) throws IOException {
         String json = ResultJson.toJson(run);
         if (Boolean.getBoolean("prism.updateGolden")) {
