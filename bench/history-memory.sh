@@ -41,9 +41,11 @@ history() {
   echo "$dir"
 }
 
-# measure SIDE PRISM DIR NIGHTS: one `prism history` in -Xmx512m; prints SIDE, documents, seconds, peak heap, outcome
+# measure SIDE PRISM DIR NIGHTS: one `prism history` in -Xmx512m; prints SIDE, documents, seconds, peak heap (the most in
+# use when a collection began: G1 lets the heap fill towards -Xmx before it collects), live heap (the most left after a
+# collection: what the run kept), outcome
 measure() {
-  local side=$1 prism=$2 dir=$3 count=$4 start status peak
+  local side=$1 prism=$2 dir=$3 count=$4 start status peak live
   start=$(now)
   status=0
   PRISM_JAVA_OPTS="-Xmx512m -Xlog:gc:file=$work/gc-$side.log" "$prism" history "$dir" -o "$work/history-$side.html" \
@@ -51,12 +53,13 @@ measure() {
   local seconds
   seconds=$(since "$start")
   peak=$(grep -o '[0-9]*M->[0-9]*M' "$work/gc-$side.log" | sed 's/M->.*//' | sort -n | tail -1)
+  live=$(grep -o '[0-9]*M->[0-9]*M' "$work/gc-$side.log" | sed 's/.*->//; s/M$//' | sort -n | tail -1)
   local outcome="exit $status"
   if grep -q "OutOfMemoryError" "$work/history-$side.err"; then
     outcome="out of memory"
   fi
-  printf "%-10s %8d docs %9.1f s %8s MiB peak heap  %s\n" "$side" $((count * ${#documents[@]})) "$seconds" \
-    "${peak:-?}" "$outcome"
+  printf "%-10s %8d docs %9.1f s %8s MiB peak heap %8s MiB live  %s\n" "$side" $((count * ${#documents[@]})) \
+    "$seconds" "${peak:-?}" "${live:-?}" "$outcome"
   echo "$side $seconds $count" >> "$work/times"
 }
 
