@@ -79,6 +79,11 @@ public final class LatencyRecorder {
         this.bytes += bytes;
     }
 
+    /** @return the bytes added so far */
+    public long bytes() {
+        return bytes;
+    }
+
     /** @return the number of operations recorded so far */
     public long count() {
         return count;

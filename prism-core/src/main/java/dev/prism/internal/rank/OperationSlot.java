@@ -62,6 +62,11 @@ final class OperationSlot implements WorkloadContext.Timer {
         this.stalls = stalls;
     }
 
+    /** @return the bytes its operations moved so far */
+    long bytes() {
+        return recorder.bytes();
+    }
+
     OperationSlot start(Path path) {
         if (running) {
             throw new IllegalStateException("time(\"" + operation + "\") is already running on rank " + rank

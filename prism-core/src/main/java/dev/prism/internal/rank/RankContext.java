@@ -323,6 +323,9 @@ final class RankContext implements WorkloadContext {
         return alreadyWarm;
     }
 
+    /** The counter of the bytes a rank's rehearsals moved. */
+    static final String REHEARSAL_BYTES = "rehearsal_bytes";
+
     /** How many timings the timer machinery is exercised with before a rehearsal (a few milliseconds). */
     private static final int TIMER_WARMUP_TIMINGS = 20_000;
 
@@ -344,6 +347,13 @@ final class RankContext implements WorkloadContext {
             }
             workload.rehearse(this);
         } finally {
+            long moved = slots.values().stream().mapToLong(OperationSlot::bytes).sum();
+            if (moved > 0) {
+                // what the rehearsal wrote or read, beside the timed bytes (its timings are thrown away)
+                synchronized (measuredCounters) {
+                    measuredCounters.merge(REHEARSAL_BYTES, moved, Long::sum);
+                }
+            }
             slots = measuredSlots;
             counters = measuredCounters;
             notes = measuredNotes;

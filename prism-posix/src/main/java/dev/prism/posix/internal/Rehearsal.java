@@ -14,13 +14,23 @@ import java.nio.file.Path;
  * {@link #SLOW_STEP_NANOS} each stops, since there the interpreter's microseconds are under 1 % of
  * an operation (and the one-time costs were paid by the first step). Cheap steps (tmpfs, a warm
  * cache) go on to {@link #ITERATIONS}, however slowly the first interpreted ones ran, up to
- * {@link #HARD_BUDGET_NANOS}.
+ * {@link #HARD_BUDGET_NANOS}, which is checked after every step.
+ *
+ * <p>A rehearsal that moves data is bounded by bytes too ({@link #byteBudget}): a tenth of what the timed phase will
+ * write or read, at least {@link #MIN_BYTES} (2,000 steps of the default 4 KiB files compile their path) and at most
+ * {@link #MAX_BYTES}. A step's file is no bigger than the budget ({@link #stepSize}) and the steps stop where the
+ * budget is spent ({@link #steps}): rehearsing a 1 GiB file writes one file of 64 MiB, not 2,000 of 1 GiB. What a
+ * rehearsal moved is in each rank's {@code rehearsal_bytes} counter, beside the timed bytes.
  */
 public final class Rehearsal {
     public static final int ITERATIONS = 2_000;
     public static final long SOFT_BUDGET_NANOS = 100_000_000L;
     public static final long HARD_BUDGET_NANOS = 2_000_000_000L;
     public static final long SLOW_STEP_NANOS = 100_000L;
+    /** The least byte budget: what 2,000 steps of 4 KiB take. */
+    public static final long MIN_BYTES = 8L << 20;
+    /** The most bytes a rank's rehearsal moves. */
+    public static final long MAX_BYTES = 64L << 20;
     /** Steps over which the recent pace is measured. */
     private static final int WINDOW = 32;
 
@@ -72,15 +82,39 @@ public final class Rehearsal {
         long windowStart = start;
         for (int i = 0; i < iterations; i++) {
             step.run(i);
+            long now = System.nanoTime();
+            if (now - start >= HARD_BUDGET_NANOS) {
+                return;
+            }
             if ((i + 1) % WINDOW == 0) {
-                long now = System.nanoTime();
                 boolean slow = (now - windowStart) / WINDOW > SLOW_STEP_NANOS;
-                if (now - start >= HARD_BUDGET_NANOS || (now - start >= SOFT_BUDGET_NANOS && slow)) {
+                if (now - start >= SOFT_BUDGET_NANOS && slow) {
                     return;
                 }
                 windowStart = now;
             }
         }
+    }
+
+    /**
+     * @param timedBytes what the timed phase of this rank will write or read
+     * @return what its rehearsal may move in all: a tenth of that, at least {@link #MIN_BYTES}, at most {@link #MAX_BYTES}
+     */
+    public static long byteBudget(long timedBytes) {
+        return Math.min(MAX_BYTES, Math.max(MIN_BYTES, timedBytes / 10));
+    }
+
+    /** @return the size of a rehearsal step's file of {@code size} bytes: {@code size}, or the budget where smaller */
+    public static long stepSize(long size, long timedBytes) {
+        return Math.min(size, byteBudget(timedBytes));
+    }
+
+    /** @return {@code iterations}, fewer where steps of {@code stepBytes} would move more than the budget; at least 1 */
+    public static int steps(int iterations, long stepBytes, long timedBytes) {
+        if (stepBytes <= 0) {
+            return iterations;
+        }
+        return (int) Math.max(1, Math.min(iterations, byteBudget(timedBytes) / stepBytes));
     }
 
     /** What a rehearsal does in its scratch directory. */

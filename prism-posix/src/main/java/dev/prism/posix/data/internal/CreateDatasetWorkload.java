@@ -63,8 +63,10 @@ public final class CreateDatasetWorkload implements Workload {
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
         // the same write path (open, generate, write, close) for small files of its own
-        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 4,
-                i -> writeFile(ctx, scratch, new DatasetSpec.File("rehearsal-" + i + ".bin", REHEARSAL_FILE_BYTES, i))));
+        long timedBytes = mine.stream().mapToLong(DatasetSpec.File::sizeBytes).sum();
+        long size = Rehearsal.stepSize(REHEARSAL_FILE_BYTES, timedBytes);
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS / 4, size, timedBytes),
+                i -> writeFile(ctx, scratch, new DatasetSpec.File("rehearsal-" + i + ".bin", size, i))));
     }
 
     @Override

@@ -323,15 +323,17 @@ public final class Md5CheckWorkload implements Workload {
         // the read path (open, reads, MD5, close) on a scratch file of its own
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Path own = scratch.resolve("rehearsal.bin");
-            long size = 4L * chunkSize;
+            long timedBytes = java.util.Arrays.stream(sizes).filter(b -> b > 0).sum();
+            long size = Rehearsal.stepSize(4L * chunkSize, timedBytes);
             FileWork.populate(files, own, FileWork.blockFor(size), size);
             if (python != null) {
                 python.rehearse(Map.of("op", "md5", "chunk", chunkSize, "hash", hash, "files",
-                        java.util.Collections.nCopies(PythonFileCalls.REHEARSAL_FILES / 10, List.of(own.toString(), size))));
+                        java.util.Collections.nCopies(Rehearsal.steps(PythonFileCalls.REHEARSAL_FILES / 10, size, timedBytes),
+                                List.of(own.toString(), size))));
                 return;
             }
             MessageDigest md5 = DatasetIo.md5();
-            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 10, i -> {
+            Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS / 10, size, timedBytes), i -> {
                 readFile(ctx, own, size, md5);
                 md5.reset();
             });

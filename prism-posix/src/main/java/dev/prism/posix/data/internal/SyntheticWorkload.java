@@ -112,8 +112,10 @@ public final class SyntheticWorkload implements Workload {
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
         // the same service path for small files of its own
-        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 4,
-                i -> writeFile(ctx, scratch.resolve("rehearsal-" + i + ".dat"), i, Math.min(sizes[0], PAGE))));
+        long timedBytes = java.util.Arrays.stream(sizes).sum();
+        long size = Math.min(sizes[0], PAGE);
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS / 4, size, timedBytes),
+                i -> writeFile(ctx, scratch.resolve("rehearsal-" + i + ".dat"), i, size)));
     }
 
     /** The timed work for one file, as {@code service}: create, write its content, close. */

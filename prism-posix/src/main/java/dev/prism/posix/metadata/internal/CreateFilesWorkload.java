@@ -54,26 +54,28 @@ public final class CreateFilesWorkload implements Workload {
     }
 
     /** @return create_files' request to the Python worker for {@code paths} */
-    private Map<String, Object> request(List<String> paths) {
-        return Map.of("op", "create", "paths", paths, "size", fileSize, "block", blockSize, "fsync", fsync, "drop", dropCache);
+    private Map<String, Object> request(List<String> paths, long size) {
+        return Map.of("op", "create", "paths", paths, "size", size, "block", blockSize, "fsync", fsync, "drop", dropCache);
     }
 
     @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
+        long timedBytes = FileWork.product(files, fileSize, 1); // what a time-based run plans, as its space check does
+        long stepSize = Rehearsal.stepSize(fileSize, timedBytes);
         if (python != null) {
             Rehearsal.inScratchDirectory(ctx, scratch -> {
                 List<String> paths = new ArrayList<>();
-                for (int i = 0; i < PythonFileCalls.REHEARSAL_FILES; i++) {
+                for (int i = 0; i < Rehearsal.steps(PythonFileCalls.REHEARSAL_FILES, stepSize, timedBytes); i++) {
                     paths.add(FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i)).toString());
                 }
-                python.rehearse(request(paths));
+                python.rehearse(request(paths, stepSize));
             });
             return;
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
-            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
+            Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS, stepSize, timedBytes), i -> {
                 Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
-                createOne(ctx, file);
+                createOne(ctx, file, stepSize);
                 fileAccess.unlink(file);
             });
         });
@@ -90,7 +92,7 @@ public final class CreateFilesWorkload implements Workload {
                 paths.add(FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i)).toString());
             }
             created = files;
-            python.run(ctx, request(paths));
+            python.run(ctx, request(paths, fileSize));
             return;
         }
         created = 0;
@@ -98,15 +100,15 @@ public final class CreateFilesWorkload implements Workload {
             Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
             created = i + 1;
             if (ctx.continueOnError()) {
-                ctx.attempt("create", file, () -> createOne(ctx, file));
+                ctx.attempt("create", file, () -> createOne(ctx, file, fileSize));
             } else {
-                createOne(ctx, file);
+                createOne(ctx, file, fileSize);
             }
         }
     }
 
     /** The timed work for one file: create (open + write + fsync + close), then the optional drop. */
-    private void createOne(WorkloadContext ctx, Path file) {
+    private void createOne(WorkloadContext ctx, Path file, long fileSize) {
         ctx.call("create", file, () -> {
             FileAccess.OpenFile open = ctx.call("open", file, () -> fileAccess.create(file));
             try {
