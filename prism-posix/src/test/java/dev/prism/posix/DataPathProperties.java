@@ -93,4 +93,33 @@ class DataPathProperties {
             assertThat(Arrays.stream(t).boxed().toList()).allSatisfy(x -> assertThat(x % (on + off)).isLessThanOrEqualTo(on + 1));
         }
     }
+
+    /**
+     * md5_check reads and verifies every byte at any chunk size, page multiple or not: a chunk of 150 KiB lost a page to
+     * the buffer's alignment and failed ({@code newLimit > capacity}). The MD5 of each file is checked against the
+     * manifest the dataset was written with, so a read that skipped or repeated bytes fails the run.
+     */
+    @Property(tries = 12)
+    void md5Check_readsAndVerifiesEveryByte_atAnyChunkSize(@ForAll @IntRange(min = 512, max = 64 << 20) int chunk,
+                                                          @ForAll @IntRange(min = 1, max = 3_000_000) int fileBytes)
+            throws java.io.IOException {
+        java.nio.file.Path target = java.nio.file.Files.createTempDirectory("prism-md5-chunk-");
+        try {
+            dev.prism.posix.data.DatasetSpec spec = new dev.prism.posix.data.DatasetSpec(
+                    java.util.List.of(dev.prism.DataSize.ofBytes(fileBytes)), 2, dev.prism.DataSize.ofGiB(1),
+                    dev.prism.posix.data.DatasetLayout.FLAT, 1, 7);
+            dev.prism.RunResult r = dev.prism.Scenario.builder().target(target)
+                    .benchmark(PosixBenchmarks.md5Check().generate(spec).chunkSize(dev.prism.DataSize.ofBytes(chunk)))
+                    .build().execute().runs().get(0);
+            assertThat(r.passed()).as("chunk %d B, files of %d B: %s", chunk, fileBytes, r.failure()).isTrue();
+            assertThat(r.repetitions()).allSatisfy(rep -> {
+                assertThat(rep.measurements().get("read").bytes()).as("bytes read in a repetition").isEqualTo(2L * fileBytes);
+                assertThat(rep.measurements().get("file").bytes()).as("bytes of the files hashed").isEqualTo(2L * fileBytes);
+                assertThat(rep.measurements().get("read").count()).as("read calls: one a chunk (the size is known)")
+                        .isEqualTo(2L * ((fileBytes + chunk - 1) / chunk));
+            });
+        } finally {
+            dev.prism.DirectoryRemoval.of(target);
+        }
+    }
 }

@@ -96,7 +96,9 @@ public final class Md5CheckWorkload implements Workload {
                 mine.add(all.get(i));
             }
         }
-        buffer = ByteBuffer.allocateDirect(chunkSize + 4096).alignedSlice(4096);
+        // page-aligned for O_DIRECT; a whole number of pages plus one, so the aligned slice holds the chunk whatever its
+        // size (a chunk of 150 KiB lost a page to the alignment and failed: newLimit > capacity)
+        buffer = ByteBuffer.allocateDirect((chunkSize + 4095) / 4096 * 4096 + 4096).alignedSlice(4096);
         buffer.limit(chunkSize);
         buffer = buffer.slice();
         sizes = new long[mine.size()];
