@@ -50,4 +50,22 @@ class ReportVerdictTest {
         alike.put("b", List.of(before));
         assertThat(Report.of(alike).html()).contains("banner good").contains("PASSED: every run passed; nothing regressed against a");
     }
+
+    @Test
+    void theHistoryBanner_countsAFasterSeriesApart_andNamesItFaster() throws Exception {
+        Map<String, List<RunResult>> nights = new LinkedHashMap<>();
+        for (int i = 1; i <= 6; i++) {
+            RunResult r = CompareAndGateTest.Fixture.of(i <= 4 ? 400_000 : 100_000, 5_000, 0.01, 20 + i).repetitions(3).run();
+            java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
+            nights.put("night-" + i, List.of(new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(),
+                    r.warmups(), r.seed(), r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(),
+                    r.repetitions(), r.rankSpread(), at, at, r.target(), r.host(), r.provenance(), r.conditions())));
+        }
+        History history = History.of(nights);
+        assertThat(history.moved()).isNotEmpty().noneMatch(History.Series::regressed);
+        String html = history.html();
+        String banner = html.substring(html.indexOf("<div class=\"banner"), html.indexOf("</div>", html.indexOf("<div class=\"banner")));
+        assertThat(banner).contains("banner good").contains("No series shifted slower, " + history.moved().size() + " faster")
+                .containsPattern("<li>FASTER bench tasks=2 create mean -\\d+%").doesNotContain("<li>SLOWER");
+    }
 }

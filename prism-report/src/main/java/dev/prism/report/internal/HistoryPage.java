@@ -89,7 +89,7 @@ public final class HistoryPage {
         }
     }
 
-    /** @return a banner: how many series shifted slower over how many runs, and each that moved */
+    /** @return a banner: how many series shifted slower (and faster) over how many runs, and each that moved */
     static String banner(History history, List<History.Series> all) {
         List<History.Series> moved = all.stream().filter(s -> s.shift() != null)
                 .sorted(java.util.Comparator.comparing((History.Series s) -> !s.regressed())).toList();
@@ -97,6 +97,7 @@ public final class HistoryPage {
         long regressed = moved.stream().filter(History.Series::regressed).count();
         banner.append("<div class=\"banner ").append(regressed > 0 ? "bad" : "good").append("\"><strong>")
                 .append(regressed > 0 ? regressed + " series shifted slower" : "No series shifted slower")
+                .append(moved.size() > regressed ? ", " + (moved.size() - regressed) + " faster" : "")
                 .append("</strong> over ").append(history.runs().size()).append(" runs (")
                 .append(HtmlTables.escape(second(history.runs().get(0).startedAt()))).append(" to ")
                 .append(HtmlTables.escape(second(history.runs().get(history.runs().size() - 1).startedAt())))
@@ -104,7 +105,9 @@ public final class HistoryPage {
                 .append(HtmlTables.escape(history.options().toString()));
         if (!moved.isEmpty()) {
             banner.append("<ul>");
-            moved.forEach(s -> banner.append("<li>").append(HtmlTables.escape(History.summary(s))).append("</li>"));
+            // each named as the table names it: a faster series is listed too, and must not read as a slower one
+            moved.forEach(s -> banner.append("<li>").append(s.regressed() ? "SLOWER " : "FASTER ")
+                    .append(HtmlTables.escape(History.summary(s))).append("</li>"));
             banner.append("</ul>");
         }
         return banner.append("</div>").toString();
