@@ -5,13 +5,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An amount of data in bytes, written and parsed with binary units ({@code 4KiB}, {@code 1MiB},
- * {@code 2GiB}); {@code K}, {@code KB}, {@code k} are read as KiB too, because storage people
- * type them that way.
+ * An amount of data in bytes. Parsed as the SI and IEC prefixes mean: {@code 4KiB}, {@code 1MiB}, {@code 2GiB} are
+ * binary (4,096 B…), {@code 150KB}, {@code 150kB}, {@code 4MB}, {@code 2GB} decimal (150,000 B…); a bare letter,
+ * {@code 4k}, {@code 1M}, {@code 2G}, is binary, as fio and dd read it. Written in the largest whole binary unit
+ * ({@code 4KiB}), else the largest whole decimal one ({@code 150kB}), else in bytes.
  *
  * <pre>{@code
  * var size = dev.prism.DataSize.parse("4KiB");
  * System.out.println(size.bytes() + " " + size + " " + dev.prism.DataSize.ofMiB(1));
+ * System.out.println(dev.prism.DataSize.parse("150KB").bytes() + " " + dev.prism.DataSize.parse("150KB")); // 150000 150kB
  * }</pre>
  *
  * @param bytes the number of bytes, never negative
@@ -20,6 +22,7 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
     private static final Pattern SYNTAX =
             Pattern.compile("\\s*(\\d+)\\s*([kmgtp]?)(i?b?)\\s*", Pattern.CASE_INSENSITIVE);
     private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    private static final String[] DECIMAL_UNITS = {"B", "kB", "MB", "GB", "TB", "PB"};
 
     /** @throws IllegalArgumentException when {@code bytes} is negative */
     public DataSize {
@@ -49,7 +52,8 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
     }
 
     /**
-     * Parses {@code 4096}, {@code 4k}, {@code 4KiB}, {@code 1M}, {@code 2GiB}…
+     * Parses {@code 4096}, {@code 4k}, {@code 4KiB}, {@code 1M}, {@code 2GiB} (binary), {@code 150KB}, {@code 4MB}
+     * (decimal)…
      *
      * @throws IllegalArgumentException naming the text when it is not a size
      */
@@ -57,18 +61,23 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
         Matcher m = SYNTAX.matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a size; use a number of bytes"
-                    + " or a binary unit such as 4KiB, 1MiB, 2GiB");
+                    + " or a unit such as 4KiB, 1MiB, 2GiB (binary) or 150KB, 4MB (decimal)");
         }
         String prefix = m.group(2).toLowerCase(Locale.ROOT);
-        int shift = 10 * "_kmgtp".indexOf(prefix.isEmpty() ? "_" : prefix);
+        int power = "_kmgtp".indexOf(prefix.isEmpty() ? "_" : prefix);
+        boolean decimal = power > 0 && m.group(3).equalsIgnoreCase("b"); // KB, MB: SI; KiB, K: binary
         try {
-            return new DataSize(Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift));
+            long unit = decimal ? (long) Math.pow(1000, power) : 1L << (10 * power);
+            return new DataSize(Math.multiplyExact(Long.parseLong(m.group(1)), unit));
         } catch (ArithmeticException | NumberFormatException e) {
             throw new IllegalArgumentException("'" + text + "' is larger than " + Long.MAX_VALUE + " bytes");
         }
     }
 
-    /** @return the largest whole binary unit: {@code 4KiB}, {@code 1536B}, {@code 3MiB} */
+    /**
+     * @return in the largest whole binary unit ({@code 4KiB}, {@code 1536B}, {@code 3MiB}), else the largest whole decimal
+     *         one ({@code 150kB}), else in bytes ({@code 1500B}): text {@link #parse} reads back to the same size
+     */
     @Override
     public String toString() {
         int unit = 0;
@@ -77,7 +86,14 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
             value /= 1024;
             unit++;
         }
-        return value + UNITS[unit];
+        if (unit > 0) {
+            return value + UNITS[unit];
+        }
+        while (unit < DECIMAL_UNITS.length - 1 && value != 0 && value % 1000 == 0) {
+            value /= 1000;
+            unit++;
+        }
+        return value + DECIMAL_UNITS[unit];
     }
 
     @Override

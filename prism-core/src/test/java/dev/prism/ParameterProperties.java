@@ -36,6 +36,13 @@ class ParameterProperties {
     }
 
     @Property
+    void aDecimalSizeRoundTripsThroughText(@ForAll @LongRange(min = 1, max = 999_999) long amount,
+                                           @ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 4) int power) {
+        DataSize size = DataSize.ofBytes(amount * (long) Math.pow(1000, power));
+        assertThat(DataSize.parse(size.toString())).isEqualTo(size);
+    }
+
+    @Property
     void scenarioTasksOutOfRange_alwaysNameTasks(@ForAll int tasks) {
         if (tasks >= 1 && tasks <= 100_000) {
             Scenario.builder().tasks(tasks);

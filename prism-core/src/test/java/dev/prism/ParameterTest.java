@@ -19,6 +19,15 @@ class ParameterTest {
         assertThat(DataSize.parse("1536").toString()).isEqualTo("1536B");
         assertThat(DataSize.ofMiB(3).toString()).isEqualTo("3MiB");
         assertThatThrownBy(() -> DataSize.parse("4 apples")).hasMessageContaining("'4 apples'");
+        // the SI prefixes with a B are decimal, as they mean: 150KB is 150,000 B, 150KiB 153,600 B (issue 39)
+        assertThat(DataSize.parse("150KB").bytes()).isEqualTo(150_000);
+        assertThat(DataSize.parse("150kB").bytes()).isEqualTo(150_000);
+        assertThat(DataSize.parse("150KiB").bytes()).isEqualTo(153_600);
+        assertThat(DataSize.parse("4MB").bytes()).isEqualTo(4_000_000);
+        assertThat(DataSize.parse("2 GB").bytes()).isEqualTo(2_000_000_000L);
+        assertThat(DataSize.parse("150KB").toString()).isEqualTo("150kB");
+        assertThat(DataSize.parse("4096B").toString()).isEqualTo("4KiB");
+        assertThat(DataSize.parse("1500").toString()).isEqualTo("1500B");
         assertThatThrownBy(() -> DataSize.parse("99999999999P")).isInstanceOf(IllegalArgumentException.class);
     }
 

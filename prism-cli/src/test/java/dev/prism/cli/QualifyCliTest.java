@@ -114,4 +114,24 @@ class QualifyCliTest {
         assertThat(plan.exit()).isZero();
         assertThat(plan.out()).contains("measured by git_status files=5000 scans=10");
     }
+
+    /**
+     * A data requirement of "150KB" samples (150,000 B: not a whole number of pages) is measured, not failed: md5_check
+     * read such chunks into a buffer one page short and both data rows said FAIL with a margin of NaN%.
+     */
+    @Test
+    void aDataRequirementOf150KBSamples_isMeasured() throws Exception {
+        Path requirements = Files.writeString(work.resolve("data.json"), """
+                {"name": "data", "job": {"ranks": 1},
+                 "data": {"samplesPerSecondPerGpu": 1, "bytesPerSample": "150KB", "filesPerSample": 1, "measureFiles": 16}}
+                """);
+        Cli.Outcome o = prism("qualify", requirements.toString(), "--target", Files.createDirectories(work.resolve("t")).toString(),
+                "--tasks", "1", "-q", "--out", work.resolve("out").toString(), "--run-id", "data");
+        assertThat(o.exit()).as(o.out() + o.err()).isZero();
+        assertThat(o.out()).containsPattern("data_bytes +≥ 150 kB/s per rank .* PASS ")
+                .containsPattern("data_files +≥ 1\\.000 files/s per rank .* PASS ").doesNotContain("NaN")
+                .contains("× 150kB (1 file(s) of 150kB each)");
+        var run = Results.load(work.resolve("out").resolve("data")).get(0);
+        assertThat(run.measurement("read").bytes()).isEqualTo(run.repetitions().size() * 16L * 150_000);
+    }
 }

@@ -79,6 +79,18 @@ class QualificationTest {
     }
 
     @Test
+    void aDataRequirementIn150KB_means150000Bytes_andSaysSo() {
+        Qualification q = Qualification.fromJson("{\"job\": {\"ranks\": 2}, \"data\": {\"samplesPerSecondPerGpu\": 10,"
+                + " \"bytesPerSample\": \"150KB\", \"filesPerSample\": 1}}");
+        Qualification.Requirement bytes = q.requirements().get(0);
+        assertThat(bytes.needed()).isEqualTo(1_500_000); // 10 × 150,000 B a second, as the SI prefix means
+        assertThat(bytes.statement()).contains("× 150kB (1 file(s) of 150kB each)");
+        assertThat(bytes.parameters()).containsEntry("size_classes", "150000B").containsEntry("chunk_size", "150000B");
+        assertThat(Qualification.fromJson("{\"job\": {\"ranks\": 2}, \"data\": {\"samplesPerSecondPerGpu\": 10,"
+                + " \"bytesPerSample\": \"150KiB\", \"filesPerSample\": 1}}").requirements().get(0).statement()).contains("× 150KiB");
+    }
+
+    @Test
     void wrongFields_areNamedWithWhatTheyAccept() {
         assertThatThrownBy(() -> Qualification.fromJson("{\"job\": {\"ranks\": 0}, \"interactive\": {\"statP99\": \"1ms\"}}"))
                 .hasMessage("job.ranks must be a number in 1..1000000, was 0");

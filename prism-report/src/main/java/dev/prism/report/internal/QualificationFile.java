@@ -141,9 +141,9 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         p.put("order", "random");
         p.put("chunk_size", Math.max(512, Math.min(fileSize, 1L << 20)) + "B");
         String statement = String.format(Locale.ROOT, "data loading: %s samples/s per GPU × %s (%d file(s) of %s each), %d GPU(s)",
-                trim(samples), dev.prism.spi.Formats.bytes(perSample), files, dev.prism.spi.Formats.bytes(fileSize), ranks);
+                trim(samples), asGiven(perSample), files, asGiven(fileSize), ranks);
         String how = String.format(Locale.ROOT, "; %d files of %s read with the page cache dropped, in random order, and"
-                + " MD5'd, shared by the ranks", measureFiles, dev.prism.spi.Formats.bytes(fileSize));
+                + " MD5'd, shared by the ranks", measureFiles, asGiven(fileSize));
         return List.of(
                 new Requirement("data_bytes", statement, String.format(Locale.ROOT, "%s/s per GPU, %s/s aggregate%s%s",
                         decimal(bytesPerGpu), decimal(bytesPerGpu * ranks), room, how),
@@ -275,6 +275,15 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
             throw new IllegalArgumentException(path + " must be between 1ns and 24h, was " + v);
         }
         return Duration.ofNanos(Math.round(nanos));
+    }
+
+    /**
+     * @return a size in the unit it was most likely given in: a whole binary or decimal unit as such ({@code 512KiB},
+     *         {@code 150kB}: a requirement of "150KB" is not restated as 146.5 KiB), else as the tables print sizes
+     */
+    static String asGiven(long bytes) {
+        String whole = DataSize.ofBytes(bytes).toString();
+        return bytes < 1024 || !whole.matches("\\d+B") ? whole : dev.prism.spi.Formats.bytes(bytes);
     }
 
     /** @return a size as teams size storage, in decimal units: {@code 112 GB}, {@code 9.15 MB} */
