@@ -114,6 +114,25 @@ class PythonAccessTest {
         }
     }
 
+    /**
+     * faultfs adds 20 ms to every write the filesystem serves: under fsspec, whose files buffer, the bytes must reach it
+     * within the timed write (fsspec's flush is part of it), not in close, as through Python's unbuffered open.
+     */
+    @Test
+    void underFsspec_theWriteRowHoldsTheFilesystemsWrite_notABufferCopy() throws Exception {
+        try (FaultFs fs = FaultFs.mount(Files.createDirectories(target.resolve("fs")))) {
+            fs.rule("write", "*/rank-*", Duration.ofMillis(20), null);
+            for (Access access : List.of(Access.PYTHON, Access.FSSPEC)) {
+                Path where = Files.createDirectories(fs.mountPoint().resolve(access.name()));
+                RunResult r = Scenario.builder().target(where).benchmark(PosixBenchmarks.createFiles().files(5).access(access))
+                        .timeout(Duration.ofMinutes(5)).build().execute().runs().get(0);
+                assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+                assertThat(r.measurement("write").minNanos()).as(access + " write").isGreaterThanOrEqualTo(Duration.ofMillis(20).toNanos());
+                assertThat(r.measurement("close").maxNanos()).as(access + " close").isLessThan(Duration.ofMillis(20).toNanos());
+            }
+        }
+    }
+
     @Test
     void aFailedCall_failsTheRank_namingCallPathAndErrno() throws Exception {
         try (FaultFs fs = FaultFs.mount(Files.createDirectories(target.resolve("fs")))) {
