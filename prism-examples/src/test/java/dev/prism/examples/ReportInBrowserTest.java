@@ -76,7 +76,9 @@ class ReportInBrowserTest {
         // two of them on a logarithmic latency axis, every error bar inside its chart, none of them blank; and per
         // configuration one chart of each rank's timed phase at 2 tasks
         assertThat(dom).doesNotContain("data-error").contains("data-rendered=\"20\"").contains("data-log-axes=\"12\"")
-                .contains("data-overflowing-bars=\"0\"").contains("data-blank-charts=\"0\"").contains("data-rank-charts=\"2\"");
+                .contains("data-overflowing-bars=\"0\"").contains("data-blank-charts=\"0\"").contains("data-rank-charts=\"2\"")
+                // the straggler outlined in its own set's colour: a red one read as the second set's bar
+                .contains("data-straggler-clashes=\"0\"");
         // the verdict first, then the summary with both values beside each ratio
         assertThat(dom.indexOf("id=\"verdict\"")).isPositive().isLessThan(dom.indexOf("Summary against tmpfs"));
         assertThat(dom).containsPattern("<td>\\d+\\.\\d\\d <small>\\([^<]+ → [^<]+\\)</small></td>");
