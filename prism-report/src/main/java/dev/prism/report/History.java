@@ -115,12 +115,19 @@ public final class History {
      * @param verdict  {@code REGRESSION} or {@code FASTER}
      * @param changes  what changed between the run before and this one (labels, programs, PRISM's commit, the
      *                 host's conditions); empty when nothing recorded changed
+     * @param runsSince the runs after the first that moved, every one of them still moved: 0 when the move is the
+     *                 latest run's, which no later run has confirmed yet (a blip and a shift look alike until one does)
      */
     public record Shift(String run, Instant startedAt, double before, double after, Comparison.Verdict verdict,
-                        List<String> changes) {
+                        List<String> changes, int runsSince) {
         /** Copies. */
         public Shift {
             changes = List.copyOf(changes);
+        }
+
+        /** @return whether a later run stayed moved too; false for a move at the latest run only */
+        public boolean confirmed() {
+            return runsSince > 0;
         }
 
         /** @return after / before */
@@ -375,7 +382,7 @@ public final class History {
             RunResult since = pools.computeIfAbsent(List.copyOf(positions.subList(from, measured.size())),
                     k -> pool(measured.subList(from, measured.size()), op));
             shift = new Shift(first.run(), first.startedAt(), stat.of(shiftWindow.measurement(op)), stat.of(since.measurement(op)),
-                    first.verdict(), changes(measured.get(shiftAt - 1), firstRun));
+                    first.verdict(), changes(measured.get(shiftAt - 1), firstRun), measured.size() - 1 - shiftAt);
         }
         RunResult latest = measured.get(measured.size() - 1);
         Map<String, String> telling = new LinkedHashMap<>(latest.parameters());
@@ -468,8 +475,10 @@ public final class History {
             out.append(x.regressed() ? "SLOWER " : "FASTER ").append(summary(x)).append('\n');
         }
         long regressed = moved.stream().filter(Series::regressed).count();
-        out.append(String.format(Locale.ROOT, "%d series moved: %d slower, %d faster%n", moved.size(), regressed,
-                moved.size() - regressed));
+        long unconfirmed = moved.stream().filter(x -> !x.shift().confirmed()).count();
+        out.append(String.format(Locale.ROOT, "%d series moved: %d slower, %d faster%s%n", moved.size(), regressed,
+                moved.size() - regressed, unconfirmed == 0 ? ""
+                        : " (" + unconfirmed + " at the latest run only: the next run says whether it is a shift or a blip)"));
         return out.toString();
     }
 
@@ -479,9 +488,10 @@ public final class History {
      */
     public static String summary(Series s) {
         Shift sh = s.shift();
-        return String.format(Locale.ROOT, "%s %+.0f%% (%s → %s) since run %s (%s)%s", s.title(), (sh.ratio() - 1) * 100,
-                value(s.stat(), sh.before()), value(s.stat(), sh.after()), sh.run(), when(sh.startedAt()),
-                sh.changes().isEmpty() ? "" : ": " + String.join(", ", sh.changes()));
+        return String.format(Locale.ROOT, "%s %+.0f%% (%s → %s) %s %s (%s)%s", s.title(), (sh.ratio() - 1) * 100,
+                value(s.stat(), sh.before()), value(s.stat(), sh.after()),
+                sh.confirmed() ? "since run" : "at the latest run, not yet confirmed by a later one:", sh.run(),
+                when(sh.startedAt()), sh.changes().isEmpty() ? "" : ": " + String.join(", ", sh.changes()));
     }
 
     /** @return an instant to the second */

@@ -68,4 +68,32 @@ class ReportVerdictTest {
         assertThat(banner).contains("banner good").contains("No series shifted slower, " + history.moved().size() + " faster")
                 .containsPattern("<li>FASTER bench tasks=2 create mean -\\d+%").doesNotContain("<li>SLOWER");
     }
+
+    /** @return nights 1..n of one configuration, create's mean 100 µs until night {@code slowFrom}, 400 µs from it */
+    private static Map<String, List<RunResult>> nights(int n, int slowFrom) {
+        Map<String, List<RunResult>> nights = new LinkedHashMap<>();
+        for (int i = 1; i <= n; i++) {
+            RunResult r = CompareAndGateTest.Fixture.of(i < slowFrom ? 100_000 : 400_000, 5_000, 0.01, 40 + i).repetitions(3).run();
+            java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
+            nights.put("night-" + i, List.of(new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(),
+                    r.warmups(), r.seed(), r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(),
+                    r.repetitions(), r.rankSpread(), at, at, r.target(), r.host(), r.provenance(), r.conditions())));
+        }
+        return nights;
+    }
+
+    @Test
+    void aMoveAtTheLatestRunOnly_isSaidToBeUnconfirmed_andOneALaterRunKept_isAShiftSinceThatRun() {
+        History latest = History.of(nights(6, 6));
+        History.Series moved = latest.moved().get(0);
+        assertThat(moved.regressed()).isTrue();
+        assertThat(moved.shift().confirmed()).isFalse();
+        assertThat(moved.shift().runsSince()).isZero();
+        assertThat(latest.table()).contains("at the latest run, not yet confirmed by a later one: night-6")
+                .containsPattern("series moved: \\d+ slower, 0 faster \\(\\d+ at the latest run only");
+
+        History kept = History.of(nights(7, 6));
+        assertThat(kept.moved().get(0).shift().runsSince()).isEqualTo(1);
+        assertThat(kept.table()).contains("since run night-6").doesNotContain("not yet confirmed").doesNotContain("latest run only");
+    }
 }
