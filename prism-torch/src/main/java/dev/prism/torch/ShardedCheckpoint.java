@@ -98,6 +98,19 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
      *         the next one, until the next is whole) and the memory each node's ranks hold (their largest shard, its
      *         extra copies, and 1 GiB for Python and torch per rank); empty for a model built whole
      */
+    /**
+     * @return every parameter but those that do not apply: a preset's size, layers, batch and fault (it has its
+     *         architecture's, and is saved without training) or a model built whole's layout and precision (it is
+     *         built whole on every rank), so a title and a history series say only what was run
+     */
+    @Override
+    public java.util.Map<String, String> recordedParameters() {
+        java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
+        (parameters().get(MODEL).isPreset() ? java.util.List.of(PARAMS, LAYERS, BATCH, FAULT)
+                : java.util.List.of(TP, PP, DP, FIRST_RANK, PRECISION)).forEach(p -> recorded.remove(p.name()));
+        return recorded;
+    }
+
     @Override
     public Optional<Footprint> footprint(int tasks) {
         Parameters p = parameters();

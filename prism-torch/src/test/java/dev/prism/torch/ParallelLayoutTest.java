@@ -29,6 +29,14 @@ class ParallelLayoutTest {
     }
 
     @Test
+    void aPresetsRecordedParameters_leaveOutTheSizeItDoesNotUse_andAWholeModelsTheLayoutItDoesNotUse() {
+        var preset = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_8B).recordedParameters();
+        assertThat(preset).containsKeys("model", "tp", "pp", "dp", "precision").doesNotContainKeys("params", "layers", "batch", "fault");
+        var whole = TorchBenchmarks.fsdpSave().recordedParameters();
+        assertThat(whole).containsKeys("model", "params", "layers", "batch").doesNotContainKeys("tp", "pp", "dp", "first_rank", "precision");
+    }
+
+    @Test
     void theWholeJobsCheckpoint_isWithinOnePercentOfMlperfStoragesPublishedSizes() {
         // MLPerf Storage v2's checkpoints: 105 GB (8b, 1x1x8), 912 GB (70b, 8x4x2), 5.29 TB (405b, 8x16x4), in GiB;
         // bf16 weights, an fp32 master copy and Adam's two fp32 states: 14 bytes per parameter
