@@ -86,8 +86,20 @@ public final class SyscallTrace implements AutoCloseable {
      * @param calls    every call, in the order they started
      * @param parentOf each traced process started by another traced process: child pid → parent pid
      * @param lost     calls bpftrace could not deliver (its buffer was full): the counts are then lower bounds
+     * @param undrained the CPUs whose trace buffer was not seen read to its end before the trace stopped (see
+     *                  {@link #stop}): empty when every call made before the stop was delivered; else the counts are
+     *                  lower bounds
      */
-    public record Result(List<Call> calls, Map<Integer, Integer> parentOf, long lost) {
+    public record Result(List<Call> calls, Map<Integer, Integer> parentOf, long lost, List<Integer> undrained) {
+        /** Copies. */
+        public Result {
+            undrained = List.copyOf(undrained);
+        }
+
+        /** @return whether every count is exact: nothing lost, every CPU's buffer read to its end */
+        public boolean complete() {
+            return lost == 0 && undrained.isEmpty();
+        }
     }
 
     private final Path cgroup;
@@ -97,6 +109,11 @@ public final class SyscallTrace implements AutoCloseable {
     private final Map<Integer, Integer> parentOf = Collections.synchronizedMap(new HashMap<>());
     private final List<long[]> forks = Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong lost = new AtomicLong();
+    /** The processes that mark the end of each CPU's buffer (see {@link #drain}): their calls are not the programs' */
+    private final java.util.Set<Integer> markerPids = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The CPUs whose marker call the reader has seen */
+    private final java.util.Set<Integer> drained = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final String markerName = "prism-trace-marker-" + Long.toHexString(new java.security.SecureRandom().nextLong());
     private final Thread reader;
     private final OutputTail errors;
     private Result result;
@@ -154,9 +171,18 @@ public final class SyscallTrace implements AutoCloseable {
                 } else if (line.startsWith("C ")) {
                     Raw raw = Raw.parse(line);
                     if (raw != null) {
-                        raws.add(raw);
                         String path = raw.fd < 0 ? paths.getOrDefault(raw.tid + " " + (-raw.fd), "") : "";
-                        live.accept(new Call(raw.pid, raw.tid, raw.name, raw.start, raw.nanos, raw.result, path));
+                        if (path.contains(markerName)) {
+                            synchronized (drained) {
+                                drained.add(Integer.parseInt(path.substring(path.lastIndexOf('-') + 1)));
+                                drained.notifyAll();
+                            }
+                            continue;
+                        }
+                        raws.add(raw);
+                        if (!markerPids.contains(raw.pid)) {
+                            live.accept(new Call(raw.pid, raw.tid, raw.name, raw.start, raw.nanos, raw.result, path));
+                        }
                     }
                 } else if (line.startsWith("F ")) {
                     String[] f = line.split(" ");
@@ -361,18 +387,110 @@ public final class SyscallTrace implements AutoCloseable {
      */
     public synchronized Result stop() {
         if (result == null) {
+            List<Integer> undrained = drain();
             stopTracer();
             List<Raw> seen;
             synchronized (raws) {
                 seen = new ArrayList<>(raws);
             }
+            seen.removeIf(r -> markerPids.contains(r.pid));
             List<long[]> started;
             synchronized (forks) {
                 started = new ArrayList<>(forks);
             }
-            result = new Result(joined(seen, started, paths), Map.copyOf(parentOf), lost.get());
+            started.removeIf(f -> markerPids.contains((int) f[1]));
+            Map<Integer, Integer> parents = new HashMap<>(parentOf);
+            parents.keySet().removeAll(markerPids);
+            result = new Result(joined(seen, started, paths), Map.copyOf(parents), lost.get(), undrained);
         }
         return result;
+    }
+
+    /** How long {@link #drain} waits for the markers: bpftrace prints what it reads at once, within milliseconds. */
+    private static final long DRAIN_LIMIT_MILLIS = 10_000;
+
+    /**
+     * Reads the trace to its end before it stops. bpftrace keeps a buffer per CPU and reads each in order; a call a
+     * program made is printed once bpftrace has read that CPU's buffer past it, which it may not have done when it is
+     * told to stop (short programs lost up to half of their calls that way). So one marker process per CPU the rank
+     * may run on, pinned there ({@code taskset}) and inside the trace's cgroup, opens a file named for the trace and
+     * the CPU: once the reader has seen every marker's call, every call made before it on every CPU was delivered.
+     * The markers' own calls are left out of the result.
+     *
+     * @return the CPUs whose marker was not seen within {@link #DRAIN_LIMIT_MILLIS} (their calls may be missing)
+     */
+    private List<Integer> drain() {
+        List<Integer> cpus = allowedCpus();
+        String taskset = onPath("taskset");
+        if (taskset == null || cpus.isEmpty() || !tracer.isAlive()) {
+            return cpus.isEmpty() ? List.of(-1) : cpus;
+        }
+        List<Process> markers = new ArrayList<>();
+        for (int cpu : cpus) {
+            List<String> command = new ArrayList<>(List.of(taskset, "-c", String.valueOf(cpu)));
+            command.addAll(wrap(List.of("/bin/cat", "/proc/self/" + markerName + "-" + cpu)));
+            try {
+                Process marker = new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                markerPids.add((int) marker.pid());
+                markers.add(marker);
+            } catch (IOException e) {
+                // its CPU stays undrained: said in the result
+            }
+        }
+        long end = System.currentTimeMillis() + DRAIN_LIMIT_MILLIS;
+        synchronized (drained) {
+            while (!drained.containsAll(cpus) && tracer.isAlive() && System.currentTimeMillis() < end) {
+                try {
+                    drained.wait(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        for (Process marker : markers) {
+            try {
+                marker.waitFor(1, TimeUnit.SECONDS); // cat of a file that is not there ends at once
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            marker.destroyForcibly();
+        }
+        List<Integer> missing = new ArrayList<>(cpus);
+        missing.removeAll(drained);
+        return missing;
+    }
+
+    /** @return the CPUs this process may run on ({@code Cpus_allowed_list}), where its programs ran; empty if unknown */
+    static List<Integer> allowedCpus() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return cpuList(line.substring(line.indexOf(':') + 1).strip());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // unknown
+        }
+        return List.of();
+    }
+
+    /** @return the CPUs of a kernel CPU list such as {@code 0-3,8,10-11} */
+    static List<Integer> cpuList(String list) {
+        List<Integer> cpus = new ArrayList<>();
+        for (String part : list.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            String[] range = part.strip().split("-");
+            int from = Integer.parseInt(range[0]);
+            int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
+            for (int cpu = from; cpu <= to; cpu++) {
+                cpus.add(cpu);
+            }
+        }
+        return cpus;
     }
 
     private void stopTracer() {

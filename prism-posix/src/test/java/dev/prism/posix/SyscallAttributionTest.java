@@ -103,8 +103,19 @@ class SyscallAttributionTest {
 
     @Test
     void tarExtract_callsOnFiles_areStracesCountOfTheSameExtraction() throws IOException {
+        // the tracer attaches in setup, before the clock: bpftrace is up when the rank enters its timed phase
+        java.util.List<Boolean> tracerUpAtRun = new java.util.concurrent.CopyOnWriteArrayList<>();
         RunResult r = run(Files.createDirectories(dir.resolve("a")), DevWorkflows.tarExtract().with(DevWorkflows.TAR_FILES, 60)
-                .with(DevWorkflows.REPEATS, 1).with(DevWorkflows.SYSCALLS, SyscallTracing.KERNEL), new ScenarioListener() { });
+                .with(DevWorkflows.REPEATS, 1).with(DevWorkflows.SYSCALLS, SyscallTracing.KERNEL), new ScenarioListener() {
+                    @Override
+                    public void rankEntered(int rank, dev.prism.RankPhase phase) {
+                        if (phase == dev.prism.RankPhase.RUN) {
+                            tracerUpAtRun.add(ProcessHandle.current().descendants()
+                                    .anyMatch(h -> h.info().command().orElse("").endsWith("bpftrace")));
+                        }
+                    }
+                });
+        assertThat(tracerUpAtRun).as("bpftrace attached when the timed phase began").containsExactly(true);
         // the same archive: the tree rank 0 writes, from the same seed
         Path tree = dir.resolve("b/tree");
         SourceTree.write(tree, 60, new Random(0));

@@ -15,10 +15,11 @@ import java.util.Map;
 
 /**
  * The programs a rank runs in its timed operations, with their file system calls attributed when the benchmark's
- * {@code syscalls} parameter asks: {@link #begin} starts the kernel trace before any clock (bpftrace takes a second
- * or more to attach), {@link #check} runs a program inside the trace's cgroup, {@link #close} records every call the
- * programs made as the rank's {@code syscall:<call>} measurements, with the slowest named in a note. Programs run in
- * setup or validation go through {@link Programs} directly and are never traced.
+ * {@code syscalls} parameter asks: {@link #begin}, called at the end of a workload's setup, starts the kernel trace
+ * before the clock (bpftrace takes seconds to compile and attach: inside the timed phase it cut ops/s about five
+ * times), {@link #check} runs a program inside the trace's cgroup, {@link #close}, called in teardown, records every
+ * call the programs made as the rank's {@code syscall:<call>} measurements, with the slowest named in a note, after the
+ * clock too. Programs run in setup or validation go through {@link Programs} directly and are never traced.
  */
 public final class TracedPrograms implements AutoCloseable {
     private final WorkloadContext ctx;
@@ -70,12 +71,22 @@ public final class TracedPrograms implements AutoCloseable {
         return Programs.check(trace == null ? command : trace.wrap(command), command, directory, environment, timeout);
     }
 
-    /** Stops the trace and records what it saw into the rank's measurements and notes. */
+    /** Closes {@code programs} where there are any: a workload's teardown, whether or not its setup got that far. */
+    public static void close(TracedPrograms programs) {
+        if (programs != null) {
+            programs.close();
+        }
+    }
+
+    private boolean closed;
+
+    /** Stops the trace and records what it saw into the rank's measurements and notes; once. */
     @Override
     public void close() {
-        if (trace == null) {
+        if (trace == null || closed) {
             return;
         }
+        closed = true;
         SyscallTrace.Result seen;
         try {
             seen = trace.stop();
@@ -86,9 +97,14 @@ public final class TracedPrograms implements AutoCloseable {
         ctx.note("syscalls", "kernel (bpftrace): every call of the timed programs and the processes they started, "
                 + seen.calls().size() + " calls, " + SyscallAttribution.onFiles(seen.calls()).size() + " on files"
                 + (seen.lost() > 0 ? ", " + seen.lost() + " lost (bpftrace's buffer"
-                + " was full: the counts are lower bounds)" : ""));
+                + " was full: the counts are lower bounds)" : "")
+                + (seen.undrained().isEmpty() ? "" : "; the trace of CPU(s) " + seen.undrained()
+                + " was not read to its end before it stopped: the counts are lower bounds"));
         if (seen.lost() > 0) {
             ctx.addCounter("syscall_calls_lost", seen.lost());
+        }
+        if (!seen.undrained().isEmpty()) {
+            ctx.addCounter("syscall_cpus_undrained", seen.undrained().size());
         }
         if (!seen.calls().isEmpty()) {
             ctx.note("syscalls_slowest", SyscallAttribution.slowest(seen.calls(), SyscallAttribution.SLOWEST));

@@ -117,6 +117,7 @@ public final class EnvWorkloads {
         private final int environments;
         private Tool tool;
         private List<String> names;
+        private TracedPrograms programs;
 
         public Create(String tool, String python, String uv, int packages, int modules, int environments) {
             this.toolName = tool;
@@ -131,18 +132,22 @@ public final class EnvWorkloads {
         public void setup(WorkloadContext ctx) throws IOException {
             tool = new Tool(ctx, toolName, python, uv, ctx.sharedDirectory().resolve("uv-cache"));
             names = stageWheels(ctx, packages, modules);
+            programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
 
         @Override
         public void run(WorkloadContext ctx) {
             Path wheels = ctx.sharedDirectory().resolve("wheels");
-            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
-                for (int i = 0; i < environments; i++) {
-                    Path environment = ctx.workDirectory().resolve("env-" + i);
-                    ctx.measure("create", environment, () -> tool.create(programs, environment));
-                    ctx.measure("install", environment, () -> tool.install(programs, environment, wheels, names));
-                }
+            for (int i = 0; i < environments; i++) {
+                Path environment = ctx.workDirectory().resolve("env-" + i);
+                ctx.measure("create", environment, () -> tool.create(programs, environment));
+                ctx.measure("install", environment, () -> tool.install(programs, environment, wheels, names));
             }
+        }
+
+        @Override
+        public void teardown(WorkloadContext ctx) {
+            TracedPrograms.close(programs);
         }
 
         @Override
@@ -160,6 +165,7 @@ public final class EnvWorkloads {
         private final String uv;
         private final int activations;
         private Path environment;
+        private TracedPrograms programs;
 
         public Activate(String tool, String python, String uv, int activations) {
             this.toolName = tool;
@@ -178,17 +184,21 @@ public final class EnvWorkloads {
             if (!Files.isRegularFile(environment.resolve("bin/activate"))) {
                 throw new PrismException(environment + " has no bin/activate");
             }
+            programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
 
         @Override
         public void run(WorkloadContext ctx) {
             String script = ". " + environment.resolve("bin/activate") + " && python -c 'import prism_pkg_0, prism_pkg_1'";
-            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
-                for (int i = 0; i < activations; i++) {
-                    ctx.measure("activate", environment,
-                            () -> programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
-                }
+            for (int i = 0; i < activations; i++) {
+                ctx.measure("activate", environment,
+                        () -> programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
             }
+        }
+
+        @Override
+        public void teardown(WorkloadContext ctx) {
+            TracedPrograms.close(programs);
         }
     }
 }

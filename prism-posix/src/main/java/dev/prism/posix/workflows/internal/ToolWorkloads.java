@@ -36,6 +36,7 @@ public final class ToolWorkloads {
         private String tar;
         private Path tree;
         private Path archive;
+        private TracedPrograms programs;
 
         public Tar(boolean extract, String tar, int files, int repeats) {
             this.extract = extract;
@@ -53,25 +54,29 @@ public final class ToolWorkloads {
             if (extract) {
                 Programs.check(List.of(tar, "-cf", archive.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT);
             }
+            programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
 
         @Override
         public void run(WorkloadContext ctx) throws IOException {
-            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
-                for (int i = 0; i < repeats; i++) {
-                    if (extract) {
-                        Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
-                        ctx.measure("extract", into, () -> programs.check(
-                                List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
-                        ctx.addBytes("extract", Files.size(archive));
-                    } else {
-                        Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
-                        ctx.measure("create", out, () -> programs.check(
-                                List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
-                        ctx.addBytes("create", Files.size(out));
-                    }
+            for (int i = 0; i < repeats; i++) {
+                if (extract) {
+                    Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
+                    ctx.measure("extract", into, () -> programs.check(
+                            List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
+                    ctx.addBytes("extract", Files.size(archive));
+                } else {
+                    Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
+                    ctx.measure("create", out, () -> programs.check(
+                            List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
+                    ctx.addBytes("create", Files.size(out));
                 }
             }
+        }
+
+        @Override
+        public void teardown(WorkloadContext ctx) {
+            TracedPrograms.close(programs);
         }
 
         @Override
@@ -93,6 +98,7 @@ public final class ToolWorkloads {
         private final String fioGiven;
         private final List<String> job;
         private String fio;
+        private TracedPrograms programs;
 
         /** @param job fio's job options, e.g. {@code --rw=randread --bs=4k …} */
         public Fio(String fio, List<String> job) {
@@ -103,6 +109,12 @@ public final class ToolWorkloads {
         @Override
         public void setup(WorkloadContext ctx) {
             fio = Programs.require(ctx, "fio", fioGiven, "apt-get install fio");
+            programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
+        }
+
+        @Override
+        public void teardown(WorkloadContext ctx) {
+            TracedPrograms.close(programs);
         }
 
         @Override
@@ -111,9 +123,7 @@ public final class ToolWorkloads {
                     "--directory=" + ctx.workDirectory(), "--output-format=json"));
             command.addAll(job);
             String out;
-            try (TracedPrograms programs = TracedPrograms.begin(ctx)) {
-                out = ctx.call("fio", ctx.workDirectory(), () -> programs.check(command, null, Map.of(), LIMIT).stdout());
-            }
+            out = ctx.call("fio", ctx.workDirectory(), () -> programs.check(command, null, Map.of(), LIMIT).stdout());
             JsonNode result = new ObjectMapper().readTree(out.substring(Math.max(0, out.indexOf('{'))));
             // fio's jobs of one rank run side by side: an operation ran over its longest job's time
             Map<String, Long> elapsed = new java.util.LinkedHashMap<>();
