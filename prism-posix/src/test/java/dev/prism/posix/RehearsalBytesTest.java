@@ -53,6 +53,14 @@ class RehearsalBytesTest {
     }
 
     @Test
+    void folderBench_ofLargeLeafFiles_rehearsesWithinItsBudget() {
+        // 2 levels of 2, one 16 MiB file a leaf: 64 MiB timed; its rehearsal trees (4 leaves) get 2 MiB files at most
+        RunResult r = run("folder_bench", Map.of("depth", "2", "breadth", "2", "files_per_leaf", "1", "file_size", "16MiB"));
+        assertThat(r.measurement("create").bytes()).isEqualTo(64L << 20);
+        assertThat(r.counters().get("rehearsal_bytes")).isPositive().isLessThanOrEqualTo(Rehearsal.MIN_BYTES);
+    }
+
+    @Test
     void md5Check_andCreateDataset_rehearseWithinTheirBudgets_asStraceCounts() throws Exception {
         // a dataset of 16 files of 1 MiB: 16 MiB timed, so the least budget, 8 MiB, applies to each
         Map<String, String> dataset = Map.of("size_classes", "1MiB", "files_per_class", "16");

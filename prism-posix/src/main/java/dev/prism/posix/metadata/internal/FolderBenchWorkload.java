@@ -76,21 +76,25 @@ public final class FolderBenchWorkload implements Workload {
         long files = leaves(d, b) * f;
         // mkdir, readdir, stat and rmdir of each directory and the root; create, stat, unlink of each file
         long operationsPerTree = 4 * (dirs + 1) + 3 * files;
-        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, 
-                (int) Math.max(1, Rehearsal.ITERATIONS / operationsPerTree),
-                i -> buildWalkAndRemove(ctx, scratch.resolve("tree-" + i), d, b, f)));
+        // its files no bigger, and its trees no more, than a tenth of the timed tree's bytes allow (8 MiB..64 MiB)
+        long timedBytes = dev.prism.posix.internal.FileWork.product(leaves(depth, breadth), filesPerLeaf, fileSize);
+        long size = Math.min(fileSize, Math.max(1, Rehearsal.byteBudget(timedBytes) / Math.max(1, files)));
+        int trees = Rehearsal.steps((int) Math.max(1, Rehearsal.ITERATIONS / operationsPerTree),
+                dev.prism.posix.internal.FileWork.product(files, size, 1), timedBytes);
+        Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, trees,
+                i -> buildWalkAndRemove(ctx, scratch.resolve("tree-" + i), d, b, f, size)));
     }
 
     @Override
     public void run(WorkloadContext ctx) {
-        walkedEntries = buildWalkAndRemove(ctx, ctx.workDirectory().resolve("tree"), depth, breadth, filesPerLeaf);
+        walkedEntries = buildWalkAndRemove(ctx, ctx.workDirectory().resolve("tree"), depth, breadth, filesPerLeaf, fileSize);
     }
 
     /**
      * The timed work: mkdir the tree breadth-first, create its files, walk it, then unlink the files
      * and rmdir the directories deepest first. @return the entries the walk saw
      */
-    private long buildWalkAndRemove(WorkloadContext ctx, Path root, int depth, int breadth, int filesPerLeaf) {
+    private long buildWalkAndRemove(WorkloadContext ctx, Path root, int depth, int breadth, int filesPerLeaf, long fileSize) {
         ctx.measure("mkdir", root, () -> fileAccess.mkdir(root));
         List<Path> directories = new ArrayList<>();
         List<Path> level = List.of(root);
