@@ -53,6 +53,15 @@ class RehearsalBytesTest {
     }
 
     @Test
+    void deleteFiles_andListFiles_ofLargeFiles_writeScratchFilesWithinTheBudget_asStraceCounts() throws Exception {
+        // their calls (unlink, readdir, stat) do not read content: 2,000 scratch files of file_size were written
+        for (String benchmark : List.of("delete_files", "list_files")) {
+            long written = rehearsalBytesByStrace(benchmark, Map.of("files", "10", "file_size", "1MiB"));
+            assertThat(written).as(benchmark).isPositive().isLessThanOrEqualTo(Rehearsal.MIN_BYTES);
+        }
+    }
+
+    @Test
     void folderBench_ofLargeLeafFiles_rehearsesWithinItsBudget() {
         // 2 levels of 2, one 16 MiB file a leaf: 64 MiB timed; its rehearsal trees (4 leaves) get 2 MiB files at most
         RunResult r = run("folder_bench", Map.of("depth", "2", "breadth", "2", "files_per_leaf", "1", "file_size", "16MiB"));

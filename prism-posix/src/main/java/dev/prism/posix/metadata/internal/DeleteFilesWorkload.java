@@ -34,10 +34,11 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
             return;
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
-            var block = FileWork.blockFor(fileSize);
+            long size = scratchSize(Rehearsal.ITERATIONS);
+            var block = FileWork.blockFor(size);
             Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
                 Path file = FileWork.path(scratch, "file-" + i + ".dat");
-                FileWork.populate(fileAccess, file, block, fileSize);
+                FileWork.populate(fileAccess, file, block, size);
                 unlink(ctx, file);
             });
         });

@@ -40,10 +40,7 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             int scratchFiles = 100;
-            var block = FileWork.blockFor(fileSize);
-            for (int i = 0; i < scratchFiles; i++) {
-                FileWork.populate(fileAccess, FileWork.path(scratch, "file-" + i + ".dat"), block, fileSize);
-            }
+            scratchFiles(scratch, scratchFiles);
             Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch));
         });
     }

@@ -51,7 +51,7 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Path a = FileWork.path(scratch, "a.dat");
             Path b = FileWork.path(scratch, "b.dat");
-            FileWork.populate(fileAccess, a, FileWork.blockFor(fileSize), fileSize);
+            FileWork.populate(fileAccess, a, FileWork.blockFor(scratchSize(1)), scratchSize(1));
             Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 2, i -> {
                 rename(ctx, a, b);
                 rename(ctx, b, a);

@@ -55,13 +55,24 @@ abstract class PopulatedFilesWorkload implements Workload {
         PythonFileCalls.close(python);
     }
 
-    /** @return {@code count} files of {@code fileSize} made in {@code dir} for a rehearsal, as text paths */
+    /**
+     * @return the size of each of {@code count} rehearsal files: {@code fileSize}, or less where {@code count} of them
+     *         would pass the rehearsal's byte budget (a tenth of this rank's files' bytes, 8 MiB..64 MiB): their calls
+     *         (rename, unlink, stat) do not read the content, and 2,000 files of 1 GiB were written to rehearse them
+     */
+    long scratchSize(int count) {
+        long budget = dev.prism.posix.internal.Rehearsal.byteBudget(FileWork.product(files, fileSize, 1));
+        return Math.min(fileSize, Math.max(1, budget / Math.max(1, count)));
+    }
+
+    /** @return {@code count} files of {@link #scratchSize} made in {@code dir} for a rehearsal, as text paths */
     List<String> scratchFiles(Path dir, int count) {
-        var block = FileWork.blockFor(fileSize);
+        long size = scratchSize(count);
+        var block = FileWork.blockFor(size);
         List<String> made = new java.util.ArrayList<>();
         for (int i = 0; i < count; i++) {
             Path file = FileWork.path(dir, "file-" + i + ".dat");
-            FileWork.populate(fileAccess, file, block, fileSize);
+            FileWork.populate(fileAccess, file, block, size);
             made.add(file.toString());
         }
         return made;
