@@ -67,9 +67,12 @@ public final class LinkLockWorkload implements Workload {
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Path source = scratch.resolve("pkg");
             fileAccess.mkdir(source);
-            ByteBuffer block = FileWork.blockFor(fileSize);
+            // links do not read content: its files fit the rehearsal's byte budget (Rehearsal.byteBudget)
+            long size = Math.min(fileSize, Math.max(1, Rehearsal.byteBudget(FileWork.product(packages, filesPerPackage,
+                    fileSize)) / Math.max(1, filesPerPackage)));
+            ByteBuffer block = FileWork.blockFor(size);
             for (int f = 0; f < filesPerPackage; f++) {
-                FileWork.populate(fileAccess, source.resolve("file-" + f + ".py"), block, fileSize);
+                FileWork.populate(fileAccess, source.resolve("file-" + f + ".py"), block, size);
             }
             Path meta = scratch.resolve("conda-meta");
             fileAccess.mkdir(meta);
