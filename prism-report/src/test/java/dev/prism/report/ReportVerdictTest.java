@@ -31,14 +31,7 @@ class ReportVerdictTest {
         assertThat(html).contains("\"ranks\":[{\"label\":\"nfs, 2 tasks\",\"phases\":[");
 
         // a history given: its banner and the series that shifted, after the verdict and before the summary
-        Map<String, List<RunResult>> nights = new LinkedHashMap<>();
-        for (int i = 1; i <= 6; i++) {
-            RunResult r = CompareAndGateTest.Fixture.of(i <= 4 ? 100_000 : 400_000, 5_000, 0.01, 10 + i).repetitions(3).run();
-            java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
-            nights.put("night-" + i, List.of(new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(),
-                    r.warmups(), r.seed(), r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(),
-                    r.repetitions(), r.rankSpread(), at, at, r.target(), r.host(), r.provenance(), r.conditions())));
-        }
+        Map<String, List<RunResult>> nights = nights(6, 5, 100_000, 400_000, 10);
         String withHistory = Report.of(sets).history(History.of(nights)).html();
         assertThat(withHistory.indexOf("<h2>History</h2>")).isGreaterThan(withHistory.indexOf("id=\"verdict\""))
                 .isLessThan(withHistory.indexOf("Summary against nfs"));
@@ -53,15 +46,7 @@ class ReportVerdictTest {
 
     @Test
     void theHistoryBanner_countsAFasterSeriesApart_andNamesItFaster() throws Exception {
-        Map<String, List<RunResult>> nights = new LinkedHashMap<>();
-        for (int i = 1; i <= 6; i++) {
-            RunResult r = CompareAndGateTest.Fixture.of(i <= 4 ? 400_000 : 100_000, 5_000, 0.01, 20 + i).repetitions(3).run();
-            java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
-            nights.put("night-" + i, List.of(new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(),
-                    r.warmups(), r.seed(), r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(),
-                    r.repetitions(), r.rankSpread(), at, at, r.target(), r.host(), r.provenance(), r.conditions())));
-        }
-        History history = History.of(nights);
+        History history = History.of(nights(6, 5, 400_000, 100_000, 20));
         assertThat(history.moved()).isNotEmpty().noneMatch(History.Series::regressed);
         String html = history.html();
         String banner = html.substring(html.indexOf("<div class=\"banner"), html.indexOf("</div>", html.indexOf("<div class=\"banner")));
@@ -69,11 +54,14 @@ class ReportVerdictTest {
                 .containsPattern("<li>FASTER bench tasks=2 create mean -\\d+%").doesNotContain("<li>SLOWER");
     }
 
-    /** @return nights 1..n of one configuration, create's mean 100 µs until night {@code slowFrom}, 400 µs from it */
-    private static Map<String, List<RunResult>> nights(int n, int slowFrom) {
+    /**
+     * @return nights 1..n of one configuration, a day apart: create's mean {@code before} ns until night {@code from},
+     *         {@code after} ns from it, each night drawn from its own seed ({@code seed} + night)
+     */
+    private static Map<String, List<RunResult>> nights(int n, int from, long before, long after, int seed) {
         Map<String, List<RunResult>> nights = new LinkedHashMap<>();
         for (int i = 1; i <= n; i++) {
-            RunResult r = CompareAndGateTest.Fixture.of(i < slowFrom ? 100_000 : 400_000, 5_000, 0.01, 40 + i).repetitions(3).run();
+            RunResult r = CompareAndGateTest.Fixture.of(i < from ? before : after, 5_000, 0.01, seed + i).repetitions(3).run();
             java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
             nights.put("night-" + i, List.of(new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(),
                     r.warmups(), r.seed(), r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(),
@@ -84,7 +72,7 @@ class ReportVerdictTest {
 
     @Test
     void aMoveAtTheLatestRunOnly_isSaidToBeUnconfirmed_andOneALaterRunKept_isAShiftSinceThatRun() {
-        History latest = History.of(nights(6, 6));
+        History latest = History.of(nights(6, 6, 100_000, 400_000, 40));
         History.Series moved = latest.moved().get(0);
         assertThat(moved.regressed()).isTrue();
         assertThat(moved.shift().confirmed()).isFalse();
@@ -92,7 +80,7 @@ class ReportVerdictTest {
         assertThat(latest.table()).contains("at the latest run, not yet confirmed by a later one: night-6")
                 .containsPattern("series moved: \\d+ slower, 0 faster \\(\\d+ at the latest run only");
 
-        History kept = History.of(nights(7, 6));
+        History kept = History.of(nights(7, 6, 100_000, 400_000, 40));
         assertThat(kept.moved().get(0).shift().runsSince()).isEqualTo(1);
         assertThat(kept.table()).contains("since run night-6").doesNotContain("not yet confirmed").doesNotContain("latest run only");
     }
