@@ -106,7 +106,15 @@ public final class Rehearsal {
 
     /** @return the size of a rehearsal step's file of {@code size} bytes: {@code size}, or the budget where smaller */
     public static long stepSize(long size, long timedBytes) {
-        return Math.min(size, byteBudget(timedBytes));
+        return fileSize(size, 1, timedBytes);
+    }
+
+    /**
+     * @return the size of each of {@code files} rehearsal files of {@code size} bytes: {@code size}, or less where that
+     *         many would pass the budget (at least 1 byte where {@code size} is not 0)
+     */
+    public static long fileSize(long size, long files, long timedBytes) {
+        return Math.min(size, Math.max(1, byteBudget(timedBytes) / Math.max(1, files)));
     }
 
     /** @return {@code iterations}, fewer where steps of {@code stepBytes} would move more than the budget; at least 1 */

@@ -78,7 +78,7 @@ public final class FolderBenchWorkload implements Workload {
         long operationsPerTree = 4 * (dirs + 1) + 3 * files;
         // its files no bigger, and its trees no more, than a tenth of the timed tree's bytes allow (8 MiB..64 MiB)
         long timedBytes = dev.prism.posix.internal.FileWork.product(leaves(depth, breadth), filesPerLeaf, fileSize);
-        long size = Math.min(fileSize, Math.max(1, Rehearsal.byteBudget(timedBytes) / Math.max(1, files)));
+        long size = Rehearsal.fileSize(fileSize, files, timedBytes);
         int trees = Rehearsal.steps((int) Math.max(1, Rehearsal.ITERATIONS / operationsPerTree),
                 dev.prism.posix.internal.FileWork.product(files, size, 1), timedBytes);
         Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, trees,

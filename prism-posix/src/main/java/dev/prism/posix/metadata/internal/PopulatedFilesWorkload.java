@@ -61,8 +61,7 @@ abstract class PopulatedFilesWorkload implements Workload {
      *         (rename, unlink, stat) do not read the content, and 2,000 files of 1 GiB were written to rehearse them
      */
     long scratchSize(int count) {
-        long budget = dev.prism.posix.internal.Rehearsal.byteBudget(FileWork.product(files, fileSize, 1));
-        return Math.min(fileSize, Math.max(1, budget / Math.max(1, count)));
+        return dev.prism.posix.internal.Rehearsal.fileSize(fileSize, count, FileWork.product(files, fileSize, 1));
     }
 
     /** @return {@code count} files of {@link #scratchSize} made in {@code dir} for a rehearsal, as text paths */

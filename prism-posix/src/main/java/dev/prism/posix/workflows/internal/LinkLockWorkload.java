@@ -67,9 +67,8 @@ public final class LinkLockWorkload implements Workload {
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Path source = scratch.resolve("pkg");
             fileAccess.mkdir(source);
-            // links do not read content: its files fit the rehearsal's byte budget (Rehearsal.byteBudget)
-            long size = Math.min(fileSize, Math.max(1, Rehearsal.byteBudget(FileWork.product(packages, filesPerPackage,
-                    fileSize)) / Math.max(1, filesPerPackage)));
+            // links do not read content: its files fit the rehearsal's byte budget
+            long size = Rehearsal.fileSize(fileSize, filesPerPackage, FileWork.product(packages, filesPerPackage, fileSize));
             ByteBuffer block = FileWork.blockFor(size);
             for (int f = 0; f < filesPerPackage; f++) {
                 FileWork.populate(fileAccess, source.resolve("file-" + f + ".py"), block, size);
