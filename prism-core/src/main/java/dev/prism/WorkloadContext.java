@@ -35,6 +35,40 @@ public interface WorkloadContext {
     Path rehearsalDirectory();
 
     /**
+     * This rank's read-only fixture {@code name}: made by {@code build} in an empty directory the first time this rank
+     * asks for it in a configuration (one benchmark with its parameters and task count), and the same directory, as
+     * it was made, for the configuration's later warm-ups and repetitions. Call it in {@link Workload#setup}; the
+     * timed phase may read the fixture but must not change it. It lives in the run directory
+     * ({@code <target>/prism-<runId>/fixtures/rank-<rank>/<name>}) and goes with it. Default (a context that keeps
+     * nothing): built afresh in {@link #workDirectory()} every time.
+     *
+     * @param name  a plain name: letters, digits, {@code _ . -}, not starting with a dot
+     * @param build makes the fixture
+     * @return the fixture's directory
+     * @throws IllegalArgumentException when {@code name} is not a plain name
+     */
+    default Path fixture(String name, Fixture build) throws Exception {
+        Path directory = java.nio.file.Files.createDirectory(workDirectory().resolve(dev.prism.internal.files.Fixtures.requirePlainName(name)));
+        build.build(directory);
+        return directory;
+    }
+
+    /**
+     * As {@link #fixture}, one for all ranks: rank 0 makes it (the others get its path and must not read it before
+     * a {@link #barrier()} that follows rank 0's call, the one ending set-up at the latest), in
+     * {@code <target>/prism-<runId>/fixtures/shared/<name>}. Default: rank 0 builds it afresh in
+     * {@link #sharedDirectory()} every time.
+     */
+    default Path sharedFixture(String name, Fixture build) throws Exception {
+        Path directory = sharedDirectory().resolve(dev.prism.internal.files.Fixtures.requirePlainName(name));
+        if (rank() == 0) {
+            java.nio.file.Files.createDirectory(directory);
+            build.build(directory);
+        }
+        return directory;
+    }
+
+    /**
      * @return true when this JVM has already run this benchmark's timed phase, with these parameters, to its end (an
      *         earlier repetition under the threads launcher, say): its code is compiled and loaded, and a
      *         {@link Workload#rehearse rehearsal} need only do what is new to this rank, one step, not thousands

@@ -14,7 +14,8 @@ import java.util.Map;
  * A PRISM driver in a JVM of its own, for tests that kill it: {@code ScenarioInChild TARGET RUN_ID TASKS BENCHMARK
  * [KEY=VALUE…]} runs the benchmark under the processes launcher and prints, one line each as they happen,
  * {@code phase RANK PHASE} for every phase a rank enters and {@code cleanup} when the run directory's removal
- * begins: the states a test waits for before it kills this process.
+ * begins: the states a test waits for before it kills this process. System properties {@code prism.test.warmups} and
+ * {@code prism.test.repetitions} set those counts (default 0 and 1).
  */
 public final class ScenarioInChild {
     private ScenarioInChild() {
@@ -39,6 +40,7 @@ public final class ScenarioInChild {
             }
         };
         Scenario.builder().target(Path.of(args[0])).runId(args[1]).benchmark(Benchmarks.create(args[3], parameters))
-                .tasks(Integer.parseInt(args[2])).launcher(Launcher.processes()).listener(announcing).build().execute();
+                .tasks(Integer.parseInt(args[2])).warmups(Integer.getInteger("prism.test.warmups", 0))
+                .repetitions(Integer.getInteger("prism.test.repetitions", 1)).launcher(Launcher.processes()).listener(announcing).build().execute();
     }
 }

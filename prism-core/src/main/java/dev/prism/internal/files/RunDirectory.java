@@ -151,7 +151,17 @@ public final class RunDirectory {
      * @throws IOException when a directory the ranks need cannot be made
      */
     public static String prepare(Path runDirectory, int tasks) throws IOException {
-        Removal removal = emptied(runDirectory);
+        return prepare(runDirectory, tasks, false);
+    }
+
+    /**
+     * As {@link #prepare(Path, int)}, keeping the {@value Fixtures#DIRECTORY} directory when {@code keepFixtures}: a
+     * later warm-up or repetition of the same configuration reuses its read-only fixtures ({@link Fixtures}).
+     */
+    public static String prepare(Path runDirectory, int tasks, boolean keepFixtures) throws IOException {
+        requireRealDirectory(runDirectory);
+        Removal removal = new Removal(runDirectory);
+        removal.contentsOf(runDirectory, keepFixtures ? Fixtures.DIRECTORY : null);
         Directories.makeOrKeep(runDirectory.resolve("shared"));
         for (int rank = 0; rank < tasks; rank++) {
             Directories.makeOrKeep(rankDirectory(runDirectory, rank));
@@ -182,7 +192,11 @@ public final class RunDirectory {
             return null; // gone already, or taken by another rank
         }
         Removal shared = remove(runDirectory.resolve("shared"));
+        Removal fixtures = remove(runDirectory.resolve(Fixtures.DIRECTORY));
         removeIfEmpty(runDirectory);
+        if (!fixtures.complete()) {
+            return fixtures.summary();
+        }
         return shared.complete() ? null : shared.summary();
     }
 
@@ -353,6 +367,11 @@ public final class RunDirectory {
         }
 
         private void contentsOf(Path directory) {
+            contentsOf(directory, null);
+        }
+
+        /** Removes what {@code directory} holds but its entry {@code kept} (none when null). */
+        private void contentsOf(Path directory, String kept) {
             Path absolute = directory.toAbsolutePath().normalize();
             try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(absolute.getParent())) {
                 if (!(parentStream instanceof SecureDirectoryStream<Path> parent)) {
@@ -369,7 +388,7 @@ public final class RunDirectory {
                 }
                 try (SecureDirectoryStream<Path> self = open(parent, absolute.getFileName(), absolute, seen)) {
                     if (self != null) {
-                        children(self, absolute);
+                        children(self, absolute, kept);
                     }
                 }
             } catch (IOException e) {
@@ -415,9 +434,16 @@ public final class RunDirectory {
         }
 
         private void children(SecureDirectoryStream<Path> directory, Path path) {
+            children(directory, path, null);
+        }
+
+        private void children(SecureDirectoryStream<Path> directory, Path path, String kept) {
             try {
                 for (Path child : directory) {
                     Path name = child.getFileName();
+                    if (name.toString().equals(kept)) {
+                        continue;
+                    }
                     entry(directory, name, path.resolve(name.toString()));
                 }
             } catch (DirectoryIteratorException e) {

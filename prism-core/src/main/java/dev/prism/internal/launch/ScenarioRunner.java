@@ -297,7 +297,8 @@ public final class ScenarioRunner {
             int index = warmup ? -1 : i - scenario.warmups();
             Path rankOutput = scenario.output() == null || warmup ? null : scenario.output().resolve(
                     String.format("%02d-%s-t%d", runNumber, benchmark.name(), tasks)).resolve("rep-" + index);
-            RepetitionResult repetition = runOnce(benchmark, tasks, runDirectory, index, rankOutput);
+            // the configuration's first execution starts without fixtures; later ones reuse what it made (Fixtures)
+            RepetitionResult repetition = runOnce(benchmark, tasks, runDirectory, index, rankOutput, i > 0);
             doneExecutions++;
             if (!warmup) {
                 repetitions.add(repetition);
@@ -333,13 +334,14 @@ public final class ScenarioRunner {
         return programs;
     }
 
-    private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput) {
+    private RepetitionResult runOnce(Benchmark benchmark, int tasks, Path runDirectory, int index, Path rankOutput,
+                                     boolean keepFixtures) {
         others.update(); // another run that comes and goes between repetitions is seen too
         String left;
         try {
             left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(), () -> {
                 RunDirectory.requireSame(runDirectory, runDirectoryIdentity);
-                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks));
+                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks, keepFixtures));
             }, null).orElse(null);
             if (left != null && betweenRepetitions == null) {
                 betweenRepetitions = "emptying it between repetitions: " + left;

@@ -118,6 +118,38 @@ final class RankContext implements WorkloadContext {
         return sharedDirectory;
     }
 
+    /** What this rank's fixtures are made for: a stamp naming anything else is not reused */
+    private String fixtureConfiguration = "";
+
+    /** The counter of fixtures a repetition's set-up took as an earlier one of its configuration made them */
+    public static final String FIXTURES_REUSED = "fixtures_reused";
+
+    /** Sets what this rank's fixtures are made for: the benchmark, its parameters, the task count and the seed. */
+    void fixtureConfiguration(String configuration) {
+        this.fixtureConfiguration = configuration;
+    }
+
+    @Override
+    public Path fixture(String name, dev.prism.Fixture build) throws Exception {
+        return keep(dev.prism.internal.files.Fixtures.rankFixtures(workDirectory.getParent(), rank), name, build);
+    }
+
+    @Override
+    public Path sharedFixture(String name, dev.prism.Fixture build) throws Exception {
+        Path parent = dev.prism.internal.files.Fixtures.sharedFixtures(workDirectory.getParent());
+        if (rank != 0) {
+            return parent.resolve(dev.prism.internal.files.Fixtures.requirePlainName(name));
+        }
+        return keep(parent, name, build);
+    }
+
+    private Path keep(Path parent, String name, dev.prism.Fixture build) throws Exception {
+        if (!dev.prism.internal.files.Fixtures.ensure(parent, name, fixtureConfiguration, build)) {
+            addCounter(FIXTURES_REUSED, 1);
+        }
+        return parent.resolve(name);
+    }
+
     @Override
     public Random random() {
         return random;

@@ -55,6 +55,8 @@ public final class RankExecution {
                 plan.seed(), benchmark.parameters(), sync, plan.stallThreshold().toNanos(), monitor);
         this.context.continueOnError(plan.continueOnError());
         this.context.pacing(plan.pacing());
+        this.context.fixtureConfiguration(benchmark.name() + " " + benchmark.parameters() + " tasks=" + plan.tasks()
+                + " seed=" + plan.seed());
         this.context.onInterval((operation, index, interval) -> plan.listener().intervalCompleted(rank, operation, index, interval));
     }
 
@@ -64,6 +66,8 @@ public final class RankExecution {
         Workload workload = null;
         try {
             enter(RankPhase.SETUP);
+            JitQuiet.Sample compilerAtSetup = JitQuiet.sample();
+            JitQuiet.prepare();
             workload = plan.benchmark().newWorkload();
             workload.setup(context);
             // one-time costs and the JIT's compilation of the hot path happen here, before the clock
@@ -72,7 +76,7 @@ public final class RankExecution {
             context.rehearse(workload);
             // warm or not: the last timed phase may have set compilations going (a workload with no rehearsal of its
             // own compiles its path there), which must not compete with this one on a busy core
-            JitQuiet.await(plan.deadline());
+            JitQuiet.await(plan.deadline(), compilerAtSetup);
             context.await("before-run");
             enter(RankPhase.RUN);
             phaseStartNanos = System.nanoTime();

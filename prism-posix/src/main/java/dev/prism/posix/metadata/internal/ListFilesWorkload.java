@@ -28,6 +28,11 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
+    boolean onlyRead() {
+        return true;
+    }
+
+    @Override
     public void rehearse(WorkloadContext ctx) throws IOException {
         if (python != null) {
             Rehearsal.inScratchDirectory(ctx, scratch -> {

@@ -28,7 +28,7 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
     }
 
     @Override
-    public void setup(WorkloadContext ctx) throws IOException {
+    public void setup(WorkloadContext ctx) throws Exception {
         super.setup(ctx);
         destination = Files.createDirectories(directory.resolveSibling("to"));
     }

@@ -38,16 +38,34 @@ abstract class PopulatedFilesWorkload implements Workload {
     abstract String subdirectory();
 
     @Override
-    public void setup(WorkloadContext ctx) throws IOException {
+    public void setup(WorkloadContext ctx) throws Exception {
         Path base = shared ? ctx.sharedDirectory() : ctx.workDirectory();
         FileWork.requireSpace(base, FileWork.product(files, ctx.worldSize(), 1), fileSize, "files × file_size × tasks");
         fileAccess = access.newFileAccess(ctx);
-        directory = Files.createDirectories(base.resolve(subdirectory()));
+        if (onlyRead() && !shared) {
+            // read-only: made once per configuration and kept for its later repetitions (Fixture)
+            directory = ctx.fixture(subdirectory(), made -> populate(ctx, made));
+        } else {
+            populate(ctx, Files.createDirectories(base.resolve(subdirectory())));
+        }
+        python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
+    }
+
+    /**
+     * @return true when the timed phase only reads this rank's files (list_files), so a rank's own directory of them
+     *         is a {@link dev.prism.Fixture}; false when it changes them (move_files, delete_files). A shared directory
+     *         is made every repetition either way: every rank writes its files there.
+     */
+    boolean onlyRead() {
+        return false;
+    }
+
+    private void populate(WorkloadContext ctx, Path into) {
+        directory = into;
         var block = FileWork.blockFor(fileSize);
         for (int i = 0; i < files; i++) {
             FileWork.populate(fileAccess, file(ctx, i), block, fileSize);
         }
-        python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
     }
 
     @Override

@@ -24,15 +24,14 @@ public final class GitWorkloads {
     }
 
     /** Where the clones come from: a given URL or path, or a repository rank 0 generates in setup. */
-    private static String source(WorkloadContext ctx, String git, String source, int files, int commits) throws IOException {
+    private static String source(WorkloadContext ctx, String git, String source, int files, int commits) throws Exception {
         if (!source.isBlank()) {
             return source;
         }
-        Path generated = ctx.sharedDirectory().resolve("source.git");
-        if (ctx.rank() == 0) {
-            SourceTree.gitRepository(git, generated, files, commits, new Random(ctx.parameters().hashCode()));
-        }
-        // the other ranks use it after the barrier that ends setup
+        // only read (cloned from): rank 0 makes it once per configuration; the other ranks use it after the barrier
+        // that ends setup
+        Path generated = ctx.sharedFixture("source", dir -> SourceTree.gitRepository(git, dir.resolve("source.git"),
+                files, commits, new Random(ctx.parameters().hashCode()))).resolve("source.git");
         return "file://" + generated;
     }
 
@@ -61,7 +60,7 @@ public final class GitWorkloads {
         }
 
         @Override
-        public void setup(WorkloadContext ctx) throws IOException {
+        public void setup(WorkloadContext ctx) throws Exception {
             git = Programs.require(ctx, "git", gitGiven, "apt-get install git");
             source = source(ctx, git, sourceGiven, files, commits);
             programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
@@ -118,19 +117,23 @@ public final class GitWorkloads {
         }
 
         @Override
-        public void setup(WorkloadContext ctx) throws IOException {
+        public void setup(WorkloadContext ctx) throws Exception {
             git = Programs.require(ctx, "git", gitGiven, "apt-get install git");
             String source = source(ctx, git, sourceGiven, files, commits);
             if (sourceGiven.isBlank()) {
                 afterRankZero(ctx);
             }
-            repository = ctx.workDirectory().resolve("repo");
-            Programs.check(List.of(git, "clone", "-q", source, repository.toString()), null, SourceTree.GIT_ENV, LIMIT);
-            // a researcher's tree is rarely clean: two edited files and one new one
-            try (Stream<Path> tracked = Files.walk(repository.resolve("src"))) {
-                tracked.filter(Files::isRegularFile).limit(2).forEach(p -> append(p, "\n# edited\n"));
-            }
-            Files.writeString(repository.resolve("notes.txt"), "untracked\n");
+            // scanned, not changed (but for git's own refresh of its index, which the first scan of a configuration's
+            // warm-up makes): made once per configuration
+            repository = ctx.fixture("working-tree", dir -> {
+                Path tree = dir.resolve("repo");
+                Programs.check(List.of(git, "clone", "-q", source, tree.toString()), null, SourceTree.GIT_ENV, LIMIT);
+                // a researcher's tree is rarely clean: two edited files and one new one
+                try (Stream<Path> tracked = Files.walk(tree.resolve("src"))) {
+                    tracked.filter(Files::isRegularFile).limit(2).forEach(p -> append(p, "\n# edited\n"));
+                }
+                Files.writeString(tree.resolve("notes.txt"), "untracked\n");
+            }).resolve("repo");
             programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
 

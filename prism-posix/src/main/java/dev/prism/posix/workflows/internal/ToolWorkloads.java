@@ -46,14 +46,18 @@ public final class ToolWorkloads {
         }
 
         @Override
-        public void setup(WorkloadContext ctx) throws IOException {
+        public void setup(WorkloadContext ctx) throws Exception {
             tar = Programs.require(ctx, "tar", tarGiven, "apt-get install tar");
-            tree = ctx.workDirectory().resolve("tree");
-            SourceTree.write(tree, files, new Random(ctx.rank()));
-            archive = ctx.workDirectory().resolve("config.tar");
-            if (extract) {
-                Programs.check(List.of(tar, "-cf", archive.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT);
-            }
+            // the tree tar_create reads and the archive tar_extract reads are only read: made once per configuration
+            Path made = ctx.fixture(extract ? "archive" : "tree", dir -> {
+                SourceTree.write(dir.resolve("tree"), files, new Random(ctx.rank()));
+                if (extract) {
+                    Programs.check(List.of(tar, "-cf", dir.resolve("config.tar").toString(), "-C",
+                            dir.resolve("tree").toString(), "."), null, Map.of(), LIMIT);
+                }
+            });
+            tree = made.resolve("tree");
+            archive = made.resolve("config.tar");
             programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
 
