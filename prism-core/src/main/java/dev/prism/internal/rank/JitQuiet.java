@@ -8,14 +8,14 @@ import java.util.Optional;
 /**
  * Waits, before a timed phase, until the JIT compiler is idle, so that the compilations a rehearsal (or the last
  * timed phase) set off finish on the compiler threads rather than competing with the timed operations for the CPU (a
- * 2-core node has one core to spare at best). Idle is read from the compiler itself where the JVM says (HotSpot's
+ * 2-core node has one core to spare at best). Idle is the compiler's total compilation time not growing for
+ * {@link #QUIET_MILLIS}, or, sooner, where the JVM says, the compiler itself showing idle (HotSpot's
  * {@code Compiler.queue} diagnostic command, as {@code jcmd} runs it): no compilation in progress and every compile
- * queue empty. Elsewhere it falls back to the compiler's total compilation time not growing for
- * {@link #QUIET_MILLIS}. Bounded: never longer than {@link #MAX_WAIT_MILLIS}, nor past a quarter of the time left
+ * queue empty. Bounded: never longer than {@link #MAX_WAIT_MILLIS}, nor past a quarter of the time left
  * before the run's deadline.
  */
 final class JitQuiet {
-    /** Without the compiler's queue: idle once its total compilation time has not grown for this long. */
+    /** Idle, at the latest, once the compiler's total compilation time has not grown for this long. */
     static final long QUIET_MILLIS = 60;
     static final long MAX_WAIT_MILLIS = 2_000;
     private static final long POLL_MILLIS = 10;
@@ -64,43 +64,37 @@ final class JitQuiet {
     }
 
     /**
-     * As {@link #await(Instant)}; without the compiler's queue, counting the quiet from {@code since} (taken when the
-     * rank's set-up began) when the compiler finished nothing after it.
+     * As {@link #await(Instant)}: returns once the compiler's queue reads idle, or its total compilation time has not
+     * grown for {@link #QUIET_MILLIS} (counted from {@code since}, taken when the rank's set-up began, when the compiler
+     * finished nothing after it), whichever comes first. A JVM just started has a long queue of its start-up's methods
+     * that need not finish before a timed phase of other code; one that has run a while usually shows an idle queue
+     * at once, where the quiet total alone kept each of a suite's executions waiting 60 ms or more.
      */
     static void await(Instant deadline, Sample since) throws InterruptedException {
-        long limit = System.nanoTime() + Math.min(MAX_WAIT_MILLIS,
-                Math.max(0, java.time.Duration.between(Instant.now(), deadline).toMillis() / 4)) * 1_000_000;
-        prepare();
-        lookup.join(Math.max(1, (limit - System.nanoTime()) / 1_000_000));
-        Optional<CompilerQueue> compiler = queue;
-        if (compiler != null && compiler.isPresent()) {
-            // a suite's executions waited 60 ms or more each for a quiet that the queue shows at once (38 s against 43)
-            while (!compiler.get().idle() && System.nanoTime() < limit) {
-                Thread.sleep(QUEUE_POLL_MILLIS);
-            }
-            return;
-        }
-        awaitQuietTotal(limit, since);
-    }
-
-    private static void awaitQuietTotal(long limit, Sample since) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;
         }
+        long limit = System.nanoTime() + Math.min(MAX_WAIT_MILLIS,
+                Math.max(0, java.time.Duration.between(Instant.now(), deadline).toMillis() / 4)) * 1_000_000;
+        prepare();
+        // still being looked up (a rank JVM's first repetition with a short set-up): the quiet total decides alone
+        Optional<CompilerQueue> found = queue;
+        CompilerQueue compiler = found == null ? null : found.orElse(null);
         long last = jit.getTotalCompilationTime();
         long quietSince = since != null && since.compilationMillis() == last ? since.nanos() : System.nanoTime();
-        if (System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000) {
-            return;
-        }
-        while (System.nanoTime() < limit) {
-            Thread.sleep(POLL_MILLIS);
+        while (true) {
+            if (System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000 || (compiler != null && compiler.idle())) {
+                return;
+            }
+            if (System.nanoTime() >= limit) {
+                return;
+            }
+            Thread.sleep(compiler != null ? QUEUE_POLL_MILLIS : POLL_MILLIS);
             long now = jit.getTotalCompilationTime();
             if (now != last) {
                 last = now;
                 quietSince = System.nanoTime();
-            } else if (System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000) {
-                return;
             }
         }
     }
