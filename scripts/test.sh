@@ -3,7 +3,7 @@
 # installing what they need. This is the command the README gives and .ci/run calls.
 #
 # scripts/test.sh --timing runs only the tests whose outcome depends on timing (faults, liveness,
-# signals, many ranks, history's shifts), as a loaded machine runs them: Maven pinned to one core
+# signals, many ranks, history's shifts: the classes tagged @Tag("timing")), as a loaded machine runs them: Maven pinned to one core
 # (taskset -c 0) beside a CPU hog (yes) this script starts and stops by its PID.
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -50,9 +50,8 @@ rm -rf prism-*/target/surefire-reports prism-*/target/failsafe-reports
 mvn_status=0
 pin=()
 if [ "$timing" -eq 1 ]; then
-  set -- -Dtest='FaultMatrixTest,FailSafeTest,FaultInjectionTest,FaultsTest,LivenessTest,DistributedTest,ForgedPeerTest,CoordinatorScaleTest,HistoryTest,HostConditionsTest' \
-    -Dit.test='SignalsIT,SupervisorIT,PrismSlurmIT,PrismNodesIT,PrismManyRanksIT' \
-    -Dsurefire.failIfNoSpecifiedTests=false -Dit.failIfNoSpecifiedTests=false "$@"
+  # the test classes tagged @Tag("timing"), unit tests and the CLI's integration tests alike
+  set -- -Dgroups=timing -Dsurefire.failIfNoSpecifiedTests=false -Dit.failIfNoSpecifiedTests=false "$@"
   yes >/dev/null &
   hog=$!
   pin=(taskset -c 0)

@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Ranks as real child JVMs meeting through the TCP coordinator. */
+@org.junit.jupiter.api.Tag("timing")
 class DistributedTest {
     @TempDir
     Path target;

@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * launcher's matrix of faults × phases is {@link FaultMatrixTest}. Real processes and faultfs, a FUSE filesystem that
  * delays and fails by rule.
  */
+@org.junit.jupiter.api.Tag("timing")
 class FailSafeTest {
     @TempDir
     Path dir;

@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * asserts the cell's guarantee: what the run reports, within the bound the README states, and what is left in the
  * target. The bounds come from the README's figures and the scenario's own timeout and graces.
  */
+@org.junit.jupiter.api.Tag("timing")
 class FaultMatrixTest {
     /** README: a dead rank fails the run within 5 s of its death. */
     private static final double DEAD_RANK_BOUND_SECONDS = 5;

@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * there, so the run waits, says so ({@link ScenarioListener#rankSlow}) and, once the rank goes on (SIGCONT), passes
  * with every rank's measurements, the slow rank's silence noted in its result.
  */
+@org.junit.jupiter.api.Tag("timing")
 class LivenessTest {
     @TempDir
     Path dir;

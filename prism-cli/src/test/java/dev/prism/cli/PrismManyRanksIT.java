@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * dead. The steps run with {@code --kill-on-bad-exit=0}, as {@code prism sbatch} writes them. Needs root; skipped
  * without it unless PRISM_REQUIRE_SLURM=1.
  */
+@org.junit.jupiter.api.Tag("timing")
 class PrismManyRanksIT {
     private static final Path SCRIPT = SimulatedCluster.SCRIPT;
     private static final String CONF = SimulatedCluster.CONF;

@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SLURM_CONF beside the one-node SLURM; this class starts it and removes it. Needs root; skipped
  * without it, unless PRISM_REQUIRE_SLURM=1 (as scripts/test.sh sets), which makes that a failure.
  */
+@org.junit.jupiter.api.Tag("timing")
 class PrismNodesIT {
     private static final Path SCRIPT = SimulatedCluster.SCRIPT;
     private static final String CONF = SimulatedCluster.CONF;

@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (scripts/slurm-up.sh); skipped without one, unless PRISM_REQUIRE_SLURM=1 (as scripts/test.sh sets
  * where it could start one), which turns a missing SLURM into a failure.
  */
+@org.junit.jupiter.api.Tag("timing")
 class PrismSlurmIT {
     private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
 

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (Ctrl-C, sent to the whole process group as a terminal does) stop the ranks, keep and print what
  * they measured marked INTERRUPTED, clean the target and exit 143 or 130; a second signal exits at once.
  */
+@org.junit.jupiter.api.Tag("timing")
 class SignalsIT {
     private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
     // a new session (its own process group) with SIGINT at its default: a shell's background job has it ignored

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The real {@code ./prism}, whose process makes no call on the target ({@link Supervisor}): storage whose calls never
  * return cannot keep it from exiting at its deadline, and killing it still has its run stop and clean up.
  */
+@org.junit.jupiter.api.Tag("timing")
 class SupervisorIT {
     private static final Path SCRIPT = Path.of("..", "prism").toAbsolutePath().normalize();
     /**

@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.within;
  * PRISM's figures against faultfs, a real FUSE filesystem that delays or fails chosen operations:
  * what it injects is what PRISM must report, and nothing of PRISM's own may show.
  */
+@org.junit.jupiter.api.Tag("timing")
 class FaultInjectionTest {
     @TempDir
     Path dir;

@@ -27,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Real faults on real filesystems: a full ext4 (a small loop-mounted image) and a read-only mount.
  * They need root and mount(8); without them they are skipped, saying why.
  */
+@org.junit.jupiter.api.Tag("timing")
 class FaultsTest {
     @TempDir
     Path work;

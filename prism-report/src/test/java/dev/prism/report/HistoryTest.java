@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * series shifted, with the label that changed there, and flags none of the first five. The observer is the injected
  * delay itself: the runs since the shift are slower by at least the delay per create.
  */
+@org.junit.jupiter.api.Tag("timing")
 class HistoryTest {
     private static final long DELAY_MS = 5;
     private static final long FLOOR_MS = 1;

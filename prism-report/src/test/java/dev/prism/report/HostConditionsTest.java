@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * compare and the gate warn naming the figures, instead of calling the storage slower. The observer is the kernel's
  * own count of the spinning processes' CPU time ({@code /proc/<pid>/stat}) over the candidate's run.
  */
+@org.junit.jupiter.api.Tag("timing")
 class HostConditionsTest {
     private static final Benchmark TOUCH = dev.prism.testing.Touch.files(1200);
 

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The coordinator alone at scale: 512 ranks on loopback, each a socket and a thread, through 100 barriers. */
+@org.junit.jupiter.api.Tag("timing")
 class CoordinatorScaleTest {
     private static final int RANKS = 512;
     private static final int BARRIERS = 100;

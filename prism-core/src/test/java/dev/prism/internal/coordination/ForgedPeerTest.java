@@ -44,6 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * does not have, a rank of another version, a coordinator that is not the run's, and meeting directories made by
  * another user. Each was accepted, believed or waited on before the handshake (issue 38).
  */
+@org.junit.jupiter.api.Tag("timing")
 class ForgedPeerTest {
     private static final HexFormat HEX = HexFormat.of();
 
