@@ -289,7 +289,7 @@ public final class Scenario {
             return this;
         }
 
-        /** @param stallThreshold operations slower than this are stalls, from 1ms to 1 day */
+        /** @param stallThreshold operations that go this long without progress ({@link WorkloadContext#progress}) are stalls, from 1ms to 1 day */
         public Builder stallThreshold(Duration stallThreshold) {
             this.stallThreshold = checkDuration("stallThreshold", stallThreshold, Duration.ofMillis(1), Duration.ofDays(1));
             return this;

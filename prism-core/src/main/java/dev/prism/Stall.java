@@ -3,7 +3,10 @@ package dev.prism;
 import java.time.Instant;
 
 /**
- * One operation that took longer than the scenario's stall threshold, with the file it worked on.
+ * One operation that went the scenario's stall threshold without progress, with the file it worked on: one
+ * that says nothing of its progress once it has run the threshold, one that does ({@link WorkloadContext#progress},
+ * as PRISM's large writes do between their calls) once a spell between two steps, or from its start to its first
+ * or from its last to its end, lasts the threshold.
  * A stall is recorded while it is still running; {@code finished} is false when the run ended (or
  * timed out) before the operation returned, and {@code durationNanos} is then how long it had run.
  *

@@ -141,6 +141,27 @@ public interface WorkloadContext {
     void addBytes(String operation, long bytes);
 
     /**
+     * Says that the running operation moved on: one call of many returned (a block of a large file written, a chunk
+     * read). A stall is a timing that made no progress for the stall threshold, so a 1 GiB write whose 1 MiB calls
+     * keep returning is slow or fast, never stalled, while one call that hangs is; a timing that says nothing of its
+     * progress is a stall once it has run for the threshold. Call it between the calls of one timing, not after the
+     * last. Default: nothing.
+     *
+     * <pre>{@code
+     * dev.prism.Workload bulk = ctx -> {
+     *     try (var t = ctx.time("write")) {
+     *         for (int block = 0; block < 4; block++) {
+     *             // one block's write, then:
+     *             ctx.progress();
+     *         }
+     *     }
+     * };
+     * }</pre>
+     */
+    default void progress() {
+    }
+
+    /**
      * Records one {@code operation} that took {@code nanos}, measured by the workload itself: for
      * latencies that do not start now, such as the time from an operation's intended start
      * (coordinated omission). Allocates nothing once the operation has been seen.

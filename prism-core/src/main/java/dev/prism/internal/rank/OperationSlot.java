@@ -74,7 +74,9 @@ final class OperationSlot implements WorkloadContext.Timer {
         }
         failed = false;
         PATH.setRelease(this, path);
-        STARTED.setRelease(this, System.nanoTime());
+        long now = System.nanoTime();
+        context.timerStarted(now);
+        STARTED.setRelease(this, now);
         RUNNING.setRelease(this, true);
         return this;
     }
@@ -87,7 +89,9 @@ final class OperationSlot implements WorkloadContext.Timer {
         long end = System.nanoTime();
         long duration = end - startedNanos;
         RUNNING.setRelease(this, false);
-        if (duration >= stallThresholdNanos) {
+        context.timerEnded();
+        // a stall is a timing that went the threshold without progress (a large write whose calls kept returning is not)
+        if (duration >= stallThresholdNanos && context.quietPastThreshold(startedNanos, end)) {
             stalls.add(stall(duration, true));
         }
         if (sync.stopReason() != null) {
@@ -190,6 +194,11 @@ final class OperationSlot implements WorkloadContext.Timer {
     /** @return whether a timing is running; read it before {@link #startedNanos()} (from another thread) */
     boolean running() {
         return (boolean) RUNNING.getAcquire(this);
+    }
+
+    /** @return since when the running timing has made no progress: its start, or its last {@code ctx.progress()} */
+    long quietSince(long started) {
+        return context.quietSince(started);
     }
 
     /** @return when the running timing started: that timing's start or a later one's */

@@ -326,6 +326,62 @@ final class RankContext implements WorkloadContext {
         slot(operation).recorder().recordError();
     }
 
+    /** When a running operation of this rank last said it moved on ({@link #progress}); read by the stall monitor */
+    private volatile long lastProgressNanos = Long.MIN_VALUE;
+    /** The latest spell without progress as long as the stall threshold, within running timers (rank thread only) */
+    private long quietFromNanos = Long.MIN_VALUE;
+    private long quietToNanos = Long.MIN_VALUE;
+    /** How many timers run now, and when the outermost started (rank thread only) */
+    private int runningTimers;
+    private long outerStartNanos = Long.MIN_VALUE;
+
+    @Override
+    public void progress() {
+        long now = System.nanoTime();
+        long since = Math.max(lastProgressNanos, outerStartNanos);
+        if (runningTimers > 0 && now - since >= stallThresholdNanos) {
+            quietFromNanos = since;
+            quietToNanos = now;
+        }
+        lastProgressNanos = now;
+    }
+
+    /** A timer started at {@code nanos} (on the rank's thread). */
+    void timerStarted(long nanos) {
+        if (runningTimers++ == 0) {
+            outerStartNanos = nanos;
+        }
+    }
+
+    /** A running timer ended. */
+    void timerEnded() {
+        if (runningTimers > 0) {
+            runningTimers--;
+        }
+    }
+
+    /** @return since when the timing that started at {@code started} has made no progress: its start or its last progress */
+    long quietSince(long started) {
+        return Math.max(started, lastProgressNanos);
+    }
+
+    /**
+     * @return whether the timing from {@code started} to {@code end} went the stall threshold without progress: with no
+     *         progress in it, its whole duration; else the spell from its start or a progress to the next progress or
+     *         its end
+     */
+    boolean quietPastThreshold(long started, long end) {
+        long last = lastProgressNanos;
+        if (last < started) {
+            return end - started >= stallThresholdNanos;
+        }
+        if (end - last >= stallThresholdNanos) {
+            return true;
+        }
+        return quietToNanos > started
+                && Math.min(end, quietToNanos) - Math.max(started, quietFromNanos) >= stallThresholdNanos;
+    }
+
     @Override
     public void callReturned(String operation, String path, long nanos) {
         if (nanos >= stallThresholdNanos && !rehearsing()) {

@@ -8,7 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Watches every rank's running timers from a daemon thread and tells the listener about an
- * operation as soon as it has run longer than the stall threshold, while it is still running.
+ * operation as soon as it has gone the stall threshold without progress (from its start, or from the last
+ * {@code ctx.progress()} its rank made), while it is still running.
  */
 public final class StallMonitor implements AutoCloseable {
     private final long thresholdNanos;
@@ -50,7 +51,8 @@ public final class StallMonitor implements AutoCloseable {
                     continue;
                 }
                 long started = slot.startedNanos();
-                if (now - started >= thresholdNanos && slot.reportedStartNanos != started) {
+                // no progress for the threshold: a timing whose calls keep returning is slow at worst, not stalled
+                if (now - slot.quietSince(started) >= thresholdNanos && slot.reportedStartNanos != started) {
                     slot.reportedStartNanos = started;
                     try {
                         listener.stallDetected(slot.stall(now - started, false));

@@ -1,5 +1,7 @@
 package dev.prism.posix.internal;
 
+import dev.prism.WorkloadContext;
+
 import dev.prism.RefusedException;
 
 import dev.prism.posix.FileAccess;
@@ -50,6 +52,14 @@ public final class FileWork {
 
     /** Writes {@code size} bytes to {@code file}, repeating {@code block} as often as needed. */
     public static void writeFully(FileAccess.OpenFile file, ByteBuffer block, long size) {
+        writeFully(file, block, size, null);
+    }
+
+    /**
+     * As {@link #writeFully(FileAccess.OpenFile, ByteBuffer, long)}, telling {@code ctx} of the progress between calls
+     * ({@link WorkloadContext#progress}), so that a large file whose writes keep returning is never a stall.
+     */
+    public static void writeFully(FileAccess.OpenFile file, ByteBuffer block, long size, WorkloadContext ctx) {
         long remaining = size;
         while (remaining > 0) {
             block.clear();
@@ -57,6 +67,9 @@ public final class FileWork {
                 block.limit((int) remaining);
             }
             remaining -= file.write(block);
+            if (ctx != null && remaining > 0) {
+                ctx.progress();
+            }
         }
     }
 

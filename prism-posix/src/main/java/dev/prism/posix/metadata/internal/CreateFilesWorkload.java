@@ -112,7 +112,7 @@ public final class CreateFilesWorkload implements Workload {
         ctx.call("create", file, () -> {
             FileAccess.OpenFile open = ctx.call("open", file, () -> fileAccess.create(file));
             try {
-                ctx.measure("write", file, () -> FileWork.writeFully(open, block, fileSize));
+                ctx.measure("write", file, () -> FileWork.writeFully(open, block, fileSize, ctx));
                 ctx.addBytes("write", fileSize);
                 if (fsync) {
                     ctx.measure("fsync", file, open::sync);
