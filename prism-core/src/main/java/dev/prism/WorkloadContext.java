@@ -39,7 +39,7 @@ public interface WorkloadContext {
      * asks for it in a configuration (one benchmark with its parameters and task count), and the same directory, as
      * it was made, for the configuration's later warm-ups and repetitions. Call it in {@link Workload#setup}; the
      * timed phase may read the fixture but must not change it. It lives in the run directory
-     * ({@code <target>/prism-<runId>/fixtures/rank-<rank>/<name>}) and goes with it. Default (a context that keeps
+     * ({@code <target>/prism-<runId>/fixtures-<rank>/<name>}, as deep as the rank's own directory) and goes with it. Default (a context that keeps
      * nothing): built afresh in {@link #workDirectory()} every time.
      *
      * @param name  a plain name: letters, digits, {@code _ . -}, not starting with a dot
@@ -56,7 +56,7 @@ public interface WorkloadContext {
     /**
      * As {@link #fixture}, one for all ranks: rank 0 makes it (the others get its path and must not read it before
      * a {@link #barrier()} that follows rank 0's call, the one ending set-up at the latest), in
-     * {@code <target>/prism-<runId>/fixtures/shared/<name>}. Default: rank 0 builds it afresh in
+     * {@code <target>/prism-<runId>/fixtures-shared/<name>}. Default: rank 0 builds it afresh in
      * {@link #sharedDirectory()} every time.
      */
     default Path sharedFixture(String name, Fixture build) throws Exception {

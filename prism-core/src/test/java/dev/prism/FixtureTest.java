@@ -83,7 +83,7 @@ class FixtureTest {
     @Test
     void aBuildThatFailed_anotherConfigurationsFixture_andALinkInItsPlace_areMadeAgain_neverFollowingTheLink()
             throws Exception {
-        Path parent = dir.resolve("run").resolve(Fixtures.DIRECTORY).resolve("rank-0");
+        Path parent = Fixtures.rankFixtures(dir.resolve("run"), 0);
         Files.createDirectories(dir.resolve("run"));
         List<String> builds = new ArrayList<>();
         Fixture failing = made -> {

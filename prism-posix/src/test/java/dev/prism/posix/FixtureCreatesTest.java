@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The read-only inputs of list_files, tar_create and tar_extract are made once per configuration, not once per
  * repetition (issue 39, item 5), under the processes launcher too, where every repetition's rank is a new JVM. The
  * observer is strace: the files created ({@code openat} with {@code O_CREAT}, or {@code creat}, as tar does) below the
- * run's {@code fixtures/} directory in a run of a warm-up and three repetitions.
+ * run's {@code fixtures-0/} directory in a run of a warm-up and three repetitions.
  */
 class FixtureCreatesTest {
     @TempDir
@@ -39,7 +39,7 @@ class FixtureCreatesTest {
         assertThat(fixtureCreates("tar_create", Map.of("files", "30", "repeats", "1"))).isEqualTo(30);
     }
 
-    /** @return files created below {@code fixtures/} in a run of one warm-up and three repetitions, as strace saw */
+    /** @return files created below {@code fixtures-0/} in a run of one warm-up and three repetitions, as strace saw */
     private long fixtureCreates(String benchmark, Map<String, String> parameters) throws IOException {
         Required.require(Programs.missing("strace", "") == null, "PRISM_REQUIRE_BPF", "strace is not installed");
         Path log = dir.resolve("strace-" + benchmark + ".log");
@@ -53,7 +53,7 @@ class FixtureCreatesTest {
         String out = Programs.check(command, dir, Map.of(), Duration.ofMinutes(5)).stdout();
         assertThat(out.lines().filter(l -> l.equals("phase 0 RUN")).count()).as("executions").isEqualTo(4);
         return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream()
-                .filter(l -> (l.contains("O_CREAT") || l.matches("^\\d+\\s+creat\\(.*")) && l.contains("/fixtures/rank-0/")
+                .filter(l -> (l.contains("O_CREAT") || l.matches("^\\d+\\s+creat\\(.*")) && l.contains("/fixtures-0/")
                         && !l.contains("= -1"))
                 .filter(l -> !l.contains("/.")) // the stamps beside each fixture
                 .count();

@@ -13,14 +13,15 @@ import java.util.regex.Pattern;
 
 /**
  * Read-only fixtures kept across the repetitions of one configuration ({@link dev.prism.WorkloadContext#fixture}):
- * {@code <run directory>/fixtures/rank-<r>/<name>} and {@code fixtures/shared/<name>}, each beside a stamp
+ * {@code <run directory>/fixtures-<r>/<name>} and {@code fixtures-shared/<name>} (as deep as a rank's own
+ * {@code rank-<r>/<name>}, so a path lookup in a fixture costs what one in the rank's directory does), each beside a stamp
  * {@code .<name>.made} written after its build returned, holding the configuration it was made for. A fixture whose
  * stamp is missing (its build failed or was cut short) or names another configuration (a node-local target keeps
  * its run directory between configurations) is removed, never followed through a link, and made again.
  */
 public final class Fixtures {
-    /** The run directory's entry that holds the fixtures and is kept when it is emptied between repetitions */
-    public static final String DIRECTORY = "fixtures";
+    /** How the run directory's entries that hold fixtures begin: they are kept when it is emptied between repetitions */
+    public static final String PREFIX = "fixtures-";
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}");
     /** A stamp is one line naming a configuration; anything longer was not written by this class */
     private static final int STAMP_LIMIT = 64 * 1024;
@@ -39,12 +40,12 @@ public final class Fixtures {
 
     /** @return where {@code rank}'s fixtures live in {@code runDirectory} */
     public static Path rankFixtures(Path runDirectory, int rank) {
-        return runDirectory.resolve(DIRECTORY).resolve("rank-" + rank);
+        return runDirectory.resolve(PREFIX + rank);
     }
 
     /** @return where the shared fixtures live in {@code runDirectory} */
     public static Path sharedFixtures(Path runDirectory) {
-        return runDirectory.resolve(DIRECTORY).resolve("shared");
+        return runDirectory.resolve(PREFIX + "shared");
     }
 
     /**
@@ -56,7 +57,6 @@ public final class Fixtures {
      */
     public static boolean ensure(Path parent, String name, String configuration, Fixture build) throws Exception {
         requirePlainName(name);
-        Directories.makeOrKeep(parent.getParent());
         Directories.makeOrKeep(parent);
         Path directory = parent.resolve(name);
         Path stamp = parent.resolve("." + name + ".made");

@@ -155,13 +155,13 @@ public final class RunDirectory {
     }
 
     /**
-     * As {@link #prepare(Path, int)}, keeping the {@value Fixtures#DIRECTORY} directory when {@code keepFixtures}: a
+     * As {@link #prepare(Path, int)}, keeping the {@value Fixtures#PREFIX}… directories when {@code keepFixtures}: a
      * later warm-up or repetition of the same configuration reuses its read-only fixtures ({@link Fixtures}).
      */
     public static String prepare(Path runDirectory, int tasks, boolean keepFixtures) throws IOException {
         requireRealDirectory(runDirectory);
         Removal removal = new Removal(runDirectory);
-        removal.contentsOf(runDirectory, keepFixtures ? Fixtures.DIRECTORY : null);
+        removal.contentsOf(runDirectory, keepFixtures ? Fixtures.PREFIX : null);
         Directories.makeOrKeep(runDirectory.resolve("shared"));
         for (int rank = 0; rank < tasks; rank++) {
             Directories.makeOrKeep(rankDirectory(runDirectory, rank));
@@ -192,10 +192,20 @@ public final class RunDirectory {
             return null; // gone already, or taken by another rank
         }
         Removal shared = remove(runDirectory.resolve("shared"));
-        Removal fixtures = remove(runDirectory.resolve(Fixtures.DIRECTORY));
+        java.util.List<String> left = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> entries = Files.list(runDirectory)) {
+            for (Path fixtures : entries.filter(p -> p.getFileName().toString().startsWith(Fixtures.PREFIX)).toList()) {
+                Removal removal = remove(fixtures);
+                if (!removal.complete()) {
+                    left.add(removal.summary());
+                }
+            }
+        } catch (IOException e) {
+            // gone already, or taken by another rank
+        }
         removeIfEmpty(runDirectory);
-        if (!fixtures.complete()) {
-            return fixtures.summary();
+        if (!left.isEmpty()) {
+            return String.join("; ", left);
         }
         return shared.complete() ? null : shared.summary();
     }
@@ -370,7 +380,7 @@ public final class RunDirectory {
             contentsOf(directory, null);
         }
 
-        /** Removes what {@code directory} holds but its entry {@code kept} (none when null). */
+        /** Removes what {@code directory} holds but its entries whose names begin with {@code kept} (none when null). */
         private void contentsOf(Path directory, String kept) {
             Path absolute = directory.toAbsolutePath().normalize();
             try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(absolute.getParent())) {
@@ -441,7 +451,7 @@ public final class RunDirectory {
             try {
                 for (Path child : directory) {
                     Path name = child.getFileName();
-                    if (name.toString().equals(kept)) {
+                    if (kept != null && name.toString().startsWith(kept)) {
                         continue;
                     }
                     entry(directory, name, path.resolve(name.toString()));
