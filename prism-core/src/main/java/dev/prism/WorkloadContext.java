@@ -39,8 +39,8 @@ public interface WorkloadContext {
      * asks for it in a configuration (one benchmark with its parameters and task count), and the same directory, as
      * it was made, for the configuration's later warm-ups and repetitions. Call it in {@link Workload#setup}; the
      * timed phase may read the fixture but must not change it. It lives in the run directory
-     * ({@code <target>/prism-<runId>/fixtures-<rank>/<name>}, as deep as the rank's own directory) and goes with it. Default (a context that keeps
-     * nothing): built afresh in {@link #workDirectory()} every time.
+     * ({@code <target>/prism-<runId>/fixtures-<rank>/<name>}, as deep as the rank's own directory) and goes with it.
+     * Default (a context that keeps nothing): built afresh in {@link #workDirectory()} every time.
      *
      * @param name  a plain name: letters, digits, {@code _ . -}, not starting with a dot
      * @param build makes the fixture
@@ -48,7 +48,8 @@ public interface WorkloadContext {
      * @throws IllegalArgumentException when {@code name} is not a plain name
      */
     default Path fixture(String name, Fixture build) throws Exception {
-        Path directory = java.nio.file.Files.createDirectory(workDirectory().resolve(dev.prism.internal.files.Fixtures.requirePlainName(name)));
+        String plain = dev.prism.internal.files.Fixtures.requirePlainName(name);
+        Path directory = java.nio.file.Files.createDirectory(workDirectory().resolve(plain));
         build.build(directory);
         return directory;
     }

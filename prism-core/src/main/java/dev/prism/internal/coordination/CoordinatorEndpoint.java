@@ -45,17 +45,11 @@ public final class CoordinatorEndpoint {
      *         most 512 bytes; a coordinator it names must still prove it belongs to the run before a rank obeys it
      */
     private static String readBounded(Path file) throws IOException {
-        try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file,
-                java.util.Set.of(java.nio.file.StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS))) {
-            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) || in.size() > 512) {
-                throw new IOException(file + " is not a regular file of at most 512 bytes");
-            }
-            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(512);
-            while (in.read(buffer) > 0 && buffer.hasRemaining()) {
-                // reads to the end
-            }
-            return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+        String text = dev.prism.internal.files.SmallFile.readNoFollow(file, 512);
+        if (text == null) {
+            throw new IOException(file + " is not a regular file of at most 512 bytes");
         }
+        return text;
     }
 
     /**

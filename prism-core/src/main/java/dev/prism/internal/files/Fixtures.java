@@ -76,24 +76,11 @@ public final class Fixtures {
 
     /** @return the configuration a stamp names, or null when there is none (or it is not a small regular file) */
     private static String readStamp(Path stamp) throws IOException {
-        java.nio.file.attribute.BasicFileAttributes seen;
         try {
-            seen = Files.readAttributes(stamp, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            String text = SmallFile.readNoFollow(stamp, STAMP_LIMIT);
+            return text == null ? null : text.strip();
         } catch (java.nio.file.NoSuchFileException e) {
             return null;
-        }
-        if (!seen.isRegularFile() || seen.size() > STAMP_LIMIT) {
-            return null;
-        }
-        try (var channel = Files.newByteChannel(stamp, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(STAMP_LIMIT + 1);
-            while (channel.read(bytes) > 0 && bytes.hasRemaining()) {
-                // read to the end or past the limit
-            }
-            if (bytes.position() > STAMP_LIMIT) {
-                return null;
-            }
-            return new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8).strip();
         }
     }
 }

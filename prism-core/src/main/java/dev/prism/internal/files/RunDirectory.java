@@ -145,18 +145,12 @@ public final class RunDirectory {
      * Empties {@code runDirectory} and makes {@code rank-0 … rank-(tasks-1)} and {@code shared} in it. Emptying is
      * PRISM's own work between repetitions: what it cannot remove (an {@code rmdir} the storage refuses) is said, not
      * thrown, and a directory left behind is used as it is; only a link or a file where a directory must go, or a
-     * directory that cannot be made, stops the repetition.
+     * directory that cannot be made, stops the repetition. With {@code keepFixtures} the {@value Fixtures#PREFIX}…
+     * directories stay: a later warm-up or repetition of the same configuration reuses its read-only fixtures
+     * ({@link Fixtures}).
      *
      * @return null when the directory was emptied, else what could not be removed
      * @throws IOException when a directory the ranks need cannot be made
-     */
-    public static String prepare(Path runDirectory, int tasks) throws IOException {
-        return prepare(runDirectory, tasks, false);
-    }
-
-    /**
-     * As {@link #prepare(Path, int)}, keeping the {@value Fixtures#PREFIX}… directories when {@code keepFixtures}: a
-     * later warm-up or repetition of the same configuration reuses its read-only fixtures ({@link Fixtures}).
      */
     public static String prepare(Path runDirectory, int tasks, boolean keepFixtures) throws IOException {
         requireRealDirectory(runDirectory);

@@ -58,17 +58,13 @@ final class JitQuiet {
         return new Sample(jit.getTotalCompilationTime(), System.nanoTime());
     }
 
-    /** Returns once the JIT is idle, or the bound is reached. */
-    static void await(Instant deadline) throws InterruptedException {
-        await(deadline, null);
-    }
-
     /**
-     * As {@link #await(Instant)}: returns once the compiler's queue reads idle, or its total compilation time has not
-     * grown for {@link #QUIET_MILLIS} (counted from {@code since}, taken when the rank's set-up began, when the compiler
-     * finished nothing after it), whichever comes first. A JVM just started has a long queue of its start-up's methods
-     * that need not finish before a timed phase of other code; one that has run a while usually shows an idle queue
-     * at once, where the quiet total alone kept each of a suite's executions waiting 60 ms or more.
+     * Returns once the compiler's queue reads idle, or its total compilation time has not grown for
+     * {@link #QUIET_MILLIS} (counted from {@code since}, taken when the rank's set-up began, when the compiler finished
+     * nothing after it; null: from now), or the bound is reached, whichever comes first. A JVM just started has a long
+     * queue of its start-up's methods that need not finish before a timed phase of other code; one that has run a
+     * while usually shows an idle queue at once, where the quiet total alone kept each of a suite's executions waiting
+     * 60 ms or more.
      */
     static void await(Instant deadline, Sample since) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();

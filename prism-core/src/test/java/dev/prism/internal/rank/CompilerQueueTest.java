@@ -30,7 +30,7 @@ class CompilerQueueTest {
     void thisJvmsQueue_isFound_andReadsIdleOnceTheWaitForItEnds() throws Exception {
         assertThat(CompilerQueue.find()).as("HotSpot's compilerQueue command").isPresent();
         JitQuiet.prepare();
-        JitQuiet.await(Instant.now().plusSeconds(60));
+        JitQuiet.await(Instant.now().plusSeconds(60), null);
         // the wait returns when the queue was idle or at its bound; a quiet test JVM reaches idle well within it
         long until = System.nanoTime() + JitQuiet.MAX_WAIT_MILLIS * 1_000_000;
         boolean idle = CompilerQueue.find().orElseThrow().idle();
