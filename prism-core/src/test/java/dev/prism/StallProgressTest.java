@@ -29,14 +29,14 @@ class StallProgressTest {
         Result r = run(ctx -> {
             try (var outer = ctx.time("create")) {
                 try (var open = ctx.time("open")) {
-                    Thread.sleep(40);
+                    Thread.sleep(40); // on purpose: the delay under test, one short step
                 }
                 try (var write = ctx.time("write")) {
                     for (int block = 0; block < 30; block++) {
-                        Thread.sleep(40);
+                        Thread.sleep(40); // on purpose: the delay under test, one short step
                         ctx.progress();
                     }
-                    Thread.sleep(40);
+                    Thread.sleep(40); // on purpose: the delay under test, one short step
                 }
             }
         });
@@ -50,12 +50,12 @@ class StallProgressTest {
         Result r = run(ctx -> {
             try (var write = ctx.time("write")) {
                 for (int block = 0; block < 5; block++) {
-                    Thread.sleep(40);
+                    Thread.sleep(40); // on purpose: the delay under test, one short step
                     ctx.progress();
                 }
-                Thread.sleep(1_500); // one call that hangs
+                Thread.sleep(1_500); // on purpose: the delay under test, a hung call
                 ctx.progress();
-                Thread.sleep(40);
+                Thread.sleep(40); // on purpose: the delay under test, one short step
             }
         });
         assertThat(r.live).extracting(Stall::operation).containsExactly("write");
@@ -67,12 +67,12 @@ class StallProgressTest {
     void aHangAtTheEnd_andATimingThatSaysNothingOfItsProgress_areStalls() {
         Result r = run(ctx -> {
             try (var write = ctx.time("write")) {
-                Thread.sleep(40);
+                Thread.sleep(40); // on purpose: the delay under test, one short step
                 ctx.progress();
-                Thread.sleep(1_000); // the last call hangs
+                Thread.sleep(1_000); // on purpose: the delay under test, the last call hung
             }
             try (var fsync = ctx.time("fsync")) {
-                Thread.sleep(1_000);
+                Thread.sleep(1_000); // on purpose: the delay under test, no progress told
             }
         });
         assertThat(r.run.stalls()).extracting(Stall::operation).containsExactly("write", "fsync");
