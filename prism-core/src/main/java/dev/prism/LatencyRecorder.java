@@ -66,6 +66,64 @@ public final class LatencyRecorder {
         sumSquaredDeviations += delta * (value - mean);
     }
 
+    /**
+     * Records {@code count} operations summarised where they ran (a kernel trace's counters, say): their count, sum,
+     * minimum and maximum exactly, their latencies for percentiles and spread as {@code latencies} — each a latency
+     * (a bucket's middle, say) with how many operations took it, adding up to {@code count}.
+     *
+     * @throws IllegalArgumentException when the latencies' counts do not add up to {@code count}, or min exceeds max
+     */
+    public void recordAll(long count, long sumNanos, long minNanos, long maxNanos, java.util.Map<Long, Long> latencies) {
+        long counted = latencies.values().stream().mapToLong(Long::longValue).sum();
+        if (count < 0 || counted != count) {
+            throw new IllegalArgumentException("latencies must count the " + count + " operations, counted " + counted);
+        }
+        if (count == 0) {
+            return;
+        }
+        if (minNanos < 0 || minNanos > maxNanos) {
+            throw new IllegalArgumentException("minNanos must be in 0.." + maxNanos + ", was " + minNanos);
+        }
+        double groupMean = (double) sumNanos / count;
+        double groupSquares = 0;
+        for (var e : latencies.entrySet()) {
+            long value = Math.min(Math.max(e.getKey(), minNanos), maxNanos);
+            histogram.recordValueWithCount(Math.min(Math.max(value, LOWEST_DISCERNIBLE_NANOS), HIGHEST_TRACKABLE_NANOS),
+                    e.getValue());
+            groupSquares += e.getValue() * (value - groupMean) * (value - groupMean);
+        }
+        // Chan et al.: this recorder's figures and the group's pooled
+        long n = this.count + count;
+        double delta = groupMean - mean;
+        sumSquaredDeviations += groupSquares + delta * delta * ((double) this.count * count / n);
+        mean += delta * count / n;
+        this.count = n;
+        this.sumNanos += sumNanos;
+        this.minNanos = Math.min(this.minNanos, minNanos);
+        this.maxNanos = Math.max(this.maxNanos, maxNanos);
+    }
+
+    /** Adds everything {@code other} recorded (another recorder's snapshot of the same operation) to this recorder. */
+    public void add(Measurement other) {
+        if (!other.operation().equals(operation)) {
+            throw new IllegalArgumentException("cannot add '" + other.operation() + "' to '" + operation + "'");
+        }
+        if (other.count() > 0) {
+            long n = count + other.count();
+            double delta = other.meanNanos() - mean;
+            double otherSquares = other.stddevNanos() * other.stddevNanos() * (other.count() - 1);
+            sumSquaredDeviations += otherSquares + delta * delta * ((double) count * other.count() / n);
+            mean += delta * other.count() / n;
+            histogram.add(other.histogram());
+            count = n;
+            sumNanos += other.sumNanos();
+            minNanos = Math.min(minNanos, other.minNanos());
+            maxNanos = Math.max(maxNanos, other.maxNanos());
+        }
+        errors += other.errors();
+        bytes += other.bytes();
+    }
+
     /** Counts one operation that failed (threw): an error of this operation, not a latency sample. */
     public void recordError() {
         errors++;

@@ -170,6 +170,25 @@ public interface WorkloadContext {
     void record(String operation, long nanos);
 
     /**
+     * Adds operations observed and summarised outside this rank's timers — a kernel trace's counts and latencies of a
+     * traced program's system calls — to {@code observed.operation()}'s measurement: its count, errors, bytes, sum,
+     * extremes and histogram. Records no progress and no intervals.
+     */
+    default void record(Measurement observed) {
+        observed.histogram().recordedValues().forEach(v -> {
+            for (long i = 0; i < v.getCountAddedInThisIterationStep(); i++) {
+                record(observed.operation(), v.getValueIteratedTo());
+            }
+        });
+        for (long i = 0; i < observed.errors(); i++) {
+            recordError(observed.operation());
+        }
+        if (observed.bytes() > 0) {
+            addBytes(observed.operation(), observed.bytes());
+        }
+    }
+
+    /**
      * Records one {@code operation} that failed, observed by the workload itself (a traced system call that returned an
      * errno): an error of that operation, never a latency sample.
      */

@@ -86,23 +86,16 @@ public final class SyscallAttribution {
         return result;
     }
 
-    /** Records each call into {@code ctx} as {@link #measurements} counts it, as the rank's own measurements. */
-    public static void record(WorkloadContext ctx, Collection<SyscallTrace.Call> calls) {
-        List<SyscallTrace.Call> files = onFiles(calls);
-        if (files.size() < calls.size()) {
-            ctx.addCounter(NOT_ON_FILES, calls.size() - files.size());
+    /**
+     * Records what a trace saw into {@code ctx} as the rank's own measurements: per call name on files its totals
+     * ({@link SyscallTrace.Result#totals}) as {@code syscall:<name>} — returned calls as samples, failed ones as errors,
+     * bytes — and the calls not on files as the counter {@link #NOT_ON_FILES}.
+     */
+    public static void record(WorkloadContext ctx, SyscallTrace.Result seen) {
+        if (seen.notOnFiles() > 0) {
+            ctx.addCounter(NOT_ON_FILES, seen.notOnFiles());
         }
-        for (SyscallTrace.Call c : files) {
-            String operation = PREFIX + c.name();
-            if (c.failed()) {
-                ctx.recordError(operation);
-            } else {
-                ctx.record(operation, Math.max(LatencyRecorder.LOWEST_DISCERNIBLE_NANOS, c.nanos()));
-                if (c.bytes() > 0) {
-                    ctx.addBytes(operation, c.bytes());
-                }
-            }
-        }
+        seen.totals().forEach((name, totals) -> ctx.record(totals.measurement(PREFIX + name, 0)));
     }
 
     /** @return the calls that worked on files ({@link SyscallTrace.Call#onFile}) */

@@ -83,23 +83,118 @@ public final class SyscallTrace implements AutoCloseable {
     /**
      * What a finished trace saw.
      *
-     * @param calls    every call, in the order they started
-     * @param parentOf each traced process started by another traced process: child pid → parent pid
-     * @param lost     calls bpftrace could not deliver (its buffer was full): the counts are then lower bounds
-     * @param undrained the CPUs whose trace buffer was not seen read to its end before the trace stopped (see
-     *                  {@link #stop}): empty when every call made before the stop was delivered; else the counts are
-     *                  lower bounds
+     * @param calls        every call in the order they started ({@link #start}); or, when the kernel counted
+     *                     ({@link #counting}), only the calls that took {@link #SLOW_CALL} or longer
+     * @param parentOf     each traced process started by another traced process: child pid → parent pid (every call
+     *                     only; empty when the kernel counted)
+     * @param lost         calls bpftrace could not deliver (its buffer was full): when every call was delivered the
+     *                     counts are then lower bounds; when the kernel counted only the list of slow calls is short
+     * @param undrained    the CPUs whose trace buffer was not seen read to its end before the trace stopped (see
+     *                     {@link #stop}): empty when every call made before the stop was delivered
+     * @param totals       per call name on files ({@link Call#onFile}), what the calls came to: from every call, or
+     *                     counted in the kernel
+     * @param notOnFiles   calls on pipes, sockets and descriptors that are not files, left out of the totals
+     * @param countsExact  whether {@code totals} and {@code notOnFiles} are exact: when every call was delivered,
+     *                     nothing lost and every CPU drained; when the kernel counted, its counts arrived whole
      */
-    public record Result(List<Call> calls, Map<Integer, Integer> parentOf, long lost, List<Integer> undrained) {
+    public record Result(List<Call> calls, Map<Integer, Integer> parentOf, long lost, List<Integer> undrained,
+                         Map<String, Totals> totals, long notOnFiles, boolean countsExact) {
         /** Copies. */
         public Result {
+            calls = List.copyOf(calls);
+            parentOf = Map.copyOf(parentOf);
             undrained = List.copyOf(undrained);
+            totals = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(totals));
         }
 
-        /** @return whether every count is exact: nothing lost, every CPU's buffer read to its end */
-        public boolean complete() {
-            return lost == 0 && undrained.isEmpty();
+        /** A result of every call: the totals are worked out from the calls. */
+        public Result(List<Call> calls, Map<Integer, Integer> parentOf, long lost, List<Integer> undrained) {
+            this(calls, parentOf, lost, undrained, Totals.of(calls), calls.size() - onFiles(calls),
+                    lost == 0 && undrained.isEmpty());
         }
+
+        private static long onFiles(List<Call> calls) {
+            return calls.stream().filter(Call::onFile).count();
+        }
+
+        /** @return whether every count is exact (see {@code countsExact}) and, for every call, none was lost */
+        public boolean complete() {
+            return countsExact && lost == 0 && undrained.isEmpty();
+        }
+    }
+
+    /**
+     * What the calls of one name on files came to.
+     *
+     * @param count     the calls that returned without an error
+     * @param errors    the calls that returned an errno
+     * @param bytes     the bytes reads and writes moved
+     * @param sumNanos  the time the returned calls took, in all
+     * @param minNanos  the quickest returned call (0 when none)
+     * @param maxNanos  the slowest returned call (0 when none)
+     * @param latencies latency → how many returned calls took it: exact latencies when every call was delivered; in
+     *                  the kernel, each call counted in a bucket a sixteenth of a power of two wide (so within 3.2 % of
+     *                  the middle this gives), adding up to {@code count}
+     */
+    public record Totals(long count, long errors, long bytes, long sumNanos, long minNanos, long maxNanos,
+                         java.util.SortedMap<Long, Long> latencies) {
+        /** Copies. */
+        public Totals {
+            latencies = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(latencies));
+        }
+
+        /** @return per call name, the totals of {@code calls} on files */
+        static Map<String, Totals> of(List<Call> calls) {
+            Map<String, List<Call>> byName = new java.util.TreeMap<>();
+            calls.stream().filter(Call::onFile).forEach(c -> byName.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(c));
+            Map<String, Totals> totals = new java.util.TreeMap<>();
+            byName.forEach((name, list) -> {
+                java.util.TreeMap<Long, Long> latencies = new java.util.TreeMap<>();
+                long count = 0, errors = 0, bytes = 0, sum = 0, min = Long.MAX_VALUE, max = 0;
+                for (Call c : list) {
+                    if (c.failed()) {
+                        errors++;
+                        continue;
+                    }
+                    count++;
+                    bytes += c.bytes();
+                    sum += c.nanos();
+                    min = Math.min(min, c.nanos());
+                    max = Math.max(max, c.nanos());
+                    latencies.merge(c.nanos(), 1L, Long::sum);
+                }
+                totals.put(name, new Totals(count, errors, bytes, sum, count == 0 ? 0 : min, max, latencies));
+            });
+            return totals;
+        }
+
+        /** @return these calls as the measurement {@code operation} over {@code elapsedNanos} */
+        public dev.prism.Measurement measurement(String operation, long elapsedNanos) {
+            dev.prism.LatencyRecorder recorder = new dev.prism.LatencyRecorder(operation);
+            recorder.recordAll(count, sumNanos, minNanos, maxNanos, latencies);
+            for (long i = 0; i < errors; i++) {
+                recorder.recordError();
+            }
+            recorder.addBytes(bytes);
+            return recorder.snapshot(elapsedNanos);
+        }
+    }
+
+    /**
+     * The kernel-counted trace ({@link #counting}) delivers a call with its path only when it took this long or
+     * longer: at most a few microseconds of printing and reading per millisecond of call, and every stall (the
+     * threshold is at least 1 ms) among them
+     */
+    public static final Duration SLOW_CALL = Duration.ofMillis(1);
+
+    /** @return the middle of the kernel's latency bucket {@code bucket} (see {@link #countingScript}) */
+    static long bucketMiddle(long bucket) {
+        if (bucket < 16) {
+            return bucket;
+        }
+        long exponent = bucket >> 4;
+        long low = (16 + (bucket & 15)) << (exponent - 4);
+        return low + ((1L << (exponent - 4)) >> 1);
     }
 
     private final Path cgroup;
@@ -116,10 +211,22 @@ public final class SyscallTrace implements AutoCloseable {
     private final String markerName = "prism-trace-marker-" + Long.toHexString(new java.security.SecureRandom().nextLong());
     private final Thread reader;
     private final OutputTail errors;
+    /** The kernel counts ({@link #counting}); else every call is delivered */
+    private final boolean counting;
+    /** Where the markers run when the kernel counts, so that their calls are never counted; null otherwise */
+    private final Path markerCgroup;
+    /** The kernel's counts as its maps printed them: map name → key → value */
+    private final Map<String, Map<String, Long>> maps = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Whether the kernel's counts arrived whole (its END block's last line was read) */
+    private volatile boolean totalsArrived;
+    /** A slow call on a descriptor waiting for the names of its file and the two directories above it: tid start → */
+    private final Map<String, SlowCall> naming = new java.util.concurrent.ConcurrentHashMap<>();
     private Result result;
 
-    private SyscallTrace(Path cgroup, Process tracer, Consumer<Call> live) throws IOException {
+    private SyscallTrace(Path cgroup, Path markerCgroup, Process tracer, Consumer<Call> live) throws IOException {
         this.cgroup = cgroup;
+        this.markerCgroup = markerCgroup;
+        this.counting = markerCgroup != null;
         this.tracer = tracer;
         this.errors = new OutputTail(tracer.getErrorStream(), 4096, "prism-trace-stderr");
         BufferedReader out = new BufferedReader(new InputStreamReader(tracer.getInputStream(), StandardCharsets.UTF_8));
@@ -188,6 +295,8 @@ public final class SyscallTrace implements AutoCloseable {
                     String[] f = line.split(" ");
                     parentOf.put(Integer.parseInt(f[2]), Integer.parseInt(f[1]));
                     forks.add(new long[]{Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseUnsignedLong(f[3])});
+                } else if (counting && readCounted(line, live)) {
+                    continue;
                 } else if (line.startsWith("Lost ")) {
                     String[] f = line.split(" ");
                     lost.addAndGet(Long.parseLong(f[1]));
@@ -196,6 +305,97 @@ public final class SyscallTrace implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             // the tracer ended; what it delivered stays
         }
+    }
+
+    /** A slow call on a descriptor as the counting script printed it, and the names of its file as they come */
+    private record SlowCall(Call call, List<String> names) {
+    }
+
+    /** The kernel's count lines: {@code @map[key]: value} */
+    private static final java.util.regex.Pattern MAP_LINE = java.util.regex.Pattern.compile("^@(\\w+)(?:\\[([^\\]]*)\\])?: (-?\\d+)$");
+
+    /**
+     * Reads one line of the counting script ({@link #countingScript}): a marker, a slow call or a name of its file, a
+     * count, or the end of the counts.
+     *
+     * @return whether the line was one of those
+     */
+    private boolean readCounted(String line, Consumer<Call> live) {
+        if (line.equals("PRISM_END")) {
+            totalsArrived = true;
+            return true;
+        }
+        if (totalsArrived) {
+            return true;   // bpftrace prints its maps once more as it exits, emptied
+        }
+        if (line.startsWith("M ")) {
+            synchronized (drained) {
+                drained.add(Integer.parseInt(line.substring(2).strip()));
+                drained.notifyAll();
+            }
+            return true;
+        }
+        if (line.startsWith("S ")) {
+            String[] f = line.split(" ", 8);
+            if (f.length < 7) {
+                return true;
+            }
+            try {
+                Call call = new Call(Integer.parseInt(f[2]), Integer.parseInt(f[3]), f[1], Long.parseUnsignedLong(f[4]),
+                        Long.parseUnsignedLong(f[5]), Long.parseLong(f[6]), f.length == 8 ? f[7] : "");
+                if (PATH_CALLS.contains(call.name())) {
+                    slow(call, live);
+                } else {
+                    naming.put(call.tid() + " " + call.startNanos(), new SlowCall(call, new ArrayList<>()));
+                }
+            } catch (NumberFormatException e) {
+                // not a call
+            }
+            return true;
+        }
+        if (line.startsWith("N ")) {
+            String[] f = line.split(" ", 4);
+            SlowCall pending = f.length < 3 ? null : naming.get(f[1] + " " + f[2]);
+            if (pending != null) {
+                pending.names().add(f.length == 4 ? f[3] : "");
+                if (pending.names().size() == 3) {
+                    naming.remove(f[1] + " " + f[2]);
+                    Call c = pending.call();
+                    slow(new Call(c.pid(), c.tid(), c.name(), c.startNanos(), c.nanos(), c.result(),
+                            lastComponents(pending.names())), live);
+                }
+            }
+            return true;
+        }
+        java.util.regex.Matcher m = MAP_LINE.matcher(line);
+        if (m.matches()) {
+            maps.computeIfAbsent(m.group(1), k -> new java.util.concurrent.ConcurrentHashMap<>())
+                    .merge(m.group(2) == null ? "" : m.group(2).replace(" ", ""), Long.parseLong(m.group(3)), Long::sum);
+            return true;
+        }
+        return false;
+    }
+
+    private void slow(Call call, Consumer<Call> live) {
+        slowCalls.add(call);
+        live.accept(call);
+    }
+
+    /** The slow calls the counting script printed */
+    private final List<Call> slowCalls = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * @return a descriptor's file named by what the kernel keeps of it: the last three components of its path
+     *         ({@code …/objects/pack/pack-1.pack}); the root of a file system ends the walk ({@code …/etc/hostname})
+     */
+    static String lastComponents(List<String> names) {
+        List<String> kept = new ArrayList<>();
+        for (String name : names) {
+            if (!name.isEmpty() && !name.equals("/")) {
+                kept.add(name);
+            }
+        }
+        return kept.isEmpty() ? "" : "…/" + String.join("/", kept);
     }
 
     /**
@@ -342,6 +542,27 @@ public final class SyscallTrace implements AutoCloseable {
      * @throws IOException when the cgroup cannot be made or bpftrace fails to attach, naming why
      */
     public static SyscallTrace start(Consumer<Call> live) throws IOException {
+        return start(live, false);
+    }
+
+    /**
+     * Makes a cgroup, starts bpftrace on it counting in the kernel, and returns once its probes are attached
+     * (untimed). The kernel keeps, per call name, the count, errors, bytes, time and a latency histogram of the calls
+     * on files — a regular file, a directory or a device, never a pipe or a socket, as the kernel's descriptor says at
+     * the call — so a traced program pays for its calls only the probes, not one line of output each (an eighth of
+     * the cost on a tar extraction to tmpfs); only the calls that took {@link #SLOW_CALL} or longer come out one by
+     * one, with their paths: a path call's as the program named it, a descriptor call's as the last three components
+     * the kernel keeps of its file.
+     *
+     * @param slow told of each call that took {@link #SLOW_CALL} or longer as soon as it has returned, on the
+     *             tracer's reading thread (a stall detector)
+     * @throws IOException when a cgroup cannot be made or bpftrace fails to attach, naming why
+     */
+    public static SyscallTrace counting(Consumer<Call> slow) throws IOException {
+        return start(slow, true);
+    }
+
+    private static SyscallTrace start(Consumer<Call> live, boolean counting) throws IOException {
         String why = unavailable();
         if (why != null) {
             throw new IOException(why);
@@ -349,21 +570,34 @@ public final class SyscallTrace implements AutoCloseable {
         Path cgroup = cgroup2().resolve("prism-trace-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet());
         Files.createDirectory(cgroup);
         long id = (Long) Files.getAttribute(cgroup, "unix:ino");
+        Path markers = null;
+        if (counting) {
+            try {
+                markers = Files.createDirectory(Path.of(cgroup + "-markers"));
+            } catch (IOException e) {
+                removeQuietly(cgroup);
+                throw e;
+            }
+        }
         List<String> command = new ArrayList<>();
         String setpriv = onPath("setpriv");
         if (setpriv != null) {
             // a JVM killed outright leaves no tracer behind: bpftrace gets SIGTERM when its parent thread ends
             command.addAll(List.of(setpriv, "--pdeathsig", "TERM"));
         }
-        command.addAll(List.of(onPath("bpftrace"), "-B", "line", "-e", script(id)));
+        command.addAll(List.of(onPath("bpftrace"), "-B", "line", "-e", counting
+                ? countingScript(id, (Long) Files.getAttribute(markers, "unix:ino")) : script(id)));
         ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().remove("PRISM_RUN_SECRET");
         pb.environment().put("BPFTRACE_PERF_RB_PAGES", "4096");
         pb.environment().put("BPFTRACE_STRLEN", "200");
         try {
-            return new SyscallTrace(cgroup, pb.start(), live);
+            return new SyscallTrace(cgroup, markers, pb.start(), live);
         } catch (IOException | RuntimeException e) {
             removeQuietly(cgroup);
+            if (markers != null) {
+                removeQuietly(markers);
+            }
             throw e;
         }
     }
@@ -375,6 +609,10 @@ public final class SyscallTrace implements AutoCloseable {
 
     /** @return {@code command} run from a shell that first moves itself into this trace's cgroup */
     public List<String> wrap(List<String> command) {
+        return wrap(cgroup, command);
+    }
+
+    private static List<String> wrap(Path cgroup, List<String> command) {
         List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c",
                 "echo $$ > '" + cgroup.resolve("cgroup.procs") + "' && exec \"$@\"", "prism-traced"));
         wrapped.addAll(command);
@@ -386,6 +624,12 @@ public final class SyscallTrace implements AutoCloseable {
      * same result.
      */
     public synchronized Result stop() {
+        if (result == null && counting) {
+            List<Integer> undrained = drain();
+            stopTracer();
+            result = new Result(new ArrayList<>(slowCalls), Map.of(), lost.get(), undrained, countedTotals(),
+                    maps.getOrDefault("off", Map.of()).getOrDefault("", 0L), totalsArrived);
+        }
         if (result == null) {
             List<Integer> undrained = drain();
             stopTracer();
@@ -404,6 +648,33 @@ public final class SyscallTrace implements AutoCloseable {
             result = new Result(joined(seen, started, paths), Map.copyOf(parents), lost.get(), undrained);
         }
         return result;
+    }
+
+    /** @return the kernel's counts ({@link #countingScript}'s maps, keyed by the call's index in {@link #CALLS}) */
+    private Map<String, Totals> countedTotals() {
+        Map<String, Totals> totals = new java.util.TreeMap<>();
+        for (int i = 0; i < CALLS.size(); i++) {
+            String key = String.valueOf(i);
+            long count = counted("n", key);
+            long errors = counted("e", key);
+            if (count == 0 && errors == 0) {
+                continue;
+            }
+            java.util.TreeMap<Long, Long> latencies = new java.util.TreeMap<>();
+            String prefix = i + ",";
+            maps.getOrDefault("h", Map.of()).forEach((k, v) -> {
+                if (k.startsWith(prefix)) {
+                    latencies.merge(bucketMiddle(Long.parseLong(k.substring(prefix.length()))), v, Long::sum);
+                }
+            });
+            totals.put(CALLS.get(i), new Totals(count, errors, counted("b", key), counted("s", key), counted("lo", key),
+                    counted("hi", key), latencies));
+        }
+        return totals;
+    }
+
+    private long counted(String map, String key) {
+        return maps.getOrDefault(map, Map.of()).getOrDefault(key, 0L);
     }
 
     /** How long {@link #drain} waits for the markers: bpftrace prints what it reads at once, within milliseconds. */
@@ -428,7 +699,7 @@ public final class SyscallTrace implements AutoCloseable {
         List<Process> markers = new ArrayList<>();
         for (int cpu : cpus) {
             List<String> command = new ArrayList<>(List.of(taskset, "-c", String.valueOf(cpu)));
-            command.addAll(wrap(List.of("/bin/cat", "/proc/self/" + markerName + "-" + cpu)));
+            command.addAll(wrap(counting ? markerCgroup : cgroup, List.of("/bin/cat", "/proc/self/" + markerName + "-" + cpu)));
             try {
                 Process marker = new ProcessBuilder(command).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -516,6 +787,9 @@ public final class SyscallTrace implements AutoCloseable {
     public void close() {
         stop();
         removeQuietly(cgroup);
+        if (markerCgroup != null) {
+            removeQuietly(markerCgroup);
+        }
     }
 
     private static void removeQuietly(Path cgroup) {
@@ -525,6 +799,91 @@ public final class SyscallTrace implements AutoCloseable {
         } catch (IOException e) {
             // a process left behind keeps it; it is empty and harmless, and goes with the next reboot
         }
+    }
+
+    /** The kernel's names of the calls strace spells otherwise */
+    private static String kernelName(String call) {
+        return switch (call) {
+            case "stat" -> "newstat";
+            case "lstat" -> "newlstat";
+            case "fstat" -> "newfstat";
+            default -> call;
+        };
+    }
+
+    /** @return the argument that names a path call's file, or null for a descriptor call */
+    private static String naming(String call) {
+        return switch (call) {
+            case "open", "openat", "stat", "lstat", "newfstatat", "statx" -> "args->filename";
+            case "rename", "renameat", "renameat2" -> "args->oldname";
+            case "unlink", "unlinkat", "mkdir", "mkdirat" -> "args->pathname";
+            default -> null;
+        };
+    }
+
+    /**
+     * @return the counting bpftrace program ({@link #counting}), filtered to cgroup {@code id}. An entry probe per call
+     *         stamps the start — a descriptor call only when its descriptor is a file (its inode neither a FIFO, a
+     *         socket nor anonymous; else it counts it in {@code @off}) — and keeps a pointer to what names the file;
+     *         the exit probe counts the call under its index in {@link #CALLS}: {@code @n} returned, {@code @e}
+     *         failed, {@code @s} nanoseconds, {@code @lo}/{@code @hi} extremes, {@code @b} bytes, {@code @h} a
+     *         histogram of sixteen buckets per power of two (bucket {@code 16·e + m} for a latency whose highest bit is
+     *         {@code e} and next four bits are {@code m}; latencies under 16 ns are their own bucket). A call of
+     *         {@link #SLOW_CALL} or longer is printed: {@code S name pid tid start nanos result path} for a path
+     *         call; a descriptor call without a path, then {@code N tid start name} for its file and the two
+     *         directories above it (three lines: one string each keeps the probe within BPF's 512-byte stack). A
+     *         marker's open in cgroup {@code markerId} prints {@code M cpu}; END prints the maps, then {@code PRISM_END}.
+     */
+    static String countingScript(long id, long markerId) {
+        StringBuilder s = new StringBuilder("BEGIN { printf(\"PRISM_ATTACHED\\n\"); }\n");
+        s.append("tracepoint:syscalls:sys_enter_openat /cgroup == ").append(markerId)
+                .append("/ { printf(\"M %d\\n\", cpu); }\n");
+        long slow = SLOW_CALL.toNanos();
+        for (int i = 0; i < CALLS.size(); i++) {
+            String call = CALLS.get(i);
+            String kernel = kernelName(call);
+            String naming = naming(call);
+            s.append("tracepoint:syscalls:sys_enter_").append(kernel).append(" /cgroup == ").append(id).append("/ { ");
+            if (naming != null) {
+                s.append("@p[tid] = (uint64) ").append(naming).append("; @t[tid] = nsecs;");
+            } else {
+                s.append("$fd = (int64) args->fd; $on = (uint64) 0;"
+                        + " if ($fd >= 0 && $fd < (int64) curtask->files->fdt->max_fds) {"
+                        + " $f = *(curtask->files->fdt->fd + $fd); if ($f != 0) { $type = $f->f_inode->i_mode & 0xf000;"
+                        + " if ($type != 0 && $type != 0x1000 && $type != 0xc000) { $on = (uint64) $f; } } }"
+                        + " if ($on != 0) { @p[tid] = $on; @t[tid] = nsecs; } else { @off = count(); }");
+            }
+            s.append(" }\n");
+            s.append("tracepoint:syscalls:sys_exit_").append(kernel).append(" /@t[tid]/ {")
+                    .append(" $d = nsecs - @t[tid]; $v = $d; $e = (uint64) 0;")
+                    .append(" if ($v >= 4294967296) { $e += 32; $v = $v >> 32; } if ($v >= 65536) { $e += 16; $v = $v >> 16; }")
+                    .append(" if ($v >= 256) { $e += 8; $v = $v >> 8; } if ($v >= 16) { $e += 4; $v = $v >> 4; }")
+                    .append(" if ($v >= 4) { $e += 2; $v = $v >> 2; } if ($v >= 2) { $e += 1; }")
+                    .append(" $b = $e >= 4 ? ($e << 4) | (($d >> ($e - 4)) & 15) : $d;")
+                    .append(" if (args->ret < 0) { @e[").append(i).append("] = count(); } else { @n[").append(i)
+                    .append("] = count(); @s[").append(i).append("] = sum($d); @lo[").append(i).append("] = min($d); @hi[")
+                    .append(i).append("] = max($d); @h[").append(i).append(", $b] = count();");
+            if (MOVING_BYTES.contains(call)) {
+                s.append(" @b[").append(i).append("] = sum(args->ret);");
+            }
+            s.append(" }");
+            s.append(" if ($d >= ").append(slow).append(") {");
+            if (naming != null) {
+                s.append(" printf(\"S ").append(call)
+                        .append(" %d %d %llu %llu %lld %s\\n\", pid, tid, @t[tid], $d, args->ret, str(uptr(@p[tid])));");
+            } else {
+                s.append(" $de = ((struct file *) kptr(@p[tid]))->f_path.dentry; printf(\"S ").append(call)
+                        .append(" %d %d %llu %llu %lld\\n\", pid, tid, @t[tid], $d, args->ret);")
+                        .append(" printf(\"N %d %llu %s\\n\", tid, @t[tid], str($de->d_parent->d_parent->d_name.name));")
+                        .append(" printf(\"N %d %llu %s\\n\", tid, @t[tid], str($de->d_parent->d_name.name));")
+                        .append(" printf(\"N %d %llu %s\\n\", tid, @t[tid], str($de->d_name.name));");
+            }
+            s.append(" } delete(@t[tid]); delete(@p[tid]); }\n");
+        }
+        s.append("END { clear(@t); clear(@p); print(@n); print(@e); print(@s); print(@lo); print(@hi); print(@b);"
+                + " print(@h); print(@off); printf(\"PRISM_END\\n\"); clear(@n); clear(@e); clear(@s); clear(@lo);"
+                + " clear(@hi); clear(@b); clear(@h); clear(@off); }\n");
+        return s.toString();
     }
 
     /**

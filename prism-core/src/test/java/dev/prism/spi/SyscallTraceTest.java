@@ -109,4 +109,80 @@ class SyscallTraceTest {
             Files.deleteIfExists(file);
         }
     }
+
+    /**
+     * Counting in the kernel gives the totals that every call delivered gives, and the calls on descriptors the
+     * program moved: the same program ({@code dd} copying 40 KiB in 4 KiB blocks from one file to another, its report
+     * to a pipe) traced both ways; what dd reads and writes is exactly its blocks — eleven reads of the source (ten
+     * blocks and the end), ten writes of 40,960 bytes.
+     */
+    @Test
+    void countingInTheKernel_givesTheTotalsOfEveryCall() throws Exception {
+        String why = SyscallTrace.unavailable();
+        Required.require(why == null, "PRISM_REQUIRE_BPF", "no kernel trace: " + why);
+        Path dir = Files.createTempDirectory("prism-count");
+        try {
+            Path source = Files.write(dir.resolve("source"), new byte[40 * 1024]);
+            List<String> dd = List.of("dd", "if=" + source, "of=" + dir.resolve("copy"), "bs=4096");
+            SyscallTrace.Result every = traced(false, dd);
+            SyscallTrace.Result counted = traced(true, dd);
+            assertThat(counted.countsExact()).isTrue();
+            // dd moves its files onto descriptors 0 and 1 (dup2): every call delivered follows descriptors from the
+            // opens it saw and loses those; the kernel asks the descriptor itself
+            for (String name : List.of("openat", "newfstatat", "pread64")) {
+                SyscallTrace.Totals t = every.totals().get(name);
+                SyscallTrace.Totals k = counted.totals().get(name);
+                assertThat(List.of(k.count(), k.errors(), k.bytes())).as(name).isEqualTo(List.of(t.count(), t.errors(), t.bytes()));
+            }
+            assertThat(counted.totals().get("read").count()).isEqualTo(every.totals().get("read").count() + 11);
+            assertThat(counted.totals().get("read").bytes()).isEqualTo(every.totals().get("read").bytes() + 40_960);
+            assertThat(counted.totals().get("write").count()).isEqualTo(10);
+            assertThat(counted.totals().get("write").bytes()).isEqualTo(40_960);
+            counted.totals().forEach((name, k) -> {
+                assertThat(k.latencies().values().stream().mapToLong(Long::longValue).sum()).as(name).isEqualTo(k.count());
+                assertThat(k.minNanos()).as(name).isPositive().isLessThanOrEqualTo(k.maxNanos());
+                assertThat(k.sumNanos()).as(name).isBetween(k.count() * k.minNanos(), k.count() * k.maxNanos());
+            });
+            assertThat(counted.notOnFiles()).as("dd's report, written to a pipe").isPositive();
+            assertThat(counted.calls()).allSatisfy(c -> assertThat(c.nanos()).isGreaterThanOrEqualTo(SyscallTrace.SLOW_CALL.toNanos()));
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+            Files.delete(dir);
+        }
+    }
+
+    private static SyscallTrace.Result traced(boolean counting, List<String> command) throws Exception {
+        try (SyscallTrace trace = counting ? SyscallTrace.counting(c -> { }) : SyscallTrace.start(c -> { })) {
+            Process p = new ProcessBuilder(trace.wrap(command)).start();
+            p.getInputStream().readAllBytes();
+            p.getErrorStream().readAllBytes();
+            assertThat(p.waitFor()).isZero();
+            return trace.stop();
+        }
+    }
+
+    /** The kernel's bucket of a latency, as {@link SyscallTrace#countingScript} works it out */
+    static long bucketOf(long d) {
+        long e = 63 - Long.numberOfLeadingZeros(d);
+        return e >= 4 ? (e << 4) | ((d >> (e - 4)) & 15) : d;
+    }
+
+    @net.jqwik.api.Property
+    void aBucketsMiddle_isWithinThreePointTwoPercentOfEveryLatencyInIt(
+            @net.jqwik.api.ForAll @net.jqwik.api.constraints.LongRange(min = 1, max = 86_400_000_000_000L) long nanos) {
+        long middle = SyscallTrace.bucketMiddle(bucketOf(nanos));
+        assertThat(Math.abs(middle - nanos)).isLessThanOrEqualTo(Math.max(0, (long) Math.ceil(nanos / 32.0)));
+    }
+
+    @Test
+    void aDescriptorsFile_isNamedByItsLastComponents_upToTheRootOfItsFileSystem() {
+        assertThat(SyscallTrace.lastComponents(List.of("objects", "pack", "pack-1.pack"))).isEqualTo("…/objects/pack/pack-1.pack");
+        assertThat(SyscallTrace.lastComponents(List.of("/", "etc", "hostname"))).isEqualTo("…/etc/hostname");
+        assertThat(SyscallTrace.lastComponents(List.of("/", "/", "null"))).isEqualTo("…/null");
+        assertThat(SyscallTrace.lastComponents(List.of("", "", ""))).isEmpty();
+    }
 }

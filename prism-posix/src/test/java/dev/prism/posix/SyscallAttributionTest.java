@@ -125,19 +125,10 @@ class SyscallAttributionTest {
         Map<String, Long> strace = strace(List.of(Programs.resolve("tar", "", ""), "-xf", archive.toString(), "-C",
                 into.toString()), Map.of());
         Map<String, Long> prism = attributed(r.repetitions().get(0).ranks().get(0));
-        Long lost = r.repetitions().get(0).ranks().get(0).counters().get("syscall_calls_lost");
-        if (lost == null) {
-            assertThat(prism).as("strace counted " + strace).isEqualTo(strace);
-            assertThat(prism.get("openat")).isGreaterThanOrEqualTo(60);
-        } else {
-            // on a loaded machine bpftrace's buffer can overflow: PRISM then counts what was lost and its counts are
-            // lower bounds (beside a CPU hog it once saw 116 of strace's 143 openat), never more than strace's
-            assertThat(lost).isPositive();
-            assertThat(prism.keySet()).as("strace counted " + strace).isSubsetOf(strace.keySet());
-            prism.forEach((call, n) -> assertThat(n).as(call + ", strace counted " + strace).isLessThanOrEqualTo(strace.get(call)));
-            assertThat(prism.values().stream().mapToLong(Long::longValue).sum() + lost)
-                    .isGreaterThanOrEqualTo(strace.values().stream().mapToLong(Long::longValue).sum());
-        }
+        // counted in the kernel: exact however loaded the machine (a full output buffer costs only names of slow calls)
+        assertThat(r.repetitions().get(0).ranks().get(0).counters()).doesNotContainKey("syscall_counts_incomplete");
+        assertThat(prism).as("strace counted " + strace).isEqualTo(strace);
+        assertThat(prism.get("openat")).isGreaterThanOrEqualTo(60);
         assertThat(r.notes().get("syscalls")).startsWith("kernel (bpftrace)");
     }
 

@@ -322,6 +322,11 @@ final class RankContext implements WorkloadContext {
     }
 
     @Override
+    public void record(Measurement observed) {
+        slot(observed.operation()).recorder().add(observed);
+    }
+
+    @Override
     public void recordError(String operation) {
         slot(operation).recorder().recordError();
     }

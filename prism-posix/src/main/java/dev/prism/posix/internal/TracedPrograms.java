@@ -48,7 +48,7 @@ public final class TracedPrograms implements AutoCloseable {
             return new TracedPrograms(ctx, null);
         }
         try {
-            return new TracedPrograms(ctx, SyscallTrace.start(c -> ctx.callReturned(
+            return new TracedPrograms(ctx, SyscallTrace.counting(c -> ctx.callReturned(
                     SyscallAttribution.PREFIX + c.name(), c.path().isEmpty() ? null : c.path(), c.nanos())));
         } catch (IOException e) {
             throw new PrismException("syscalls=" + mode.name().toLowerCase(java.util.Locale.ROOT)
@@ -93,21 +93,39 @@ public final class TracedPrograms implements AutoCloseable {
         } finally {
             trace.close();
         }
-        SyscallAttribution.record(ctx, seen.calls());
-        ctx.note("syscalls", "kernel (bpftrace): every call of the timed programs and the processes they started, "
-                + seen.calls().size() + " calls, " + SyscallAttribution.onFiles(seen.calls()).size() + " on files"
-                + (seen.lost() > 0 ? ", " + seen.lost() + " lost (bpftrace's buffer"
-                + " was full: the counts are lower bounds)" : "")
+        SyscallAttribution.record(ctx, seen);
+        long onFiles = seen.totals().values().stream().mapToLong(t -> t.count() + t.errors()).sum();
+        ctx.note("syscalls", "kernel (bpftrace): counted in the kernel, every call of the timed programs and the"
+                + " processes they started, " + (onFiles + seen.notOnFiles()) + " calls, " + onFiles + " on files"
+                + (seen.countsExact() ? "" : "; the kernel's counts did not arrive whole (bpftrace ended early or"
+                + " its buffer was full): the counts are lower bounds")
+                + (seen.lost() > 0 ? "; " + seen.lost() + " calls slower than " + SyscallTrace.SLOW_CALL.toMillis()
+                + " ms not named (bpftrace's buffer was full)" : "")
                 + (seen.undrained().isEmpty() ? "" : "; the trace of CPU(s) " + seen.undrained()
-                + " was not read to its end before it stopped: the counts are lower bounds"));
+                + " was not read to its end before it stopped: calls slower than " + SyscallTrace.SLOW_CALL.toMillis()
+                + " ms may be missing from the slowest"));
+        if (!seen.countsExact()) {
+            ctx.addCounter("syscall_counts_incomplete", 1);
+        }
         if (seen.lost() > 0) {
-            ctx.addCounter("syscall_calls_lost", seen.lost());
+            ctx.addCounter("syscall_slow_calls_lost", seen.lost());
         }
         if (!seen.undrained().isEmpty()) {
             ctx.addCounter("syscall_cpus_undrained", seen.undrained().size());
         }
-        if (!seen.calls().isEmpty()) {
-            ctx.note("syscalls_slowest", SyscallAttribution.slowest(seen.calls(), SyscallAttribution.SLOWEST));
-        }
+        ctx.note("syscalls_slowest", seen.calls().isEmpty() ? slowestWithoutPaths(seen)
+                : SyscallAttribution.slowest(seen.calls(), SyscallAttribution.SLOWEST));
+    }
+
+    /** @return the slowest call of each name when none took {@link SyscallTrace#SLOW_CALL}: the kernel kept no path */
+    static String slowestWithoutPaths(SyscallTrace.Result seen) {
+        return seen.totals().entrySet().stream().filter(e -> e.getValue().count() > 0)
+                .sorted(java.util.Map.Entry.<String, SyscallTrace.Totals>comparingByValue(
+                        java.util.Comparator.comparingLong(SyscallTrace.Totals::maxNanos)).reversed())
+                .limit(SyscallAttribution.SLOWEST)
+                .map(e -> e.getKey() + " " + dev.prism.spi.Formats.latency(e.getValue().maxNanos()))
+                .collect(java.util.stream.Collectors.joining("; "))
+                + " (no call took " + SyscallTrace.SLOW_CALL.toMillis() + " ms: the kernel names the files of slower"
+                + " calls only)";
     }
 }
