@@ -185,4 +185,38 @@ class SyscallTraceTest {
         assertThat(SyscallTrace.lastComponents(List.of("/", "/", "null"))).isEqualTo("…/null");
         assertThat(SyscallTrace.lastComponents(List.of("", "", ""))).isEmpty();
     }
+
+    /**
+     * A slow call on a descriptor comes out one by one, named by the last components of its file's path: dd's fsync of
+     * 32 MiB it has just written (on the disk under /var/tmp, not tmpfs: some milliseconds at least), against the
+     * path dd was given.
+     */
+    @Test
+    void aSlowDescriptorCall_isNamedByItsFile() throws Exception {
+        String why = SyscallTrace.unavailable();
+        Required.require(why == null, "PRISM_REQUIRE_BPF", "no kernel trace: " + why);
+        Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "prism-slow");
+        Path out = dir.resolve("out");
+        try {
+            List<SyscallTrace.Call> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            SyscallTrace.Result seen;
+            try (SyscallTrace trace = SyscallTrace.counting(told::add)) {
+                Process p = new ProcessBuilder(trace.wrap(List.of("dd", "if=/dev/zero", "of=" + out, "bs=1M", "count=32",
+                        "conv=fsync"))).redirectErrorStream(true).start();
+                p.getInputStream().readAllBytes();
+                assertThat(p.waitFor()).isZero();
+                seen = trace.stop();
+            }
+            assertThat(seen.calls()).filteredOn(c -> c.name().equals("fsync")).singleElement().satisfies(c -> {
+                assertThat(c.path()).startsWith("…/").endsWith("/" + dir.getFileName() + "/out");
+                assertThat(c.nanos()).isGreaterThanOrEqualTo(SyscallTrace.SLOW_CALL.toNanos());
+                assertThat(c.nanos()).isLessThanOrEqualTo(seen.totals().get("fsync").maxNanos());
+            });
+            assertThat(told).containsExactlyElementsOf(seen.calls());
+            assertThat(seen.totals().get("fsync").count()).isEqualTo(1);
+        } finally {
+            Files.deleteIfExists(out);
+            Files.delete(dir);
+        }
+    }
 }

@@ -17,9 +17,9 @@ import java.util.Map;
  * The programs a rank runs in its timed operations, with their file system calls attributed when the benchmark's
  * {@code syscalls} parameter asks: {@link #begin}, called at the end of a workload's setup, starts the kernel trace
  * before the clock (bpftrace takes seconds to compile and attach: inside the timed phase it cut ops/s about five
- * times), {@link #check} runs a program inside the trace's cgroup, {@link #close}, called in teardown, records every
- * call the programs made as the rank's {@code syscall:<call>} measurements, with the slowest named in a note, after the
- * clock too. Programs run in setup or validation go through {@link Programs} directly and are never traced.
+ * times), {@link #check} runs a program inside the trace's cgroup, {@link #close}, called in teardown, records the calls
+ * the programs made — counted in the kernel ({@link SyscallTrace#counting}) — as the rank's {@code syscall:<call>}
+ * measurements, with the slowest named in a note, after the clock too. Programs run in setup or validation go through {@link Programs} directly and are never traced.
  */
 public final class TracedPrograms implements AutoCloseable {
     private final WorkloadContext ctx;
