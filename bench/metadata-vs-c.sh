@@ -7,7 +7,10 @@
 # untimed before the clock), and NATIVE-FFM once more with --warmups 1, to show what a warm-up
 # repetition would still add. The floor under each binding is measured too: the same four loops
 # through that binding alone (bench/floor/…/FloorBench.java: no timers, contexts or results), so
-# "NATIVE/floor" is what PRISM's own code costs and "floor/C" what the JVM and the binding cost.
+# "NATIVE/floor" is what PRISM's own code costs and "floor/C" what the JVM and the binding cost. The
+# FFM floor warms up as PRISM does, with a first round of 2,000 files (PRISM's rehearsal,
+# Rehearsal.ITERATIONS steps), and once more with a first round of all FILES (as it did before
+# issue 39's measurements): "NATIVE/floor warmed by FILES" shows what the longer warm-up adds.
 #
 # Usage: bench/metadata-vs-c.sh [TARGET_DIR] [FILES] [ROUNDS]
 #   defaults: a fresh directory under the current one (removed afterwards), 5000 files, 5 rounds
@@ -45,14 +48,17 @@ for round in $(seq 1 "$rounds"); do
   mkdir -p "$cdir"
   "$work/metadata_rate" "$cdir" "$files" "$size" > "$work/results/c-$round.txt"
   rm -r "$work/target/prism-c$round"
-  for side in jna ffm; do
+  for floor in jna:2000 ffm:2000 ffm:"$files"; do
+    side=${floor%%:*} warm=${floor#*:}
     java=$jdk17
     [ "$side" = ffm ] && java=$jdk_ffm
+    name=floor-$side
+    [ "$warm" = 2000 ] || name=floor-$side-long
     fdir="$work/target/prism-$side$round/rank-0"
     mkdir -p "$fdir"
     "$java" --enable-native-access=ALL-UNNAMED -XX:CompileThresholdScaling=0.1 -Dprism.posix.binding="$side" \
-      -cp "$floor_cp" dev.prism.posix.internal.FloorBench "$fdir" "$files" "$size" \
-      > "$work/results/floor-$side-$round.txt" 2>/dev/null
+      -cp "$floor_cp" dev.prism.posix.internal.FloorBench "$fdir" "$files" "$size" "$warm" \
+      > "$work/results/$name-$round.txt" 2>/dev/null
     rm -r "$work/target/prism-$side$round"
   done
   run=(run create_files list_files move_files delete_files --target "$work/target" -p files="$files" -p file_size="$size"
@@ -87,16 +93,19 @@ def prism_means(name, binding):
                     means[op].append(doc["measurements"][op]["meanNanos"])
     return means
 c, ffm_floor, jna_floor = loop_means("c"), loop_means("floor-ffm"), loop_means("floor-jna")
+ffm_long = loop_means("floor-ffm-long")
 native, jna = prism_means("native", "java.lang.foreign"), prism_means("jna", "JNA")
 nio, warm = prism_means("nio", None), prism_means("warm", "java.lang.foreign")
 rate = lambda ns: 1e9 / statistics.mean(ns)
 print(f"{files} files of 4 KiB, {rounds} interleaved rounds, default flags; rate = 1 / mean latency")
-print("NATIVE = java.lang.foreign (JDK 22+), NATIVE-JNA = JNA (JDK 17); floors: each binding's loops alone")
+print("NATIVE = java.lang.foreign (JDK 22+), NATIVE-JNA = JNA (JDK 17); floors: each binding's loops alone,")
+print(f"warmed by 2,000 files as PRISM's rehearsal is; 'warmed by {files:,}': the FFM floor after a first round of all")
 print(f"{'op':8}{'C ops/s':>11}{'NATIVE ops/s':>14}{'NATIVE/C':>10}{'NATIVE-JNA/C':>14}{'NIO/C':>7}"
-      f"{'NATIVE+warmup/C':>17}{'FFM floor/C':>13}{'JNA floor/C':>13}{'NATIVE/FFM floor':>18}")
+      f"{'NATIVE+warmup/C':>17}{'FFM floor/C':>13}{'JNA floor/C':>13}{'NATIVE/FFM floor':>18}"
+      f"{'NATIVE/floor warmed by ' + format(files, ','):>30}")
 for op in ops:
     rc, rn, rj, ri, rw = rate(c[op]), rate(native[op]), rate(jna[op]), rate(nio[op]), rate(warm[op])
-    rff, rjf = rate(ffm_floor[op]), rate(jna_floor[op])
+    rff, rjf, rfl = rate(ffm_floor[op]), rate(jna_floor[op]), rate(ffm_long[op])
     print(f"{op:8}{rc:11,.0f}{rn:14,.0f}{rn / rc:10.2f}{rj / rc:14.2f}{ri / rc:7.2f}{rw / rc:17.2f}"
-          f"{rff / rc:13.2f}{rjf / rc:13.2f}{rn / rff:18.2f}")
+          f"{rff / rc:13.2f}{rjf / rc:13.2f}{rn / rff:18.2f}{rn / rfl:30.2f}")
 PY
