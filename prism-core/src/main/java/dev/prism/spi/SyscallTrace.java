@@ -19,7 +19,9 @@ import java.util.function.Consumer;
 /**
  * Times, in the kernel, the file system calls of one program and everything it starts: the program is placed in a
  * cgroup of its own (cgroup v2) and a {@code bpftrace} script, attached before the program starts, stamps the entry
- * and exit of each call made there ({@link #CALLS}) with the monotonic clock {@link System#nanoTime} reads. Needs root, {@code bpftrace} and a
+ * and exit of each call made there ({@link #CALLS}) with the monotonic clock {@link System#nanoTime} reads. Either
+ * every call comes back ({@link #start}: to pick calls out by process and time afterwards), or the kernel counts them
+ * ({@link #counting}: per call name, with only the slow calls coming back one by one — a fraction of the cost). Needs root, {@code bpftrace} and a
  * kernel with syscall tracepoints; {@link #unavailable()} says why not where it cannot serve. Nothing is written to
  * disk: the script is an argument, the calls come back on bpftrace's output, the cgroup is removed on close. Start
  * and stop a trace on one thread: bpftrace is told to end when the thread that started it does (util-linux's
@@ -135,6 +137,13 @@ public final class SyscallTrace implements AutoCloseable {
      * @param latencies latency → how many returned calls took it: exact latencies when every call was delivered; in
      *                  the kernel, each call counted in a bucket a sixteenth of a power of two wide (so within 3.2 % of
      *                  the middle this gives), adding up to {@code count}
+     *
+     * <pre>{@code
+     * var reads = new dev.prism.spi.SyscallTrace.Totals(3, 1, 12_288, 30_000, 8_000, 12_000,
+     *         new java.util.TreeMap<>(java.util.Map.of(8_000L, 1L, 10_000L, 1L, 12_000L, 1L)));
+     * var m = reads.measurement("syscall:read", 1_000_000);
+     * System.out.println(m.count() + " reads, " + m.errors() + " failed, p50 " + m.p50Nanos() + " ns, " + m.bytes() + " B");
+     * }</pre>
      */
     public record Totals(long count, long errors, long bytes, long sumNanos, long minNanos, long maxNanos,
                          java.util.SortedMap<Long, Long> latencies) {
