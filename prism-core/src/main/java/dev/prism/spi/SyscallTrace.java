@@ -568,7 +568,31 @@ public final class SyscallTrace implements AutoCloseable {
      * @throws IOException when a cgroup cannot be made or bpftrace fails to attach, naming why
      */
     public static SyscallTrace counting(Consumer<Call> slow) throws IOException {
+        return counting(slow, KERNEL_TYPES);
+    }
+
+    /** As {@link #counting(Consumer)}, with the kernel's type information looked for at {@code kernelTypes} */
+    static SyscallTrace counting(Consumer<Call> slow, Path kernelTypes) throws IOException {
+        if (!Files.isReadable(kernelTypes)) {
+            // the counting script reads the kernel's descriptor table, which bpftrace finds through BTF
+            return start(c -> {
+                if (c.nanos() >= SLOW_CALL.toNanos()) {
+                    slow.accept(c);
+                }
+            }, false);
+        }
         return start(slow, true);
+    }
+
+    /** The kernel's type information (BTF), which the counting script needs to read a descriptor's file */
+    private static final Path KERNEL_TYPES = Path.of("/sys/kernel/btf/vmlinux");
+
+    /**
+     * @return whether the kernel counts this trace's calls ({@link #counting} where the kernel has BTF); else every
+     *         call is delivered
+     */
+    public boolean countedInKernel() {
+        return counting;
     }
 
     private static SyscallTrace start(Consumer<Call> live, boolean counting) throws IOException {

@@ -219,4 +219,32 @@ class SyscallTraceTest {
             Files.delete(dir);
         }
     }
+
+    /** Where the kernel has no BTF, a counting trace delivers every call instead, and its totals are the same. */
+    @Test
+    void withoutTheKernelsTypes_countingFallsBackToEveryCall_withTheSameTotals() throws Exception {
+        String why = SyscallTrace.unavailable();
+        Required.require(why == null, "PRISM_REQUIRE_BPF", "no kernel trace: " + why);
+        Path source = Files.write(Files.createTempFile("prism-nobtf", ".dat"), new byte[8192]);
+        try {
+            List<String> cat = List.of("cat", source.toString());
+            SyscallTrace.Result counted = traced(true, cat);
+            SyscallTrace.Result fallback;
+            List<SyscallTrace.Call> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+            try (SyscallTrace trace = SyscallTrace.counting(told::add, source.resolveSibling("no-such-btf"))) {
+                assertThat(trace.countedInKernel()).isFalse();
+                Process p = new ProcessBuilder(trace.wrap(cat)).start();
+                p.getInputStream().readAllBytes();
+                assertThat(p.waitFor()).isZero();
+                fallback = trace.stop();
+            }
+            for (String name : List.of("openat", "read")) {
+                assertThat(fallback.totals().get(name).count()).as(name).isEqualTo(counted.totals().get(name).count());
+                assertThat(fallback.totals().get(name).bytes()).as(name).isEqualTo(counted.totals().get(name).bytes());
+            }
+            assertThat(told).allSatisfy(c -> assertThat(c.nanos()).isGreaterThanOrEqualTo(SyscallTrace.SLOW_CALL.toNanos()));
+        } finally {
+            Files.deleteIfExists(source);
+        }
+    }
 }

@@ -95,7 +95,8 @@ public final class TracedPrograms implements AutoCloseable {
         }
         SyscallAttribution.record(ctx, seen);
         long onFiles = seen.totals().values().stream().mapToLong(t -> t.count() + t.errors()).sum();
-        ctx.note("syscalls", "kernel (bpftrace): counted in the kernel, every call of the timed programs and the"
+        ctx.note("syscalls", "kernel (bpftrace): " + (trace.countedInKernel() ? "counted in the kernel"
+                : "every call delivered (this kernel has no BTF to count in)") + ", every call of the timed programs and the"
                 + " processes they started, " + (onFiles + seen.notOnFiles()) + " calls, " + onFiles + " on files"
                 + (seen.countsExact() ? "" : "; the kernel's counts did not arrive whole (bpftrace ended early or"
                 + " its buffer was full): the counts are lower bounds")
