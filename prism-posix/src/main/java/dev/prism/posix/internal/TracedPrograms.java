@@ -114,8 +114,11 @@ public final class TracedPrograms implements AutoCloseable {
         if (!seen.undrained().isEmpty()) {
             ctx.addCounter("syscall_cpus_undrained", seen.undrained().size());
         }
-        ctx.note("syscalls_slowest", seen.calls().isEmpty() ? slowestWithoutPaths(seen)
-                : SyscallAttribution.slowest(seen.calls(), SyscallAttribution.SLOWEST));
+        if (!seen.calls().isEmpty()) {
+            ctx.note("syscalls_slowest", SyscallAttribution.slowest(seen.calls(), SyscallAttribution.SLOWEST));
+        } else if (seen.totals().values().stream().anyMatch(t -> t.count() > 0)) {
+            ctx.note("syscalls_slowest", slowestWithoutPaths(seen));
+        }
     }
 
     /** @return the slowest call of each name when none took {@link SyscallTrace#SLOW_CALL}: the kernel kept no path */
