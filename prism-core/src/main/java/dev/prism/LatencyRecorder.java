@@ -92,7 +92,14 @@ public final class LatencyRecorder {
                     e.getValue());
             groupSquares += e.getValue() * (value - groupMean) * (value - groupMean);
         }
-        // Chan et al.: this recorder's figures and the group's pooled
+        pool(count, groupMean, groupSquares, sumNanos, minNanos, maxNanos);
+    }
+
+    /**
+     * Adds a group of {@code count} operations, with its mean, sum of squared deviations, sum and extremes, to this
+     * recorder's exact figures (Chan et al.'s pooled variance); the histogram is the caller's.
+     */
+    private void pool(long count, double groupMean, double groupSquares, long sumNanos, long minNanos, long maxNanos) {
         long n = this.count + count;
         double delta = groupMean - mean;
         sumSquaredDeviations += groupSquares + delta * delta * ((double) this.count * count / n);
@@ -109,16 +116,9 @@ public final class LatencyRecorder {
             throw new IllegalArgumentException("cannot add '" + other.operation() + "' to '" + operation + "'");
         }
         if (other.count() > 0) {
-            long n = count + other.count();
-            double delta = other.meanNanos() - mean;
-            double otherSquares = other.stddevNanos() * other.stddevNanos() * (other.count() - 1);
-            sumSquaredDeviations += otherSquares + delta * delta * ((double) count * other.count() / n);
-            mean += delta * other.count() / n;
             histogram.add(other.histogram());
-            count = n;
-            sumNanos += other.sumNanos();
-            minNanos = Math.min(minNanos, other.minNanos());
-            maxNanos = Math.max(maxNanos, other.maxNanos());
+            pool(other.count(), other.meanNanos(), other.stddevNanos() * other.stddevNanos() * (other.count() - 1),
+                    other.sumNanos(), other.minNanos(), other.maxNanos());
         }
         errors += other.errors();
         bytes += other.bytes();

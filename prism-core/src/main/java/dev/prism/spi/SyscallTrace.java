@@ -111,12 +111,8 @@ public final class SyscallTrace implements AutoCloseable {
 
         /** A result of every call: the totals are worked out from the calls. */
         public Result(List<Call> calls, Map<Integer, Integer> parentOf, long lost, List<Integer> undrained) {
-            this(calls, parentOf, lost, undrained, Totals.of(calls), calls.size() - onFiles(calls),
-                    lost == 0 && undrained.isEmpty());
-        }
-
-        private static long onFiles(List<Call> calls) {
-            return calls.stream().filter(Call::onFile).count();
+            this(calls, parentOf, lost, undrained, Totals.of(calls),
+                    calls.size() - SyscallAttribution.onFiles(calls).size(), lost == 0 && undrained.isEmpty());
         }
 
         /** @return whether every count is exact (see {@code countsExact}) and, for every call, none was lost */
@@ -657,15 +653,14 @@ public final class SyscallTrace implements AutoCloseable {
      * same result.
      */
     public synchronized Result stop() {
-        if (result == null && counting) {
-            List<Integer> undrained = drain();
-            stopTracer();
-            result = new Result(new ArrayList<>(slowCalls), Map.of(), lost.get(), undrained, countedTotals(),
-                    maps.getOrDefault("off", Map.of()).getOrDefault("", 0L), totalsArrived);
-        }
         if (result == null) {
             List<Integer> undrained = drain();
             stopTracer();
+            if (counting) {
+                result = new Result(new ArrayList<>(slowCalls), Map.of(), lost.get(), undrained, countedTotals(),
+                        maps.getOrDefault("off", Map.of()).getOrDefault("", 0L), totalsArrived);
+                return result;
+            }
             List<Raw> seen;
             synchronized (raws) {
                 seen = new ArrayList<>(raws);
@@ -930,18 +925,8 @@ public final class SyscallTrace implements AutoCloseable {
         s.append("tracepoint:sched:sched_process_fork ").append(inside)
                 .append(" { printf(\"F %d %d %llu\\n\", pid, args->child_pid, nsecs); }\n");
         for (String call : CALLS) {
-            String kernel = switch (call) {
-                case "stat" -> "newstat";
-                case "lstat" -> "newlstat";
-                case "fstat" -> "newfstat";
-                default -> call;
-            };
-            String naming = switch (call) {
-                case "open", "openat", "stat", "lstat", "newfstatat", "statx" -> "args->filename";
-                case "rename", "renameat", "renameat2" -> "args->oldname";
-                case "unlink", "unlinkat", "mkdir", "mkdirat" -> "args->pathname";
-                default -> null;
-            };
+            String kernel = kernelName(call);
+            String naming = naming(call);
             // the path is printed before the clock starts, under a key of its own; the exit prints the key (as a
             // negative number) or the descriptor in the last field
             s.append("tracepoint:syscalls:sys_enter_").append(kernel).append(' ').append(inside).append(" {");
