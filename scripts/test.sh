@@ -27,8 +27,11 @@ scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
 hog=""
+cli_lane=""
 on_exit() {
   if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; fi
+  # an interrupted run stops the CLI lane's Maven too (its forked test JVMs end with it)
+  if [ -n "$cli_lane" ]; then kill "$cli_lane" 2>/dev/null || true; fi
   if [ "$(id -u)" -eq 0 ]; then scripts/slurm-down.sh; fi
 }
 trap on_exit EXIT
@@ -58,7 +61,33 @@ if [ "$timing" -eq 1 ]; then
   export PRISM_TESTS_SELECTED=1
   echo "test: --timing: the timing-dependent tests on one core (taskset -c 0) beside a CPU hog (yes, pid $hog)" >&2
 fi
-"${pin[@]}" mvn -B -Dstyle.color=never --fail-at-end -Dmaven.test.failure.ignore=true verify "$@" || mvn_status=$?
+mvn_flags=(-B -Dstyle.color=never --fail-at-end -Dmaven.test.failure.ignore=true)
+if [ "$timing" -eq 1 ]; then
+  "${pin[@]}" mvn "${mvn_flags[@]}" verify "$@" || mvn_status=$?
+else
+  # Two lanes at once, as most of the suite waits on child processes (ranks, torchrun, srun, FUSE) rather than on
+  # its own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes)
+  # beside every other module. First every module is built and installed once, so neither lane builds what the
+  # other one uses: the CLI lane takes the other modules' jars from the local repository, the other lane takes
+  # prism-cli's from there too (prism-examples), and only the CLI lane writes prism-cli/target (./prism's jar).
+  mvn "${mvn_flags[@]}" -q -DskipTests install "$@" || mvn_status=$?
+  if [ "$mvn_status" -eq 0 ]; then
+    mkdir -p target
+    cli_log=target/test-cli.log
+    echo "test: prism-cli's tests run beside the other modules'; their output goes to $cli_log, printed when they end" >&2
+    mvn "${mvn_flags[@]}" -pl prism-cli verify "$@" >"$cli_log" 2>&1 &
+    cli_lane=$!
+    others_status=0
+    mvn "${mvn_flags[@]}" -pl '!prism-cli' verify "$@" || others_status=$?
+    cli_status=0
+    wait "$cli_lane" || cli_status=$?
+    cli_lane=""
+    echo "test: prism-cli's tests ($cli_log):" >&2
+    cat "$cli_log"
+    if [ "$others_status" -ne 0 ]; then mvn_status=$others_status; fi
+    if [ "$cli_status" -ne 0 ]; then mvn_status=$cli_status; fi
+  fi
+fi
 summary_status=0
 scripts/test-summary.sh || summary_status=$?
 if [ "$mvn_status" -ne 0 ]; then
