@@ -66,23 +66,24 @@ if [ "$timing" -eq 1 ]; then
   "${pin[@]}" mvn "${mvn_flags[@]}" verify "$@" || mvn_status=$?
 else
   # Two lanes at once, as most of the suite waits on child processes (ranks, torchrun, srun, FUSE) rather than on
-  # its own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes)
-  # beside every other module. First every module is built and installed once, so neither lane builds what the
-  # other one uses: the CLI lane takes the other modules' jars from the local repository, the other lane takes
-  # prism-cli's from there too (prism-examples), and only the CLI lane writes prism-cli/target (./prism's jar).
+  # its own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes) and
+  # prism-examples, beside every other module; the lanes' tests take about as long (17 min each at 2 cores). First
+  # every module is built and installed once, so neither lane builds what the other one uses: the CLI lane takes
+  # the other modules' jars from the local repository, and only it writes prism-cli/target (./prism's jar).
   mvn "${mvn_flags[@]}" -q -DskipTests install "$@" || mvn_status=$?
   if [ "$mvn_status" -eq 0 ]; then
     mkdir -p target
     cli_log=target/test-cli.log
-    echo "test: prism-cli's tests run beside the other modules'; their output goes to $cli_log, printed when they end" >&2
-    mvn "${mvn_flags[@]}" -pl prism-cli verify "$@" >"$cli_log" 2>&1 &
+    echo "test: prism-cli's and prism-examples' tests run beside the other modules'; their output goes to $cli_log," \
+      "printed when they end" >&2
+    mvn "${mvn_flags[@]}" -pl prism-cli,prism-examples verify "$@" >"$cli_log" 2>&1 &
     cli_lane=$!
     others_status=0
-    mvn "${mvn_flags[@]}" -pl '!prism-cli' verify "$@" || others_status=$?
+    mvn "${mvn_flags[@]}" -pl '!prism-cli,!prism-examples' verify "$@" || others_status=$?
     cli_status=0
     wait "$cli_lane" || cli_status=$?
     cli_lane=""
-    echo "test: prism-cli's tests ($cli_log):" >&2
+    echo "test: prism-cli's and prism-examples' tests ($cli_log):" >&2
     cat "$cli_log"
     if [ "$others_status" -ne 0 ]; then mvn_status=$others_status; fi
     if [ "$cli_status" -ne 0 ]; then mvn_status=$cli_status; fi
