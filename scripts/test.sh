@@ -27,11 +27,11 @@ scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
 hog=""
-cli_lane=""
+lanes=()
 on_exit() {
   if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; fi
-  # an interrupted run stops the CLI lane's Maven too (its forked test JVMs end with it)
-  if [ -n "$cli_lane" ]; then kill "$cli_lane" 2>/dev/null || true; fi
+  # an interrupted run stops the other lanes' Mavens too (their forked test JVMs end with them)
+  for lane in "${lanes[@]}"; do kill "$lane" 2>/dev/null || true; done
   if [ "$(id -u)" -eq 0 ]; then scripts/slurm-down.sh; fi
 }
 trap on_exit EXIT
@@ -65,28 +65,34 @@ mvn_flags=(-B -Dstyle.color=never --fail-at-end -Dmaven.test.failure.ignore=true
 if [ "$timing" -eq 1 ]; then
   "${pin[@]}" mvn "${mvn_flags[@]}" verify "$@" || mvn_status=$?
 else
-  # Two lanes at once, as most of the suite waits on child processes (ranks, torchrun, srun, FUSE) rather than on
-  # its own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes) and
-  # prism-examples, beside every other module; the lanes' tests take about as long (17 min each at 2 cores). First
-  # every module is built and installed once, so neither lane builds what the other one uses: the CLI lane takes
-  # the other modules' jars from the local repository, and only it writes prism-cli/target (./prism's jar).
+  # Lanes at once, as most of the suite waits on child processes (ranks, torchrun, srun, FUSE) rather than on its
+  # own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes); torch
+  # and the examples; and every other module, in the foreground. Each lane's tests take 9 to 15 minutes at 2 cores.
+  # First every module is built and installed once, so no lane builds what another one uses: each takes the other
+  # lanes' jars from the local repository, and only the CLI lane writes prism-cli/target (./prism's jar).
   mvn "${mvn_flags[@]}" -q -DskipTests install "$@" || mvn_status=$?
   if [ "$mvn_status" -eq 0 ]; then
     mkdir -p target
-    cli_log=target/test-cli.log
-    echo "test: prism-cli's and prism-examples' tests run beside the other modules'; their output goes to $cli_log," \
-      "printed when they end" >&2
-    mvn "${mvn_flags[@]}" -pl prism-cli,prism-examples verify "$@" >"$cli_log" 2>&1 &
-    cli_lane=$!
-    others_status=0
-    mvn "${mvn_flags[@]}" -pl '!prism-cli,!prism-examples' verify "$@" || others_status=$?
-    cli_status=0
-    wait "$cli_lane" || cli_status=$?
-    cli_lane=""
-    echo "test: prism-cli's and prism-examples' tests ($cli_log):" >&2
-    cat "$cli_log"
-    if [ "$others_status" -ne 0 ]; then mvn_status=$others_status; fi
-    if [ "$cli_status" -ne 0 ]; then mvn_status=$cli_status; fi
+    background=(prism-cli prism-torch,prism-examples)
+    logs=()
+    excluded=""
+    for modules in "${background[@]}"; do
+      log="target/test-${modules//,/+}.log"
+      logs+=("$log")
+      excluded+="${excluded:+,}!${modules//,/,!}"
+      echo "test: the tests of $modules run beside the others'; their output goes to $log, printed when they end" >&2
+      mvn "${mvn_flags[@]}" -pl "$modules" verify "$@" >"$log" 2>&1 &
+      lanes+=("$!")
+    done
+    mvn "${mvn_flags[@]}" -pl "$excluded" verify "$@" || mvn_status=$?
+    for i in "${!lanes[@]}"; do
+      lane_status=0
+      wait "${lanes[$i]}" || lane_status=$?
+      echo "test: the tests of ${background[$i]} (${logs[$i]}):" >&2
+      cat "${logs[$i]}"
+      if [ "$lane_status" -ne 0 ]; then mvn_status=$lane_status; fi
+    done
+    lanes=()
   fi
 fi
 summary_status=0
