@@ -27,11 +27,11 @@ scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
 hog=""
-lanes=()
+cli_lane=""
 on_exit() {
   if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; fi
-  # an interrupted run stops the other lanes' Mavens too (their forked test JVMs end with them)
-  for lane in "${lanes[@]}"; do kill "$lane" 2>/dev/null || true; done
+  # an interrupted run stops the CLI lane's Maven too (its forked test JVMs end with it)
+  if [ -n "$cli_lane" ]; then kill "$cli_lane" 2>/dev/null || true; fi
   if [ "$(id -u)" -eq 0 ]; then scripts/slurm-down.sh; fi
 }
 trap on_exit EXIT
@@ -68,33 +68,25 @@ else
   # Two lanes at once, as much of the suite waits on child processes (ranks, torchrun, srun, FUSE) rather than on
   # its own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes) with
   # prism-examples, beside every other module in the foreground; each lane's tests take about 17 minutes at 2 cores.
-  # A third lane (torch apart) ended 2 minutes sooner (19 min) but loaded the machine past what the timing tests are
-  # held to: four failed (load average 20; a 20 ms injected delay read 23.4 ms). First every module is built and installed once, so no
-  # lane builds what the other one uses: each takes the other's jars from the local repository, and only the CLI
-  # lane writes prism-cli/target (./prism's jar).
+  # A third lane (torch apart) ended 2 minutes sooner (19 min) but loaded the machine past what the timing tests
+  # are held to: four failed (load average 20; a 20 ms injected delay read 23.4 ms). First every module is built
+  # and installed once, so no lane builds what the other one uses: each takes the other's jars from the local
+  # repository, and only the CLI lane writes prism-cli/target (./prism's jar).
   mvn "${mvn_flags[@]}" -q -DskipTests install "$@" || mvn_status=$?
   if [ "$mvn_status" -eq 0 ]; then
     mkdir -p target
-    background=(prism-cli,prism-examples)
-    logs=()
-    excluded=""
-    for modules in "${background[@]}"; do
-      log="target/test-${modules//,/+}.log"
-      logs+=("$log")
-      excluded+="${excluded:+,}!${modules//,/,!}"
-      echo "test: the tests of $modules run beside the others'; their output goes to $log, printed when they end" >&2
-      mvn "${mvn_flags[@]}" -pl "$modules" verify "$@" >"$log" 2>&1 &
-      lanes+=("$!")
-    done
-    mvn "${mvn_flags[@]}" -pl "$excluded" verify "$@" || mvn_status=$?
-    for i in "${!lanes[@]}"; do
-      lane_status=0
-      wait "${lanes[$i]}" || lane_status=$?
-      echo "test: the tests of ${background[$i]} (${logs[$i]}):" >&2
-      cat "${logs[$i]}"
-      if [ "$lane_status" -ne 0 ]; then mvn_status=$lane_status; fi
-    done
-    lanes=()
+    cli_modules=prism-cli,prism-examples
+    cli_log="target/test-${cli_modules//,/+}.log"
+    echo "test: the tests of $cli_modules run beside the others'; their output goes to $cli_log, printed when they end" >&2
+    mvn "${mvn_flags[@]}" -pl "$cli_modules" verify "$@" >"$cli_log" 2>&1 &
+    cli_lane=$!
+    mvn "${mvn_flags[@]}" -pl "!${cli_modules//,/,!}" verify "$@" || mvn_status=$?
+    cli_status=0
+    wait "$cli_lane" || cli_status=$?
+    cli_lane=""
+    echo "test: the tests of $cli_modules ($cli_log):" >&2
+    cat "$cli_log"
+    if [ "$cli_status" -ne 0 ]; then mvn_status=$cli_status; fi
   fi
 fi
 summary_status=0
