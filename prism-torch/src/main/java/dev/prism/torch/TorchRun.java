@@ -26,6 +26,8 @@ import java.util.Optional;
  * torchrun agent per node with {@code srun --nodes=N --ntasks=N --ntasks-per-node=1 --kill-on-bad-exit=1};
  * the agents meet through torch's c10d rendezvous on the first node of {@code SLURM_JOB_NODELIST}
  * (or the endpoint given), and the checkpoint and results lie on the target, which every node shares.
+ * torchrun's own logs go to {@code torchrun-logs} beside the script (each agent its own directory in it), never
+ * to the temporary directory torchrun would otherwise make and leave behind.
  *
  * <pre>{@code
  * var torchrun = dev.prism.torch.TorchRun.builder().ompThreads(1).timeout(java.time.Duration.ofMinutes(5)).build();
@@ -217,9 +219,18 @@ public final class TorchRun {
             command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint", endpoint(env, job),
                     "--rdzv-id", "prism-" + job + "-" + Long.toHexString(System.nanoTime())));
         }
+        // torchrun keeps its agents' logs in a fresh temporary directory (/tmp/torchelastic_*) that nothing removes;
+        // named, they stay beside the script, in the run's own directory, and go with it
+        command.addAll(List.of("--log-dir", logDirectory(script).toString()));
         command.add(script.toString());
         command.addAll(scriptArguments);
         return command;
+    }
+
+    /** @return where torchrun's agents keep their logs: {@code torchrun-logs} beside {@code script} */
+    static Path logDirectory(Path script) {
+        Path dir = script.toAbsolutePath().getParent();
+        return (dir == null ? Path.of("/") : dir).resolve("torchrun-logs");
     }
 
     /**

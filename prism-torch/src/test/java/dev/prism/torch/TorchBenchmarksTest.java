@@ -300,11 +300,22 @@ class TorchBenchmarksTest {
     }
 
     @Test
-    void aCrashingWorker_failsTheRunWithItsTraceback() {
-        RunResult r = run(TorchBenchmarks.ddpSave().parameters(SMALL).fault(TorchFault.CRASH_RANK1), 2);
+    void aCrashingWorker_failsTheRunWithItsTraceback_andLeavesNothingInTheTemporaryDirectory(@TempDir Path tmp)
+            throws IOException {
+        // torchrun's agents put their logs (an error file for the crashed worker among them) in a directory of
+        // TMPDIR unless told where: PRISM tells them its run directory, so TMPDIR stays as it was
+        TorchBenchmark crashing = TorchBenchmarks.ddpSave().parameters(SMALL).fault(TorchFault.CRASH_RANK1);
+        crashing = crashing.torchRun(crashing.torchRun().toBuilder().environment("TMPDIR", tmp.toString()).build());
+        RunResult r = run(crashing, 2);
         assertThat(r.passed()).isFalse();
         String all = r.repetitions().get(0).ranks().stream().map(x -> String.valueOf(x.failure())).reduce("", String::concat);
         assertThat(all).contains("crash_rank1: rank 1 was told to crash").contains("Traceback");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertThat(left).isEmpty();
+        }
+        try (Stream<Path> left = Files.list(target)) {
+            assertThat(left).isEmpty();
+        }
     }
 
     @Test

@@ -20,7 +20,8 @@ class TorchRunTest {
                 .command(SCRIPT, List.of("--benchmark", "ddp_save"), 4, Map.of());
         assertThat(command).containsExactly("/venv/bin/python", "-m", "torch.distributed.run", "--nnodes", "1",
                 "--nproc-per-node", "4", "--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0",
-                "--local-addr", "127.0.0.1", SCRIPT.toString(), "--benchmark", "ddp_save");
+                "--local-addr", "127.0.0.1", "--log-dir", "/run/torch/torchrun-logs", SCRIPT.toString(),
+                "--benchmark", "ddp_save");
     }
 
     @Test
