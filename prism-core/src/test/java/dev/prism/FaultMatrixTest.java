@@ -114,7 +114,7 @@ class FaultMatrixTest {
         List<Process> jvms = new ArrayList<>();
         for (int rank = 0; rank < n; rank++) {
             List<String> command = new ArrayList<>(List.of(java));
-            command.addAll(dev.prism.internal.launch.ProcessLauncher.RANK_JVM_OPTIONS);
+            command.addAll(dev.prism.internal.launch.ProcessLauncher.rankJvmOptions());
             command.addAll(List.of("-Dprism.fault.exitAtStart=" + rank, "-cp", System.getProperty("java.class.path"),
                     dev.prism.internal.rank.RankWorker.class.getName(), "127.0.0.1", "1", String.valueOf(rank)));
             jvms.add(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());

@@ -123,6 +123,25 @@ class PrismScriptIT {
         assertThat(Files.readString(work.resolve("err.txt"))).doesNotContain("WARNING").doesNotContain("cds");
     }
 
+    /**
+     * PRISM_JAVA_OPTS reaches the command's JVM and each rank JVM the processes launcher starts (as it reaches ranks
+     * under SLURM, which run the script): the observer is the log file each JVM told {@code -Xlog:gc:file=…%p} writes.
+     */
+    @Test
+    void theUsersJvmFlags_reachTheCommandAndEveryRankJvm(@TempDir Path work) throws Exception {
+        Outcome trained = prismWith(work, java.util.Map.of(), "--version"); // any class-archive training happens here
+        assertThat(trained.exit()).as(trained.err()).isZero();
+        Path logs = Files.createDirectory(work.resolve("jvm-logs"));
+        Outcome o = prismWith(work, java.util.Map.of("PRISM_JAVA_OPTS", "-Xlog:gc:file=" + logs + "/jvm-%p.log"),
+                "run", "create_files", "-p", "files=20", "--target", Files.createDirectory(work.resolve("t")).toString(),
+                "--launcher", "processes", "--tasks", "2", "--reps", "1", "--warmups", "0", "-q");
+        assertThat(o.exit()).as(o.err()).isZero();
+        try (var written = Files.list(logs)) {
+            // the command, the run's process it supervises, and the run's two ranks
+            assertThat(written).as("one log per JVM").hasSize(4);
+        }
+    }
+
     /** @return what {@code ./prism args…} did in {@code workDir} with {@code env} added to its environment */
     private static Outcome prismWith(Path workDir, java.util.Map<String, String> env, String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(new java.util.ArrayList<>(List.of(SCRIPT.toString())));

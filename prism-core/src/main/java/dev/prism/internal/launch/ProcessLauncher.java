@@ -193,6 +193,21 @@ public final class ProcessLauncher implements Launcher {
     public static final List<String> RANK_JVM_OPTIONS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
             "-XX:CompileThresholdScaling=0.1", "--enable-native-access=ALL-UNNAMED");
 
+    /** The environment variable with the user's flags for every PRISM JVM, the rank JVMs among them. */
+    public static final String USER_JVM_OPTIONS = "PRISM_JAVA_OPTS";
+
+    /** @return the flags a rank JVM starts with: PRISM's, then the user's from {@link #USER_JVM_OPTIONS} */
+    public static List<String> rankJvmOptions() {
+        List<String> options = new ArrayList<>(RANK_JVM_OPTIONS);
+        options.addAll(userJvmOptions(System.getenv(USER_JVM_OPTIONS)));
+        return options;
+    }
+
+    /** @return {@code value}'s flags, split where the shell would split an unquoted variable; none when unset */
+    static List<String> userJvmOptions(String value) {
+        return value == null || value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
+    }
+
     private Process start(String where, int port, int rank, RunPlan plan, RunSecret secret) {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
@@ -201,6 +216,8 @@ public final class ProcessLauncher implements Launcher {
         // the class-data-sharing archive ./prism gave this JVM serves its ranks too (the same jar): they start faster
         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("-XX:SharedArchiveFile=") || a.startsWith("-Xlog:cds")).forEach(command::add);
+        // the user's JVM flags for PRISM's JVMs, as the prism script and SLURM's ranks take them; last, so they win
+        command.addAll(userJvmOptions(System.getenv(USER_JVM_OPTIONS)));
         // PRISM's own settings (prism.verbose…) reach every rank
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("prism."))
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
