@@ -67,15 +67,16 @@ if [ "$timing" -eq 1 ]; then
 else
   # Two lanes at once, as much of the suite waits on child processes (ranks, torchrun, srun, FUSE) rather than on
   # its own CPU: prism-cli (its unit tests, then the end-to-end runs of ./prism, SLURM and the simulated nodes) with
-  # prism-examples, beside every other module in the foreground; each lane's tests take about 17 minutes at 2 cores.
-  # A third lane (torch apart) ended 2 minutes sooner (19 min) but loaded the machine past what the timing tests
-  # are held to: four failed (load average 20; a 20 ms injected delay read 23.4 ms). First every module is built
+  # prism-examples and prism-report, beside every other module in the foreground (about 14 and 17 minutes at 2
+  # cores). A third lane (torch apart) ended a minute or two sooner (18 min, twice) but loaded the machine past what
+  # the timing tests are held to: at load average 20–31 four failed once (a 20 ms injected delay read 23.4 ms), and
+  # history's quiet night read twice its neighbours another time. First every module is built
   # and installed once, so no lane builds what the other one uses: each takes the other's jars from the local
   # repository, and only the CLI lane writes prism-cli/target (./prism's jar).
   mvn "${mvn_flags[@]}" -q -DskipTests install "$@" || mvn_status=$?
   if [ "$mvn_status" -eq 0 ]; then
     mkdir -p target
-    cli_modules=prism-cli,prism-examples
+    cli_modules=prism-cli,prism-examples,prism-report
     cli_log="target/test-${cli_modules//,/+}.log"
     echo "test: the tests of $cli_modules run beside the others'; their output goes to $cli_log, printed when they end" >&2
     mvn "${mvn_flags[@]}" -pl "$cli_modules" verify "$@" >"$cli_log" 2>&1 &
