@@ -14,6 +14,7 @@ import dev.prism.ScenarioResult;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Collectors;
@@ -48,13 +49,38 @@ final class ScenarioExecution {
             } catch (java.io.IOException e) {
                 // as the end of input
             }
+            // the supervisor would have removed its scratch directory (where this run tells it the run directory);
+            // dead, it cannot: this process does, as it exits, after anything it still writes there
+            Runtime.getRuntime().addShutdownHook(new Thread(ScenarioExecution::removeSupervisorScratch,
+                    "prism-supervisor-scratch"));
             interruption.interrupt("the death of its supervising prism process");
         }, "prism-supervisor-control");
         listener.setDaemon(true);
         listener.start();
     }
 
-    /** @return the command line as the user typed it, quoted for a shell where a word needs it */
+    /**
+     * Removes the directory the dead supervisor made for this run ({@code prism-supervisor-…}, 0700, this user's): its
+     * one file, then the directory, neither followed if it is a link.
+     */
+    private static void removeSupervisorScratch() {
+        String file = System.getenv(Supervisor.RUN_DIRECTORY_FILE);
+        if (file == null) {
+            return;
+        }
+        Path announced = Path.of(file);
+        Path scratch = announced.getParent();
+        if (scratch == null || !scratch.getFileName().toString().startsWith("prism-supervisor-")) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(announced);
+            Files.deleteIfExists(scratch);
+        } catch (java.io.IOException e) {
+            // a directory in the temporary directory is left: nothing measured depends on it
+        }
+    }
+
     /**
      * @return {@code next}, which, supervised, also tells the supervisor the run directory once the first run has made
      *         it: a run's process killed outright cannot remove it, the supervisor then does

@@ -108,6 +108,12 @@ class SupervisorIT {
         Targets.awaitFiles(target);
         List<ProcessHandle> below = prism.descendants().toList();
         assertThat(below).as("the run's process and its ranks").hasSizeGreaterThanOrEqualTo(3);
+        // the directory the supervisor made for the run to tell it where its run directory is (in java.io.tmpdir)
+        ProcessHandle runProcess = prism.children().findFirst().orElseThrow();
+        Path scratch = java.util.Arrays.stream(Files.readString(Path.of("/proc", String.valueOf(runProcess.pid()), "environ"))
+                        .split("\0")).filter(v -> v.startsWith("PRISM_SUPERVISOR_RUN_FILE=")).findFirst()
+                .map(v -> Path.of(v.substring(v.indexOf('=') + 1)).getParent()).orElseThrow();
+        assertThat(scratch).isDirectory();
         prism.toHandle().destroyForcibly();
         long killed = System.nanoTime();
         Await.until("the run and its ranks have ended", () -> below.stream().allMatch(RankProcesses::ended));
@@ -117,6 +123,8 @@ class SupervisorIT {
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }
+        // nobody else is left to remove it: the run's process did, as it exited
+        assertThat(scratch).doesNotExist();
         Path result = Await.value("the run's result document", () -> {
             try (Stream<Path> docs = Files.walk(work.resolve("results"))) {
                 return docs.filter(p -> p.getFileName().toString().equals("01-create_files-t2.json")).findFirst();
