@@ -253,6 +253,7 @@ final class Supervisor {
                     synchronized (this) {
                         if (signals++ > 0) {
                             child.destroyForcibly();
+                            removeQuietly(scratch); // halting skips the finally that would remove it
                             Runtime.getRuntime().halt(128 + signal.getNumber());
                         }
                     }

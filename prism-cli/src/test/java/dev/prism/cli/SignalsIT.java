@@ -86,11 +86,17 @@ class SignalsIT {
         Process again = start("run", "create_files", "--target", second.toString(), "-p", "files=3000000",
                 "--tasks", "2", "--out", work.resolve("results").toString());
         Targets.awaitFiles(second);
+        // the directory the supervisor made for the run (its path is in the run process's environment)
+        ProcessHandle runProcess = again.children().findFirst().orElseThrow();
+        Path scratch = java.util.Arrays.stream(Files.readString(Path.of("/proc", String.valueOf(runProcess.pid()), "environ"))
+                        .split("\0")).filter(v -> v.startsWith("PRISM_SUPERVISOR_RUN_FILE=")).findFirst()
+                .map(v -> Path.of(v.substring(v.indexOf('=') + 1)).getParent()).orElseThrow();
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
         long signalled = System.nanoTime();
         assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(again.exitValue()).isEqualTo(143);
         assertThat((System.nanoTime() - signalled) / 1e9).isLessThan(3);
+        assertThat(scratch).as("the supervisor's directory, removed before it exits at once").doesNotExist();
     }
 }
