@@ -14,7 +14,6 @@ import dev.prism.ScenarioResult;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Collectors;
@@ -51,34 +50,12 @@ final class ScenarioExecution {
             }
             // the supervisor would have removed its scratch directory (where this run tells it the run directory);
             // dead, it cannot: this process does, as it exits, after anything it still writes there
-            Runtime.getRuntime().addShutdownHook(new Thread(ScenarioExecution::removeSupervisorScratch,
+            Runtime.getRuntime().addShutdownHook(new Thread(Supervisor::removeScratchOfDeadSupervisor,
                     "prism-supervisor-scratch"));
             interruption.interrupt("the death of its supervising prism process");
         }, "prism-supervisor-control");
         listener.setDaemon(true);
         listener.start();
-    }
-
-    /**
-     * Removes the directory the dead supervisor made for this run ({@code prism-supervisor-…}, 0700, this user's): its
-     * one file, then the directory, neither followed if it is a link.
-     */
-    private static void removeSupervisorScratch() {
-        String file = System.getenv(Supervisor.RUN_DIRECTORY_FILE);
-        if (file == null) {
-            return;
-        }
-        Path announced = Path.of(file);
-        Path scratch = announced.getParent();
-        if (scratch == null || !scratch.getFileName().toString().startsWith("prism-supervisor-")) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(announced);
-            Files.deleteIfExists(scratch);
-        } catch (java.io.IOException e) {
-            // a directory in the temporary directory is left: nothing measured depends on it
-        }
     }
 
     /**

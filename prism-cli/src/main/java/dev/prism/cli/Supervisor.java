@@ -40,6 +40,8 @@ final class Supervisor {
      * so the supervisor does.
      */
     static final String RUN_DIRECTORY_FILE = "PRISM_SUPERVISOR_RUN_FILE";
+    /** How the directory a supervisor makes for its run (in the temporary directory) is named. */
+    private static final String SCRATCH_PREFIX = "prism-supervisor-";
     /** How long the supervisor spends removing what a killed child left in the target before it says what is left. */
     private static final long CLEANUP_MILLIS = 60_000;
     /** How long the child may take from its main thread's exit to its end before it counts as held by a stuck thread. */
@@ -101,7 +103,7 @@ final class Supervisor {
         Path scratch = null;
         Process child;
         try {
-            scratch = Files.createTempDirectory("prism-supervisor-"); // 0700: only this user may read what is said there
+            scratch = Files.createTempDirectory(SCRATCH_PREFIX); // 0700: only this user may read what is said there
             builder.environment().put(RUN_DIRECTORY_FILE, scratch.resolve("run-directory").toString());
             child = builder.start();
         } catch (IOException e) {
@@ -179,6 +181,18 @@ final class Supervisor {
             case 1 -> "SIGHUP";
             default -> "signal " + signal;
         };
+    }
+
+    /**
+     * Removes, from the run's process, the directory its supervisor made for it ({@link #RUN_DIRECTORY_FILE} names the
+     * file in it): the supervisor, dead, cannot. By descriptor, never following a link, as the supervisor removes it.
+     */
+    static void removeScratchOfDeadSupervisor() {
+        String file = System.getenv(RUN_DIRECTORY_FILE);
+        Path scratch = file == null ? null : Path.of(file).getParent();
+        if (scratch != null && scratch.getFileName().toString().startsWith(SCRATCH_PREFIX)) {
+            removeQuietly(scratch);
+        }
     }
 
     private static void removeQuietly(Path scratch) {

@@ -87,10 +87,7 @@ class SignalsIT {
                 "--tasks", "2", "--out", work.resolve("results").toString());
         Targets.awaitFiles(second);
         // the directory the supervisor made for the run (its path is in the run process's environment)
-        ProcessHandle runProcess = again.children().findFirst().orElseThrow();
-        Path scratch = java.util.Arrays.stream(Files.readString(Path.of("/proc", String.valueOf(runProcess.pid()), "environ"))
-                        .split("\0")).filter(v -> v.startsWith("PRISM_SUPERVISOR_RUN_FILE=")).findFirst()
-                .map(v -> Path.of(v.substring(v.indexOf('=') + 1)).getParent()).orElseThrow();
+        Path scratch = Targets.supervisorScratch(again);
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
         long signalled = System.nanoTime();

@@ -109,10 +109,7 @@ class SupervisorIT {
         List<ProcessHandle> below = prism.descendants().toList();
         assertThat(below).as("the run's process and its ranks").hasSizeGreaterThanOrEqualTo(3);
         // the directory the supervisor made for the run to tell it where its run directory is (in java.io.tmpdir)
-        ProcessHandle runProcess = prism.children().findFirst().orElseThrow();
-        Path scratch = java.util.Arrays.stream(Files.readString(Path.of("/proc", String.valueOf(runProcess.pid()), "environ"))
-                        .split("\0")).filter(v -> v.startsWith("PRISM_SUPERVISOR_RUN_FILE=")).findFirst()
-                .map(v -> Path.of(v.substring(v.indexOf('=') + 1)).getParent()).orElseThrow();
+        Path scratch = Targets.supervisorScratch(prism);
         assertThat(scratch).isDirectory();
         prism.toHandle().destroyForcibly();
         long killed = System.nanoTime();

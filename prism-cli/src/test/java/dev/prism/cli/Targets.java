@@ -4,9 +4,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-/** Watches a target from outside a running prism, for tests that signal it mid-run. */
+/** Watches a target, and what prism keeps beside it, from outside a running prism, for tests that signal it mid-run. */
 final class Targets {
     private Targets() {
+    }
+
+    /**
+     * @return the directory the supervising {@code prism} process made for its run (in the temporary directory), read
+     *         from the run process's environment: where the run tells it its run directory
+     */
+    static Path supervisorScratch(Process prism) throws java.io.IOException {
+        ProcessHandle run = prism.children().findFirst().orElseThrow();
+        return java.util.Arrays.stream(Files.readString(Path.of("/proc", String.valueOf(run.pid()), "environ")).split("\0"))
+                .filter(v -> v.startsWith("PRISM_SUPERVISOR_RUN_FILE=")).findFirst()
+                .map(v -> Path.of(v.substring(v.indexOf('=') + 1)).getParent()).orElseThrow();
     }
 
     /** Waits until ranks have written 200 files under {@code target}: the run is in its timed phase. */

@@ -84,13 +84,16 @@ class JavadocExamplesTest {
     /** @return javac's complaints, each named by the example's file; the classes go to {@code classes} */
     private static List<String> compile(List<Example> examples, String classPath, Path classes) {
         List<JavaFileObject> units = new ArrayList<>();
+        java.util.Map<JavaFileObject, String> sources = new java.util.HashMap<>(); // each unit's example, by its file
         StringBuilder main = new StringBuilder("public class Examples {\n  public static void main(String[] a) {\n");
         for (int i = 0; i < examples.size(); i++) {
             Example e = examples.get(i);
             String name = "Example" + i;
             String[] parts = splitDeclarations(e.code());
-            units.add(unit(name, JSHELL_IMPORTS + "/* " + e.source() + " */\npublic class " + name + " {\n" + parts[0]
-                    + "  static void run() throws Throwable {\n" + parts[1] + "\n  }\n}\n"));
+            JavaFileObject unit = unit(name, JSHELL_IMPORTS + "/* " + e.source() + " */\npublic class " + name + " {\n"
+                    + parts[0] + "  static void run() throws Throwable {\n" + parts[1] + "\n  }\n}\n");
+            units.add(unit);
+            sources.put(unit, e.source());
             String label = e.source().replace("\\", "\\\\").replace("\"", "\\\"");
             main.append("    System.out.println(\"").append(MARK).append(label).append("\");\n")
                     .append("    try { ").append(name).append(".run(); } catch (Throwable t) { System.out.println(\"")
@@ -105,12 +108,8 @@ class JavadocExamplesTest {
         List<String> problems = new ArrayList<>();
         if (!ok) {
             diagnostics.getDiagnostics().stream().filter(d -> d.getKind() == javax.tools.Diagnostic.Kind.ERROR)
-                    .forEach(d -> {
-                        int n = Integer.parseInt(d.getSource().getName().replaceAll("\\D", "").isEmpty() ? "-1"
-                                : d.getSource().getName().replaceAll("\\D", ""));
-                        String where = n >= 0 && n < examples.size() ? examples.get(n).source() : d.getSource().getName();
-                        problems.add(where + ": " + d.getMessage(null));
-                    });
+                    .forEach(d -> problems.add(sources.getOrDefault(d.getSource(), d.getSource().getName()) + ": "
+                            + d.getMessage(null)));
         }
         return problems;
     }

@@ -229,8 +229,7 @@ public final class TorchRun {
 
     /** @return where torchrun's agents keep their logs: {@code torchrun-logs} beside {@code script} */
     static Path logDirectory(Path script) {
-        Path dir = script.toAbsolutePath().getParent();
-        return (dir == null ? Path.of("/") : dir).resolve("torchrun-logs");
+        return script.toAbsolutePath().resolveSibling("torchrun-logs");
     }
 
     /**

@@ -194,11 +194,17 @@ public final class ProcessLauncher implements Launcher {
             "-XX:CompileThresholdScaling=0.1", "--enable-native-access=ALL-UNNAMED");
 
     /** The environment variable with the user's flags for every PRISM JVM, the rank JVMs among them. */
-    public static final String USER_JVM_OPTIONS = "PRISM_JAVA_OPTS";
+    private static final String USER_JVM_OPTIONS = "PRISM_JAVA_OPTS";
 
-    /** @return the flags a rank JVM starts with: PRISM's, then the user's from {@link #USER_JVM_OPTIONS} */
+    /**
+     * @return the flags a rank JVM starts with: PRISM's; the class-data-sharing archive ./prism gave this JVM, which
+     *         serves its ranks too (the same jar: they start faster); then the user's from {@link #USER_JVM_OPTIONS},
+     *         as the prism script and SLURM's ranks take them, last so that they win
+     */
     public static List<String> rankJvmOptions() {
         List<String> options = new ArrayList<>(RANK_JVM_OPTIONS);
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:SharedArchiveFile=") || a.startsWith("-Xlog:cds")).forEach(options::add);
         options.addAll(userJvmOptions(System.getenv(USER_JVM_OPTIONS)));
         return options;
     }
@@ -212,12 +218,7 @@ public final class ProcessLauncher implements Launcher {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
         List<String> command = new ArrayList<>(List.of(javaBinary));
-        command.addAll(RANK_JVM_OPTIONS);
-        // the class-data-sharing archive ./prism gave this JVM serves its ranks too (the same jar): they start faster
-        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("-XX:SharedArchiveFile=") || a.startsWith("-Xlog:cds")).forEach(command::add);
-        // the user's JVM flags for PRISM's JVMs, as the prism script and SLURM's ranks take them; last, so they win
-        command.addAll(userJvmOptions(System.getenv(USER_JVM_OPTIONS)));
+        command.addAll(rankJvmOptions());
         // PRISM's own settings (prism.verbose…) reach every rank
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("prism."))
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
