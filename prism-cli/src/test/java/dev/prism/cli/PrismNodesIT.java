@@ -180,9 +180,9 @@ class PrismNodesIT {
         Path target = Files.createDirectories(work.resolve("target"));
         Path out = work.resolve("out");
         Process srun = longRunAcrossBothNodes(work, target, "120s", "killed");
-        long rank1 = javaIn("prism-n2");
+        ProcessHandle rank1 = javaIn("prism-n2");
         long killed = System.nanoTime();
-        new ProcessBuilder("kill", "-9", String.valueOf(rank1)).start().waitFor();
+        new ProcessBuilder("kill", "-9", String.valueOf(rank1.pid())).start().waitFor();
         assertThat(srun.waitFor(2, TimeUnit.MINUTES)).as("srun ended").isTrue();
         double seconds = (System.nanoTime() - killed) / 1e9;
 
@@ -202,7 +202,7 @@ class PrismNodesIT {
         Path out = work.resolve("out");
         // files synced one by one: both ranks write on for 15 s, and what they leave is soon removed
         Process srun = longRunAcrossBothNodes(work, target, "150s", "unreachable", true, 200);
-        long rank1 = javaIn("prism-n2");
+        ProcessHandle rank1 = javaIn("prism-n2");
         long cut = System.nanoTime();
         // n2 drops off the network: no connection is reset, the other side just hears nothing more
         new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "down").start().waitFor();
@@ -216,8 +216,7 @@ class PrismNodesIT {
             new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
             // rank 1 notices the coordinator's silence (or, back on the network, its closed connection), stops and
             // removes its own directory (which may take a while: it holds every file it created)
-            assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(90, TimeUnit.SECONDS).join()))
-                    .as("rank 1 on n2 ended").isPresent();
+            assertThat(ended(rank1, Duration.ofSeconds(90))).as("rank 1 on n2 ended").isTrue();
             double rank1Seconds = (System.nanoTime() - cut) / 1e9;
             assertThat(results).as(Files.readString(work.resolve("stderr.txt"))).exists();
             System.out.printf("link down on n2: rank 1 ended %.1f s after the cut, rank 0's result was written after %.1f s%n",
@@ -247,16 +246,15 @@ class PrismNodesIT {
         // 20,000 files, about half of them rank 0's: more than the old 3 s wait for the unreachable rank and a clean-up
         // of the whole run directory (rank 1's files included, which rank 1 still adds to) fit in KillWait
         Process srun = longRunAcrossBothNodes(work, target, "150s", "cancelled", false, 20_000);
-        long rank0 = javaIn("prism-n1");
-        long rank1 = javaIn("prism-n2");
+        ProcessHandle rank0 = javaIn("prism-n1");
+        ProcessHandle rank1 = javaIn("prism-n2");
         // n2 drops off the network and SLURM is told at once, as its SlurmdTimeout would tell it later: it cancels the
         // step, so rank 0 on n1 gets SIGTERM, and SIGKILL KillWait (5 s here) after it
         new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "down").start().waitFor();
         long signalled = System.nanoTime();
         scontrol("update", "nodename=n2", "state=down", "reason=prism-test-node-failure");
         try {
-            assertThat(ProcessHandle.of(rank0).map(h -> h.onExit().orTimeout(60, TimeUnit.SECONDS).join()))
-                    .as("rank 0 on n1 ended").isPresent();
+            assertThat(ended(rank0, Duration.ofSeconds(60))).as("rank 0 on n1 ended").isTrue();
             double seconds = (System.nanoTime() - signalled) / 1e9;
             assertThat(srun.waitFor(60, TimeUnit.SECONDS)).as("srun ended").isTrue();
             String said = Files.readString(work.resolve("stderr.txt"));
@@ -276,8 +274,7 @@ class PrismNodesIT {
         }
         // rank 1, cut off from rank 0, stops once back (the closed connection, or its own node's SIGTERM) and removes
         // its own directory, within KillWait when signalled: anything left can only be in rank 1's directory
-        assertThat(ProcessHandle.of(rank1).map(h -> h.onExit().orTimeout(90, TimeUnit.SECONDS).join()))
-                .as("rank 1 on n2 ended").isPresent();
+        assertThat(ended(rank1, Duration.ofSeconds(90))).as("rank 1 on n2 ended").isTrue();
         try (Stream<Path> left = Files.walk(target)) {
             Path rank1Directory = target.resolve("prism-cancelled").resolve("rank-1");
             assertThat(left.filter(p -> !p.equals(target) && !p.equals(rank1Directory.getParent()) && !p.startsWith(rank1Directory)))
@@ -321,16 +318,35 @@ class PrismNodesIT {
         return srun;
     }
 
-    /** @return the PRISM JVM running inside network namespace {@code namespace} (a node's rank) */
-    private static long javaIn(String namespace) {
+    /**
+     * @return whether {@code process} has ended, waiting at most {@code atMost}; a handle taken while it ran still
+     *     answers after it ended (its pid, looked up again, would not)
+     */
+    private static boolean ended(ProcessHandle process, Duration atMost) {
+        try {
+            process.onExit().get(atMost.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * @return the PRISM JVM running inside network namespace {@code namespace} (a node's rank), as a handle taken
+     *     while it runs, so that waiting for its end still works after it ended
+     */
+    private static ProcessHandle javaIn(String namespace) {
         return Await.value("a PRISM rank runs in " + namespace, () -> {
             Process pids = new ProcessBuilder("ip", "netns", "pids", namespace).start();
             String text = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             pids.waitFor();
             for (String pid : text.split("\\s+")) {
-                if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).flatMap(h -> h.info().commandLine())
-                        .orElse("").contains("-Dprism.script=")) {
-                    return java.util.Optional.of(Long.parseLong(pid));
+                java.util.Optional<ProcessHandle> handle = pid.isBlank() ? java.util.Optional.empty()
+                        : ProcessHandle.of(Long.parseLong(pid));
+                if (handle.flatMap(h -> h.info().commandLine()).orElse("").contains("-Dprism.script=")) {
+                    return handle;
                 }
             }
             return java.util.Optional.empty();
