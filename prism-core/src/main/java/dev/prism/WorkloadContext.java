@@ -78,6 +78,35 @@ public interface WorkloadContext {
         return false;
     }
 
+    /**
+     * In a {@link Workload#rehearse rehearsal}, returns once the JIT compiler has compiled what the steps so far set
+     * going (bounded, as the wait that follows every rehearsal is); elsewhere, at once. Half-way through its steps is
+     * the place for it: the compiler of a JVM just started has a long queue, so it compiles a rehearsal's hot path only
+     * part-way (its first tiers), and more of it would otherwise reach its final tier inside the timed phase; the
+     * second half runs with the compiler idle. The steps and the bytes the rehearsal moves stay what they were.
+     * Default: returns at once.
+     *
+     * <pre>{@code
+     * dev.prism.Workload w = new dev.prism.Workload() {
+     *     @Override
+     *     public void rehearse(dev.prism.WorkloadContext ctx) {
+     *         for (int step = 0; step < 2_000; step++) {
+     *             if (step == 1_000) {
+     *                 ctx.awaitCompiler();
+     *             }
+     *             // one step of the timed path, on scratch files
+     *         }
+     *     }
+     *
+     *     @Override
+     *     public void run(dev.prism.WorkloadContext ctx) {
+     *     }
+     * };
+     * }</pre>
+     */
+    default void awaitCompiler() {
+    }
+
     /** @return a random source seeded from the scenario's seed and this rank: the same every run */
     Random random();
 

@@ -96,10 +96,51 @@ class MeasurementTruthTest {
         assertThat(run.measurement("op").count()).isEqualTo(4);
         assertThat(run.measurement("op").bytes()).isEqualTo(4);
         assertThat(run.measurement("op").minNanos()).isGreaterThanOrEqualTo(Duration.ofMillis(1).toNanos());
-        assertThat(run.measurements()).doesNotContainKey("prism.timer-warm-up");
+        assertThat(run.measurements()).doesNotContainKey("prism.timer-warm-up").doesNotContainKey("prism.timer-warm-up-nested");
         assertThat(run.counters()).containsEntry("files", 2L);
         assertThat(run.notes()).isEmpty();
         assertThat(run.stalls()).isEmpty();
+    }
+
+    /**
+     * The measured slots of a rehearsal's operations are made before the clock (so the JIT's code for a timing never
+     * meets a missing one after it): one the timed phase never times is not reported, the others keep the order the
+     * timed phase timed them in, and a rehearsal that waits for the compiler half-way still runs every step.
+     */
+    @Test
+    void rehearsedOperationsTheTimedPhaseNeverTimes_areNotReported_andTheOthersKeepTheirOrder() {
+        AtomicLong steps = new AtomicLong();
+        Benchmark b = Benchmark.builder("prepared").workload(() -> new Workload() {
+            @Override
+            public void rehearse(WorkloadContext ctx) throws Exception {
+                for (int i = 0; i < 200; i++) {
+                    if (i == 100) {
+                        ctx.awaitCompiler();
+                    }
+                    ctx.measure("create", () -> ctx.measure("open", () -> { }));
+                    ctx.measure("unlink", () -> { });
+                    ctx.addBytes("scratch", 10);
+                    steps.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void run(WorkloadContext ctx) throws Exception {
+                ctx.awaitCompiler(); // outside a rehearsal: returns at once, times nothing
+                for (int i = 0; i < 3; i++) {
+                    ctx.measure("create", () -> ctx.measure("open", () -> { }));
+                }
+                ctx.measure("close", () -> { });
+            }
+        }).build();
+        RunResult run = scenario(b).tasks(2).build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(steps).hasValue(2 * 200);
+        assertThat(run.measurements().keySet()).containsExactly("create", "open", "close");
+        assertThat(run.measurement("create").count()).isEqualTo(6);
+        assertThat(run.measurement("open").count()).isEqualTo(6);
+        assertThat(run.repetitions().get(0).ranks().get(1).measurements().keySet()).containsExactly("create", "open", "close");
+        assertThat(run.counters()).containsEntry("rehearsal_bytes", 2 * 200 * 10L);
     }
 
     @Test

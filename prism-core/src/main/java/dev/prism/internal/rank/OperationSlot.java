@@ -62,6 +62,19 @@ final class OperationSlot implements WorkloadContext.Timer {
         this.stalls = stalls;
     }
 
+    /** Made before the clock for an operation the rehearsal timed (see RankContext.prepareSlots); never changes after */
+    private volatile boolean prepared;
+
+    /** Marks this slot as made before the clock, reported only once it holds something. */
+    void prepared() {
+        prepared = true;
+    }
+
+    /** @return whether this slot was made before the clock rather than by its operation's first timing */
+    boolean isPrepared() {
+        return prepared;
+    }
+
     /** @return the bytes its operations moved so far */
     long bytes() {
         return recorder.bytes();

@@ -421,20 +421,28 @@ final class RankContext implements WorkloadContext {
 
     /** How many timings the timer machinery is exercised with before a rehearsal (a few milliseconds). */
     private static final int TIMER_WARMUP_TIMINGS = 20_000;
+    /** The operation those timings time (thrown away with the rehearsal's) */
+    private static final String TIMER_WARM_UP = "prism.timer-warm-up";
 
     /**
      * Runs {@code workload}'s rehearsal with everything it records thrown away, after exercising
      * the timers themselves (time, close, record) so that their code is compiled before the clock.
      */
     void rehearse(dev.prism.Workload workload) throws Exception {
-        slots = new HashMap<>();
+        slots = new HashMap<>();   // the measured slots' map class: the JIT sees one type behind slots.get
+        rehearsedOperations.clear();
         counters = new LinkedHashMap<>();
         notes = new LinkedHashMap<>();
         try {
+            // alone and nested (a create timing holds its open, write and close): compiled from a profile of one
+            // shape only, the timer's code was thrown out at the other's first use (an uncommon trap at the first
+            // nested timing) and ran profiled, about twice as slow, until compiled again
             for (int i = 0; i < (alreadyWarm ? 1 : TIMER_WARMUP_TIMINGS); i++) {
-                Timer t = time("prism.timer-warm-up", workDirectory);
+                Timer t = time(TIMER_WARM_UP, workDirectory);
                 if ((i & 1) == 0) {
                     t.fail();
+                } else {
+                    time(TIMER_WARM_UP + "-nested", workDirectory).close();
                 }
                 t.close();
             }
@@ -450,6 +458,53 @@ final class RankContext implements WorkloadContext {
             slots = measuredSlots;
             counters = measuredCounters;
             notes = measuredNotes;
+            prepareSlots(rehearsedOperations);
+        }
+    }
+
+    /** Waits for the JIT compiler to go quiet (set by the rank's execution); null: nothing to wait for */
+    private JitWait compilerWait;
+
+    /** A bounded wait for the JIT compiler to go quiet. */
+    @FunctionalInterface
+    interface JitWait {
+        void await() throws InterruptedException;
+    }
+
+    /** @param wait how {@link #awaitCompiler} waits for the compiler, in this rank's rehearsals */
+    void compilerWait(JitWait wait) {
+        this.compilerWait = wait;
+    }
+
+    @Override
+    public void awaitCompiler() {
+        if (!rehearsing() || compilerWait == null) {
+            return;   // only a rehearsal waits: never inside the timed phase
+        }
+        try {
+            compilerWait.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PrismException("rank " + rank + " was interrupted while the JIT compiler caught up", e);
+        }
+    }
+
+    /** The operations the rehearsal timed, in the order it first timed them (rank thread only) */
+    private final List<String> rehearsedOperations = new ArrayList<>();
+
+    /**
+     * Makes the measured slots of the operations a rehearsal timed, in the order it first timed them, before the
+     * clock: compiled from a rehearsal in which every slot already existed, the JIT's code for a timing had no path
+     * for a missing one, and the first timing of each operation after the clock threw that code out (an uncommon
+     * trap, in -Xlog:deoptimization at the first timed create of a tmpfs create_files), leaving the timed phase to run
+     * less optimised code until it was compiled again. A prepared slot that the timed phase never uses is not
+     * reported ({@link #measurements}).
+     */
+    private void prepareSlots(java.util.Collection<String> operations) {
+        for (String operation : operations) {
+            if (!operation.startsWith(TIMER_WARM_UP) && !measuredSlots.containsKey(operation)) {
+                newSlot(operation).prepared();
+            }
         }
     }
 
@@ -548,6 +603,7 @@ final class RankContext implements WorkloadContext {
             // never a stall, never watched, never reported
             OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>(), sync, this);
             slots.put(operation, slot);
+            rehearsedOperations.add(operation);
             return slot;
         }
         OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls, sync, this);
@@ -564,7 +620,10 @@ final class RankContext implements WorkloadContext {
         Map<String, Measurement> result = new LinkedHashMap<>();
         synchronized (slotOrder) {
             for (OperationSlot slot : slotOrder) {
-                result.put(slot.operation(), slot.recorder().snapshot(slot.elapsedOr(elapsedNanos)));
+                Measurement m = slot.recorder().snapshot(slot.elapsedOr(elapsedNanos));
+                if (!slot.isPrepared() || m.count() > 0 || m.errors() > 0 || m.bytes() > 0 || slot.running()) {
+                    result.put(slot.operation(), m);
+                }
             }
         }
         return result;

@@ -73,6 +73,7 @@ public final class RankExecution {
             // one-time costs and the JIT's compilation of the hot path happen here, before the clock
             enter(RankPhase.REHEARSAL);
             context.alreadyWarm(WarmBenchmarks.isWarm(plan.benchmark()));
+            context.compilerWait(() -> JitQuiet.await(plan.deadline(), compilerAtSetup));
             context.rehearse(workload);
             // warm or not: the last timed phase may have set compilations going (a workload with no rehearsal of its
             // own compiles its path there), which must not compete with this one on a busy core
@@ -145,7 +146,18 @@ public final class RankExecution {
         return writer;
     }
 
+    /** The phase this rank is in, as a flight-recorder event (committed when the next one begins) */
+    private RankPhaseEvent phaseEvent;
+
     private void enter(RankPhase next) {
+        if (phaseEvent != null) {
+            phaseEvent.commit();
+            phaseEvent = null;
+        }
+        if (next != RankPhase.FINISHED) {
+            phaseEvent = new RankPhaseEvent(rank, next.name());
+            phaseEvent.begin();
+        }
         phase = next;
         plan.listener().rankEntered(rank, next);
     }

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * How the POSIX workloads rehearse ({@link dev.prism.Workload#rehearse}): their own timed code, on
  * scratch files in a directory beside the rank's ({@code <run dir>/rehearsal-<rank>}), never on the
  * files the timed phase uses, removed afterwards. {@link #ITERATIONS} steps compile the hot path in
- * a JVM started with PRISM's flags (-XX:CompileThresholdScaling=0.1). On slow storage that would take
+ * a JVM started with PRISM's flags (-XX:CompileThresholdScaling=0.1), with a wait for the compiler half-way
+ * ({@link WorkloadContext#awaitCompiler}). On slow storage that would take
  * long for nothing: once past {@link #SOFT_BUDGET_NANOS}, a rehearsal whose recent steps took over
  * {@link #SLOW_STEP_NANOS} each stops, since there the interpreter's microseconds are under 1 % of
  * an operation (and the one-time costs were paid by the first step). Cheap steps (tmpfs, a warm
@@ -31,6 +32,11 @@ public final class Rehearsal {
     public static final long MIN_BYTES = 8L << 20;
     /** The most bytes a rank's rehearsal moves. */
     public static final long MAX_BYTES = 64L << 20;
+    /**
+     * The fewest steps a rehearsal waits for the compiler half-way through ({@link WorkloadContext#awaitCompiler}):
+     * fewer compile nothing worth waiting for (a rehearsal of one large file, or one where the JVM is already warm).
+     */
+    static final int MIN_STEPS_FOR_COMPILER_WAIT = 64;
     /** Steps over which the recent pace is measured. */
     private static final int WINDOW = 32;
 
@@ -72,15 +78,25 @@ public final class Rehearsal {
      * Runs {@code step} with 0, 1, 2… up to {@code iterations} times, or until the budget says stop:
      * past the soft budget when the last {@value #WINDOW} steps were slow, past the hard one always.
      * Once only where the JVM already ran the benchmark's timed phase ({@link WorkloadContext#alreadyWarm()}):
-     * its code is compiled, and one step covers what is new to the rank.
+     * its code is compiled, and one step covers what is new to the rank. Half-way through {@value
+     * #MIN_STEPS_FOR_COMPILER_WAIT} steps or more it waits for the JIT compiler to catch up (outside every budget).
      */
     public static void repeat(WorkloadContext ctx, int iterations, Step step) {
         if (ctx.alreadyWarm()) {
             iterations = Math.min(1, iterations);
         }
+        int halfway = iterations >= MIN_STEPS_FOR_COMPILER_WAIT ? iterations / 2 : -1;
         long start = System.nanoTime();
         long windowStart = start;
         for (int i = 0; i < iterations; i++) {
+            if (i == halfway) {
+                // the compiler catches up, then the second half runs with it idle; the wait counts in no budget
+                long waitStart = System.nanoTime();
+                ctx.awaitCompiler();
+                long waited = System.nanoTime() - waitStart;
+                start += waited;
+                windowStart += waited;
+            }
             step.run(i);
             long now = System.nanoTime();
             if (now - start >= HARD_BUDGET_NANOS) {
