@@ -183,7 +183,7 @@ public final class TorchRun {
         List<String> command = wrapping.apply(command(script, scriptArguments, processesPerNode, System.getenv()));
         Outcome o;
         try {
-            o = execute(command, timeout, environment, workingDirectory);
+            o = execute(command, timeout, environmentFor(script, System.getenv()), workingDirectory);
         } catch (IOException e) {
             throw new TorchException("cannot start " + (nodes > 1 ? "srun" : python + " -m torch.distributed.run") + ": "
                     + e.getMessage(), -1);
@@ -226,6 +226,23 @@ public final class TorchRun {
         command.addAll(scriptArguments);
         return command;
     }
+
+    /**
+     * @return the workers' environment: this run's, and, unless it or {@code inherited} names one, torch's compiler
+     *         cache beside {@code script} ({@code torchinductor-cache}, in the run's own directory): left to itself,
+     *         torch makes {@code $TMPDIR/torchinductor_<user>} on some imports (FSDP's load did) and nothing removes it
+     */
+    Map<String, String> environmentFor(Path script, Map<String, String> inherited) {
+        if (environment.containsKey(INDUCTOR_CACHE) || inherited.containsKey(INDUCTOR_CACHE)) {
+            return environment;
+        }
+        Map<String, String> env = new java.util.LinkedHashMap<>(environment);
+        env.put(INDUCTOR_CACHE, script.toAbsolutePath().resolveSibling("torchinductor-cache").toString());
+        return env;
+    }
+
+    /** torch's variable naming its compiler's cache directory */
+    static final String INDUCTOR_CACHE = "TORCHINDUCTOR_CACHE_DIR";
 
     /** @return where torchrun's agents keep their logs: {@code torchrun-logs} beside {@code script} */
     static Path logDirectory(Path script) {

@@ -58,7 +58,7 @@ class TorchAttributionTest {
 
     /** Each rank's DCP load opens its own shard: opening rank 1's takes 600 ms more, and the attribution says so. */
     @Test
-    void fsdpLoad_whereOneShardIsSlowToOpen_namesThatShardsOpen_inTheKernelAndInPython() throws Exception {
+    void fsdpLoad_whereOneShardIsSlowToOpen_namesThatShardsOpen_inTheKernelAndInPython(@TempDir Path tmp) throws Exception {
         Path dir = Files.createDirectories(target.resolve("fs"));
         try (FaultFs fs = FaultFs.mount(dir)) {
             fs.rule("open", "*/__1_0.distcp", DELAY, null);
@@ -70,8 +70,12 @@ class TorchAttributionTest {
                 List<Stall> heard = new CopyOnWriteArrayList<>();
                 Path where = Files.createDirectories(fs.mountPoint().resolve(mode.name()));
                 // a preset's ranks each hold their own job rank's tensors: each load reads its own shard only
-                RunResult r = run(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16)
-                        .precision(TorchPrecision.BF16).syscalls(mode), where, heard);
+                FsdpLoad load = TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16)
+                        .precision(TorchPrecision.BF16).syscalls(mode);
+                // torch makes a compiler cache directory in TMPDIR on some imports unless told where: PRISM tells it
+                // the run's own directory, so TMPDIR stays as it was
+                load = load.torchRun(load.torchRun().toBuilder().environment("TMPDIR", tmp.toString()).build());
+                RunResult r = run(load, where, heard);
                 List<RankResult> ranks = r.repetitions().get(0).ranks();
                 Measurement slow = ranks.get(1).measurements().get(open);
                 assertThat(slow).as(mode + ": rank 1's " + open + " in " + ranks.get(1).measurements().keySet()).isNotNull();
@@ -94,19 +98,28 @@ class TorchAttributionTest {
                     });
                     assertThat(ranks.get(1).stalls()).anySatisfy(s -> assertThat(s.path()).endsWith("__1_0.distcp"));
                 }
+                try (java.util.stream.Stream<Path> left = Files.list(tmp)) {
+                    assertThat(left).as(mode + ": what the run left in TMPDIR").isEmpty();
+                }
             }
         }
     }
 
     /** torch.save writes through its C++ writer, then PRISM's script fsyncs the file: the kernel sees the delayed fsync. */
     @Test
-    void ddpSave_whereFsyncIsSlow_showsItUnderSyscallFsync() throws Exception {
+    void ddpSave_whereFsyncIsSlow_showsItUnderSyscallFsync(@TempDir Path tmp) throws Exception {
         bpfIsThere();
         Path dir = Files.createDirectories(target.resolve("fs"));
         try (FaultFs fs = FaultFs.mount(dir)) {
             fs.rule("fsync", "*/model.pt*", DELAY, null);
-            RunResult r = run(TorchBenchmarks.ddpSave().parameters(2_000_000).layers(2).syscalls(SyscallTracing.KERNEL),
-                    fs.mountPoint(), new CopyOnWriteArrayList<>());
+            TorchBenchmark save = TorchBenchmarks.ddpSave().parameters(2_000_000).layers(2).syscalls(SyscallTracing.KERNEL);
+            // torch made a compiler cache directory in TMPDIR here (torchinductor_<user>) before PRISM named one in the
+            // run's directory
+            save = save.torchRun(save.torchRun().toBuilder().environment("TMPDIR", tmp.toString()).build());
+            RunResult r = run(save, fs.mountPoint(), new CopyOnWriteArrayList<>());
+            try (java.util.stream.Stream<Path> left = Files.list(tmp)) {
+                assertThat(left).as("what the run left in TMPDIR").isEmpty();
+            }
             RankResult writer = r.repetitions().get(0).ranks().get(0);
             Measurement fsync = writer.measurements().get("syscall:fsync");
             assertThat(fsync).as("rank 0's calls: " + writer.measurements().keySet()).isNotNull();
