@@ -3,6 +3,7 @@ package dev.prism.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.testing.Await;
+import dev.prism.testing.RankProcesses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -216,7 +217,7 @@ class PrismNodesIT {
             new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
             // rank 1 notices the coordinator's silence (or, back on the network, its closed connection), stops and
             // removes its own directory (which may take a while: it holds every file it created)
-            assertThat(ended(rank1, Duration.ofSeconds(90))).as("rank 1 on n2 ended").isTrue();
+            Await.until("rank 1 on n2 ended", Duration.ofSeconds(90), () -> RankProcesses.ended(rank1));
             double rank1Seconds = (System.nanoTime() - cut) / 1e9;
             assertThat(results).as(Files.readString(work.resolve("stderr.txt"))).exists();
             System.out.printf("link down on n2: rank 1 ended %.1f s after the cut, rank 0's result was written after %.1f s%n",
@@ -254,7 +255,7 @@ class PrismNodesIT {
         long signalled = System.nanoTime();
         scontrol("update", "nodename=n2", "state=down", "reason=prism-test-node-failure");
         try {
-            assertThat(ended(rank0, Duration.ofSeconds(60))).as("rank 0 on n1 ended").isTrue();
+            Await.until("rank 0 on n1 ended", Duration.ofSeconds(60), () -> RankProcesses.ended(rank0));
             double seconds = (System.nanoTime() - signalled) / 1e9;
             assertThat(srun.waitFor(60, TimeUnit.SECONDS)).as("srun ended").isTrue();
             String said = Files.readString(work.resolve("stderr.txt"));
@@ -274,7 +275,7 @@ class PrismNodesIT {
         }
         // rank 1, cut off from rank 0, stops once back (the closed connection, or its own node's SIGTERM) and removes
         // its own directory, within KillWait when signalled: anything left can only be in rank 1's directory
-        assertThat(ended(rank1, Duration.ofSeconds(90))).as("rank 1 on n2 ended").isTrue();
+        Await.until("rank 1 on n2 ended", Duration.ofSeconds(90), () -> RankProcesses.ended(rank1));
         try (Stream<Path> left = Files.walk(target)) {
             Path rank1Directory = target.resolve("prism-cancelled").resolve("rank-1");
             assertThat(left.filter(p -> !p.equals(target) && !p.equals(rank1Directory.getParent()) && !p.startsWith(rank1Directory)))
@@ -316,21 +317,6 @@ class PrismNodesIT {
         Process srun = pb.start();
         Targets.awaitFiles(target, files);
         return srun;
-    }
-
-    /**
-     * @return whether {@code process} has ended, waiting at most {@code atMost}; a handle taken while it ran still
-     *     answers after it ended (its pid, looked up again, would not)
-     */
-    private static boolean ended(ProcessHandle process, Duration atMost) {
-        try {
-            process.onExit().get(atMost.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (java.util.concurrent.TimeoutException e) {
-            return false;
-        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /**

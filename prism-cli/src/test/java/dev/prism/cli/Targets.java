@@ -16,7 +16,7 @@ final class Targets {
     static Path supervisorScratch(Process prism) throws java.io.IOException {
         ProcessHandle run = prism.children().findFirst().orElseThrow();
         return java.util.Arrays.stream(Files.readString(Path.of("/proc", String.valueOf(run.pid()), "environ")).split("\0"))
-                .filter(v -> v.startsWith("PRISM_SUPERVISOR_RUN_FILE=")).findFirst()
+                .filter(v -> v.startsWith(Supervisor.RUN_DIRECTORY_FILE + "=")).findFirst()
                 .map(v -> Path.of(v.substring(v.indexOf('=') + 1)).getParent()).orElseThrow();
     }
 

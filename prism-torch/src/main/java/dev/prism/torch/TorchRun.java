@@ -230,7 +230,8 @@ public final class TorchRun {
     /**
      * @return the workers' environment: this run's, and, unless it or {@code inherited} names one, torch's compiler
      *         cache beside {@code script} ({@code torchinductor-cache}, in the run's own directory): left to itself,
-     *         torch makes {@code $TMPDIR/torchinductor_<user>} on some imports (FSDP's load did) and nothing removes it
+     *         torch makes {@code $TMPDIR/torchinductor_<user>} on some imports (a traced ddp_save did) and nothing
+     *         removes it
      */
     Map<String, String> environmentFor(Path script, Map<String, String> inherited) {
         if (environment.containsKey(INDUCTOR_CACHE) || inherited.containsKey(INDUCTOR_CACHE)) {

@@ -430,7 +430,6 @@ final class RankContext implements WorkloadContext {
      */
     void rehearse(dev.prism.Workload workload) throws Exception {
         slots = new HashMap<>();   // the measured slots' map class: the JIT sees one type behind slots.get
-        rehearsedOperations.clear();
         counters = new LinkedHashMap<>();
         notes = new LinkedHashMap<>();
         try {
@@ -446,6 +445,7 @@ final class RankContext implements WorkloadContext {
                 }
                 t.close();
             }
+            rehearsedOperations.clear();   // the timer's own warm-up is no operation of the workload's
             workload.rehearse(this);
         } finally {
             long moved = slots.values().stream().mapToLong(OperationSlot::bytes).sum();
@@ -502,7 +502,7 @@ final class RankContext implements WorkloadContext {
      */
     private void prepareSlots(java.util.Collection<String> operations) {
         for (String operation : operations) {
-            if (!operation.startsWith(TIMER_WARM_UP) && !measuredSlots.containsKey(operation)) {
+            if (!measuredSlots.containsKey(operation)) {
                 newSlot(operation).prepared();
             }
         }
