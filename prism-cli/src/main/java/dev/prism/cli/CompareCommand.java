@@ -15,9 +15,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
-/** {@code prism compare BASELINE CANDIDATE}: exit 1 when the candidate regressed. */
+/** {@code prism compare BASELINE CANDIDATE}: exit 0 when it passed on evidence, 1 when the candidate regressed or failed, 4 when inconclusive. */
 @Command(name = "compare", description = "Compares two result sets statistic by statistic (mean and tails), over"
-        + " repetitions; exits 1 when the candidate has a significant slowdown beyond a threshold or a failed run.")
+        + " repetitions; exits 1 when the candidate has a significant slowdown beyond a threshold or a failed run, 4 when"
+        + " nothing regressed but not every statistic could be judged (inconclusive or n/a), 0 only when every one was.")
 final class CompareCommand implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -48,7 +49,11 @@ final class CompareCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().print(c.table(format.equals("md")));
         spec.commandLine().getOut().flush();
-        return c.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+        return switch (c.outcome()) {
+            case PASSED -> PrismCommand.EXIT_PASSED;
+            case INCONCLUSIVE -> PrismCommand.EXIT_INCONCLUSIVE;
+            case REGRESSION, FAILED -> PrismCommand.EXIT_FAILED;
+        };
     }
 
     /** @return where runs of one benchmark and task count differ only in some parameters: the flag that pairs them */

@@ -31,6 +31,11 @@ public final class PrismCommand implements Runnable {
     public static final int EXIT_USAGE = 2;
     /** Exit code when every run passed but removing the run directory left something in the target. */
     public static final int EXIT_LEFT_FILES = 3;
+    /**
+     * Exit code of {@code compare} when nothing regressed but the repetitions could not judge every statistic
+     * (inconclusive or n/a): not a pass, since the evidence does not show one.
+     */
+    public static final int EXIT_INCONCLUSIVE = 4;
 
     @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
             description = "on failure, show Java's view too: exception classes and stack traces")

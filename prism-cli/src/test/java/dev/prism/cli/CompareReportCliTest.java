@@ -90,11 +90,17 @@ class CompareReportCliTest {
     }
 
     @Test
-    void compare_ofAResultWithItself_findsNoRegressionAndExitsZero() {
+    void compare_ofAResultWithItself_passesWhereEveryStatisticIsJudged_elseIsInconclusive() {
         Path a = run("a");
-        Cli.Outcome o = prism("compare", a.toString(), a.toString());
+        // 50 creates a repetition: the mean is judged, p99 (which needs 100) is not, so the defaults cannot pass; and
+        // three repetitions of 50 creates scatter too much to show even themselves within 10% (two one-sided tests), so
+        // the pass asks "within 500%"
+        Cli.Outcome o = prism("compare", a.toString(), a.toString(), "--stats", "mean", "--threshold", "500");
         assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains("create_files").contains("0 regression(s)");
+        assertThat(o.out()).contains("create_files").contains("0 regression(s)").contains("outcome: passed");
+        Cli.Outcome tails = prism("compare", a.toString(), a.toString());
+        assertThat(tails.exit()).as(tails.err()).isEqualTo(PrismCommand.EXIT_INCONCLUSIVE);
+        assertThat(tails.out()).contains("p99 needs ≥ 100").contains("outcome: INCONCLUSIVE");
         Cli.Outcome md = prism("compare", a.toString(), a.toString(), "--format", "md");
         assertThat(md.out()).startsWith("| benchmark |");
         assertThat(prism("compare", a.toString(), work.resolve("nothing").toString()).exit()).isEqualTo(2);
@@ -105,8 +111,10 @@ class CompareReportCliTest {
     void compare_judgesOverRepetitions_tailsToo_andSaysWhenThereAreTooFew() {
         Path once = run("once", "--reps", "1", "-p", "files=200");
         Cli.Outcome o = prism("compare", once.toString(), once.toString());
-        assertThat(o.exit()).as(o.err()).isZero();
-        assertThat(o.out()).contains(" p99 ").contains("n/a (1 rep; need ≥ 3)").doesNotContain(" same");
+        // nothing judged is no pass: exit 4, inconclusive
+        assertThat(o.exit()).as(o.err()).isEqualTo(PrismCommand.EXIT_INCONCLUSIVE);
+        assertThat(o.out()).contains(" p99 ").contains("n/a (1 rep; need ≥ 3)").doesNotContain(" same")
+                .contains("outcome: INCONCLUSIVE (0 of ");
         Path thrice = run("thrice", "-p", "files=200");
         Cli.Outcome judged = prism("compare", thrice.toString(), thrice.toString(), "--threshold", "10,p99=25");
         assertThat(judged.out()).containsPattern("create_files +1 +create +p99 +3/3 .* (same|inconclusive)\n")
@@ -155,7 +163,7 @@ class CompareReportCliTest {
         assertThat(unpaired.err()).contains("share no benchmark").contains("differ in access")
                 .contains("--pair-ignoring access");
         Cli.Outcome paired = prism("compare", a.toString(), b.toString(), "--pair-ignoring", "access");
-        assertThat(paired.exit()).as(paired.err()).isIn(0, 1);
+        assertThat(paired.exit()).as(paired.err()).isIn(0, 1, PrismCommand.EXIT_INCONCLUSIVE);
         assertThat(paired.out()).contains("paired on").contains("access=native→nio").contains("create");
         assertThat(prism("compare", a.toString(), b.toString(), "--pair-ignoring", "acces").err())
                 .contains("no run has a parameter 'acces'");

@@ -33,7 +33,9 @@ import java.util.stream.Collectors;
  * threshold, with the difference significant at 5%: {@code REGRESSION p99} names the statistic. A
  * difference that is not significant is {@code same} only where two one-sided tests (TOST, at 5%) show the two within
  * the threshold of each other; otherwise the repetitions cannot tell, and the verdict is {@code inconclusive}. A
- * candidate run that failed is a failure of the comparison, whatever its numbers. Where a pair of runs ran under
+ * candidate run that failed is a failure of the comparison, whatever its numbers. As a whole ({@link #outcome()}) a
+ * comparison passes only on evidence: every statistic judged and none regressed; one whose statistics the repetitions
+ * could not judge is {@code INCONCLUSIVE}, never passed. Where a pair of runs ran under
  * different host conditions (other processes' CPU, steal, memory pressure: {@link dev.prism.HostConditions}), the
  * comparison warns, naming the figures.
  *
@@ -54,7 +56,7 @@ import java.util.stream.Collectors;
  * var after = scenario.execute().runs();
  * var c = dev.prism.report.Comparison.defaults().threshold(10).threshold(dev.prism.Stat.P99, 25).compare(before, after);
  * System.out.print(c.table(false));
- * System.out.println(c.passed() ? "no regression" : "regressed: " + c.regressions());
+ * System.out.println(c.outcome() + (c.hasRegression() ? ": " + c.regressions() : ""));   // PASSED, INCONCLUSIVE…
  * }</pre>
  *
  * @param options  how the runs were paired and judged
@@ -422,9 +424,53 @@ public record Comparison(Options options, List<Row> rows, List<String> failures,
         return rows.stream().anyMatch(Row::regression);
     }
 
-    /** @return true when nothing regressed and every candidate run passed */
+    /** What a comparison says as a whole ({@link #outcome()}). */
+    public enum Outcome {
+        /**
+         * Every candidate run passed and every statistic compared was judged without a regression: alike ({@code
+         * same}), faster, or slower within its threshold.
+         */
+        PASSED,
+        /**
+         * Nothing regressed and no candidate run failed, but the evidence does not show it: a statistic was {@code
+         * inconclusive} or not judged ({@code n/a}: too few repetitions or operations), or the two sets shared nothing
+         * to compare. More repetitions, or fewer statistics ({@code --stats mean}), decide it.
+         */
+        INCONCLUSIVE,
+        /** A statistic is slower by more than its threshold, significantly. */
+        REGRESSION,
+        /** A candidate run failed, whatever its numbers. */
+        FAILED
+    }
+
+    /**
+     * @return the comparison as a whole: {@link Outcome#FAILED} when a candidate run failed, else {@link
+     *         Outcome#REGRESSION} when a statistic regressed, else {@link Outcome#PASSED} when every statistic was
+     *         judged (none inconclusive, none n/a, at least one compared), else {@link Outcome#INCONCLUSIVE}
+     */
+    public Outcome outcome() {
+        if (!failures.isEmpty()) {
+            return Outcome.FAILED;
+        }
+        if (hasRegression()) {
+            return Outcome.REGRESSION;
+        }
+        return !rows.isEmpty() && judged() == rows.size() ? Outcome.PASSED : Outcome.INCONCLUSIVE;
+    }
+
+    /** @return how many statistics were judged: {@code same}, faster, slower or a regression (not inconclusive, not n/a) */
+    public long judged() {
+        return rows.stream().filter(r -> r.verdict() != Verdict.INCONCLUSIVE && r.verdict() != Verdict.NOT_APPLICABLE).count();
+    }
+
+    /**
+     * @return whether the evidence says the candidate did not regress ({@link Outcome#PASSED}): every candidate run
+     *         passed, and every statistic compared was judged and none regressed. A comparison whose statistics are
+     *         inconclusive or not judged has not passed, though nothing regressed ({@link Outcome#INCONCLUSIVE}; {@link
+     *         #hasRegression()} says whether something did)
+     */
     public boolean passed() {
-        return !hasRegression() && failures.isEmpty();
+        return outcome() == Outcome.PASSED;
     }
 
     /** @return the rows that are regressions */
@@ -492,6 +538,13 @@ public record Comparison(Options options, List<Row> rows, List<String> failures,
                         + " significant in Welch's t-test over repetitions, p < %.2f; alike only where two one-sided tests put the two within it)%n", rows.size(), regressions().size(),
                 undecided == 0 ? "" : ", " + undecided + " not judged", inconclusive == 0 ? "" : ", " + inconclusive + " inconclusive",
                 failures.isEmpty() ? "" : ", " + failures.size() + " failed run(s)", options, ALPHA));
+        out.append(switch (outcome()) {
+            case PASSED -> "outcome: passed (every statistic judged, none regressed)";
+            case INCONCLUSIVE -> String.format(Locale.ROOT, "outcome: INCONCLUSIVE (%d of %d statistic(s) judged, none regressed;"
+                    + " more repetitions, or fewer statistics, decide the rest)", judged(), rows.size());
+            case REGRESSION -> "outcome: REGRESSION (" + regressions().size() + " statistic(s))";
+            case FAILED -> "outcome: FAILED (" + failures.size() + " candidate run(s) failed)";
+        }).append('\n');
         return out.toString();
     }
 

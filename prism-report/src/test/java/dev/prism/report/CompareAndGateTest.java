@@ -119,7 +119,10 @@ class CompareAndGateTest {
         Comparison c = Comparison.of(List.of(a), List.of(a), 10);
         assertThat(c.rows()).extracting(Comparison.Row::stat).containsExactly(Stat.MEAN, Stat.P99, Stat.MEAN, Stat.P99);
         assertThat(c.hasRegression()).isFalse();
+        assertThat(c.outcome()).isEqualTo(Comparison.Outcome.PASSED);
+        assertThat(c.judged()).isEqualTo(4);
         assertThat(c.passed()).isTrue();
+        assertThat(c.table(false)).endsWith("outcome: passed (every statistic judged, none regressed)\n");
         assertThat(c.rows()).allSatisfy(r -> assertThat(r.ratio()).isEqualTo(1.0));
     }
 
@@ -207,7 +210,12 @@ class CompareAndGateTest {
         assertThat(unsure.verdictText()).isEqualTo("inconclusive");
         assertThat(unsure.note()).isEqualTo("not significant, and not shown within ±10%");
         assertThat(wild.table(false)).contains("inconclusive").contains(" inconclusive (");
-        assertThat(wild.passed()).isTrue(); // not a regression either: the gate passes and says why
+        // not a regression either, but no evidence of none: the comparison is inconclusive, not passed (the gate
+        // passes and says why)
+        assertThat(wild.hasRegression()).isFalse();
+        assertThat(wild.outcome()).isEqualTo(Comparison.Outcome.INCONCLUSIVE);
+        assertThat(wild.passed()).isFalse();
+        assertThat(wild.table(false)).containsPattern("outcome: INCONCLUSIVE \\(\\d+ of \\d+ statistic\\(s\\) judged, none regressed;");
         Gate.Verdict gate = Gate.of(Gate.expect("bench").op("create").mean().notSlowerThanBaselineBy(10))
                 .evaluate(List.of(wildB), List.of(wildA));
         assertThat(gate.reasons()).singleElement().satisfies(r -> assertThat(r.message())

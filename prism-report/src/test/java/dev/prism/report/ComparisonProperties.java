@@ -26,7 +26,13 @@ class ComparisonProperties {
                                                                  @ForAll @LongRange(min = 0, max = 1_000) long seed) {
         RunResult a = run(mean, noise, repetitions, seed);
         Comparison c = Comparison.defaults().statistics(Stat.MEAN, Stat.values()).compare(List.of(a), List.of(a));
-        assertThat(c.passed()).isTrue();
+        assertThat(c.hasRegression()).isFalse();
+        // a pass needs evidence: below three repetitions nothing is judged, and that is no pass
+        assertThat(c.outcome()).isIn(Comparison.Outcome.PASSED, Comparison.Outcome.INCONCLUSIVE);
+        assertThat(c.passed()).isEqualTo(c.judged() == c.rows().size());
+        if (repetitions < Comparison.MIN_REPETITIONS) {
+            assertThat(c.passed()).isFalse();
+        }
         assertThat(c.rows()).allSatisfy(r -> {
             assertThat(r.ratio()).isEqualTo(1.0);
             assertThat(r.verdict()).isIn(Comparison.Verdict.SAME, Comparison.Verdict.INCONCLUSIVE,
@@ -56,6 +62,24 @@ class ComparisonProperties {
                 List.of(run(100_000 * slowdown, 0.01, repetitions, seed + 1)), 10);
         assertThat(c.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.verdict()).isEqualTo(Comparison.Verdict.NOT_APPLICABLE));
         assertThat(c.hasRegression()).isFalse();
+        // nothing judged: not a pass, whatever the slowdown
+        assertThat(c.judged()).isZero();
+        assertThat(c.outcome()).isEqualTo(Comparison.Outcome.INCONCLUSIVE);
+        assertThat(c.passed()).isFalse();
+    }
+
+    @Property(tries = 60)
+    void aPass_isOnlyEverEveryStatisticJudged_noneRegressed_everyRunPassed(
+            @ForAll @DoubleRange(min = 0.5, max = 2) double factor, @ForAll @DoubleRange(min = 0, max = 0.5) double noise,
+            @ForAll @IntRange(min = 1, max = 6) int repetitions, @ForAll @LongRange(min = 0, max = 1_000) long seed) {
+        Comparison c = Comparison.of(List.of(run(100_000, noise, repetitions, seed)),
+                List.of(run(100_000 * factor, noise, repetitions, seed + 1)), 10);
+        boolean evidence = !c.rows().isEmpty() && c.rows().stream().allMatch(r -> r.verdict() == Comparison.Verdict.SAME
+                || r.verdict() == Comparison.Verdict.FASTER || r.verdict() == Comparison.Verdict.SLOWER);
+        assertThat(c.passed()).isEqualTo(evidence && c.failures().isEmpty());
+        assertThat(c.outcome()).isEqualTo(c.hasRegression() ? Comparison.Outcome.REGRESSION
+                : evidence ? Comparison.Outcome.PASSED : Comparison.Outcome.INCONCLUSIVE);
+        assertThat(c.table(false)).contains("outcome: " + (c.passed() ? "passed" : c.outcome().name()));
     }
 
     @Property(tries = 40)
