@@ -5,9 +5,13 @@ package dev.prism;
  * parameters. Subclasses add the workload (and typed setters returning copies).
  *
  * <pre>{@code
- * class Noop extends dev.prism.AbstractBenchmark {
- *     Noop() { super("noop", "does nothing", dev.prism.Parameters.none()); }
- *     public dev.prism.Workload newWorkload() { return ctx -> { }; }
+ * import dev.prism.AbstractBenchmark;
+ * import dev.prism.Parameters;
+ * import dev.prism.Workload;
+ *
+ * class Noop extends AbstractBenchmark {
+ *     Noop() { super("noop", "does nothing", Parameters.none()); }
+ *     public Workload newWorkload() { return ctx -> { }; }
  * }
  * System.out.println(new Noop());
  * }</pre>

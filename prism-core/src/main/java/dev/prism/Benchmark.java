@@ -9,11 +9,14 @@ import java.util.function.Supplier;
  * {@code PosixBenchmarks.createFiles()}); custom ones from {@link #builder(String)}.
  *
  * <pre>{@code
- * var touch = (dev.prism.Benchmark.builder("touch")
+ * import dev.prism.Benchmark;
+ * import java.nio.file.Files;
+ *
+ * var touch = (Benchmark.builder("touch")
  *         .description("create one empty file per rank")
  *         .run(ctx -> {
  *             try (var t = ctx.time("create")) {
- *                 java.nio.file.Files.createFile(ctx.workDirectory().resolve("f"));
+ *                 Files.createFile(ctx.workDirectory().resolve("f"));
  *             }
  *         })
  *         .build());
@@ -43,7 +46,7 @@ public interface Benchmark {
     /**
      * @return the operations this benchmark may measure, as names or patterns with {@code *} ({@code file_*}), when
      *         they are known before it runs; empty (the default) when they are not — a benchmark whose operations come
-     *         from a program (fio, torch) or from its parameters. A {@link Gate} is checked against them before any
+     *         from a program (fio, torch) or from its parameters. A gate (prism-report's {@code Gate}) is checked against them before any
      *         work, so a typo in a gate file ({@code crate}) is a usage error, not a verdict after the run
      */
     default java.util.Set<String> operations() {

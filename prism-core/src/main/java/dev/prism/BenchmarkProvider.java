@@ -11,7 +11,9 @@ import java.util.Map;
  * change to core.
  *
  * <pre>{@code
- * for (var p : dev.prism.Benchmarks.providers()) System.out.println(p.name() + ": " + p.description());
+ * import dev.prism.Benchmarks;
+ *
+ * for (var p : Benchmarks.providers()) System.out.println(p.name() + ": " + p.description());
  * }</pre>
  */
 public interface BenchmarkProvider {

@@ -10,7 +10,10 @@ import java.util.ServiceLoader;
  * Finds benchmarks by name among every {@link BenchmarkProvider} on the class path.
  *
  * <pre>{@code
- * var b = dev.prism.Benchmarks.create("create_files", java.util.Map.of("files", "100"));
+ * import dev.prism.Benchmarks;
+ * import java.util.Map;
+ *
+ * var b = Benchmarks.create("create_files", Map.of("files", "100"));
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

@@ -11,9 +11,11 @@ import java.util.regex.Pattern;
  * ({@code 4KiB}), else the largest whole decimal one ({@code 150kB}), else in bytes.
  *
  * <pre>{@code
- * var size = dev.prism.DataSize.parse("4KiB");
- * System.out.println(size.bytes() + " " + size + " " + dev.prism.DataSize.ofMiB(1));
- * System.out.println(dev.prism.DataSize.parse("150KB").bytes() + " " + dev.prism.DataSize.parse("150KB")); // 150000 150kB
+ * import dev.prism.DataSize;
+ *
+ * var size = DataSize.parse("4KiB");
+ * System.out.println(size.bytes() + " " + size + " " + DataSize.ofMiB(1));
+ * System.out.println(DataSize.parse("150KB").bytes() + " " + DataSize.parse("150KB")); // 150000 150kB
  * }</pre>
  *
  * @param bytes the number of bytes, never negative

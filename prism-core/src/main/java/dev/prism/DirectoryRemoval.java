@@ -12,11 +12,15 @@ import java.nio.file.Path;
  * and names the first call that failed, its path and errno.
  *
  * <pre>{@code
- * var tmp = java.nio.file.Files.createTempDirectory("prism-removal-");
- * java.nio.file.Files.createDirectories(tmp.resolve("a/b"));
- * java.nio.file.Files.createSymbolicLink(tmp.resolve("a/to-etc"), java.nio.file.Path.of("/etc"));
- * var removal = dev.prism.DirectoryRemoval.of(tmp);
- * System.out.println(removal.summary() + "; /etc still there: " + java.nio.file.Files.exists(java.nio.file.Path.of("/etc/hostname")));
+ * import dev.prism.DirectoryRemoval;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var tmp = Files.createTempDirectory("prism-removal-");
+ * Files.createDirectories(tmp.resolve("a/b"));
+ * Files.createSymbolicLink(tmp.resolve("a/to-etc"), Path.of("/etc"));
+ * var removal = DirectoryRemoval.of(tmp);
+ * System.out.println(removal.summary() + "; /etc still there: " + Files.exists(Path.of("/etc/hostname")));
  * }</pre>
  */
 public final class DirectoryRemoval {

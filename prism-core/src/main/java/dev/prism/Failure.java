@@ -7,7 +7,9 @@ import java.util.Objects;
  * ({@code -1} when no single rank is to blame).
  *
  * <pre>{@code
- * var f = new dev.prism.Failure(dev.prism.Failure.Kind.TIMEOUT, "run exceeded its timeout of 10s", 3);
+ * import dev.prism.Failure;
+ *
+ * var f = new Failure(Failure.Kind.TIMEOUT, "run exceeded its timeout of 10s", 3);
  * System.out.println(f);
  * }</pre>
  *

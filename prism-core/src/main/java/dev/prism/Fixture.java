@@ -11,17 +11,22 @@ import java.nio.file.Path;
  * every repetition instead.
  *
  * <pre>{@code
- * dev.prism.Workload lister = new dev.prism.Workload() {
- *     java.nio.file.Path tree;
- *     public void setup(dev.prism.WorkloadContext ctx) throws Exception {
+ * import dev.prism.Workload;
+ * import dev.prism.WorkloadContext;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * Workload lister = new Workload() {
+ *     Path tree;
+ *     public void setup(WorkloadContext ctx) throws Exception {
  *         tree = ctx.fixture("tree", dir -> {
  *             for (int i = 0; i < 10; i++) {
- *                 java.nio.file.Files.writeString(dir.resolve("f" + i), "x");
+ *                 Files.writeString(dir.resolve("f" + i), "x");
  *             }
  *         });
  *     }
- *     public void run(dev.prism.WorkloadContext ctx) throws Exception {
- *         try (var t = ctx.time("readdir", tree); var entries = java.nio.file.Files.list(tree)) {
+ *     public void run(WorkloadContext ctx) throws Exception {
+ *         try (var t = ctx.time("readdir", tree); var entries = Files.list(tree)) {
  *             ctx.addCounter("entries", entries.count());
  *         }
  *     }

@@ -7,7 +7,9 @@ package dev.prism;
  * --plan} prints it.
  *
  * <pre>{@code
- * var f = new dev.prism.Footprint(3L << 30, 5L << 30, "two ranks' shards of 1.6 GiB");
+ * import dev.prism.Footprint;
+ *
+ * var f = new Footprint(3L << 30, 5L << 30, "two ranks' shards of 1.6 GiB");
  * System.out.println(f.targetBytes() + " " + f.summary());
  * }</pre>
  *

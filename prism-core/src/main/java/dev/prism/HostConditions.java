@@ -14,8 +14,10 @@ import java.util.Objects;
  * the storage.
  *
  * <pre>{@code
- * var quiet = new dev.prism.HostConditions(2, 0.1, 0.2, 0.0, 0.02, 0.0, 0.0, "");
- * var busy = new dev.prism.HostConditions(2, 1.9, 2.1, 0.0, 0.61, 0.0, 0.0, "yes (pid 4242) 98% of a CPU");
+ * import dev.prism.HostConditions;
+ *
+ * var quiet = new HostConditions(2, 0.1, 0.2, 0.0, 0.02, 0.0, 0.0, "");
+ * var busy = new HostConditions(2, 1.9, 2.1, 0.0, 0.61, 0.0, 0.0, "yes (pid 4242) 98% of a CPU");
  * System.out.println(quiet.differences(busy));   // [other processes' CPU 2% vs 61% of the host …]
  * }</pre>
  *

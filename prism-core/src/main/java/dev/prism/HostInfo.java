@@ -7,7 +7,9 @@ import dev.prism.internal.coordination.HostProbe;
  * context.
  *
  * <pre>{@code
- * System.out.println(dev.prism.HostInfo.current());
+ * import dev.prism.HostInfo;
+ *
+ * System.out.println(HostInfo.current());
  * }</pre>
  *
  * @param hostname     the host's name

@@ -12,7 +12,9 @@ import java.util.Optional;
  * measured so far, no further runs start, and the run directory is cleaned up as usual.
  *
  * <pre>{@code
- * var stop = dev.prism.Interruption.create();
+ * import dev.prism.Interruption;
+ *
+ * var stop = Interruption.create();
  * // Scenario.builder()…interruption(stop).build().execute() in one thread; in another:
  * stop.interrupt("SIGTERM");
  * System.out.println(stop.reason());   // Optional[SIGTERM]

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
  * per operation per rank. {@link #snapshot(long)} gives an immutable {@link Measurement}.
  *
  * <pre>{@code
- * var recorder = new dev.prism.LatencyRecorder("open");
+ * import dev.prism.LatencyRecorder;
+ *
+ * var recorder = new LatencyRecorder("open");
  * recorder.record(12_000); recorder.record(15_000); recorder.addBytes(4096);
  * System.out.println(recorder.snapshot(1_000_000).p50Nanos());
  * }</pre>

@@ -12,7 +12,9 @@ import java.util.List;
  * what it measured so far.
  *
  * <pre>{@code
- * var launcher = dev.prism.Launcher.threads();
+ * import dev.prism.Launcher;
+ *
+ * var launcher = Launcher.threads();
  * System.out.println(launcher.name());
  * }</pre>
  */

@@ -18,7 +18,9 @@ import java.util.zip.DataFormatException;
  * for repetitions that ran one after another. Percentiles are never averaged.
  *
  * <pre>{@code
- * var r = new dev.prism.LatencyRecorder("stat");
+ * import dev.prism.LatencyRecorder;
+ *
+ * var r = new LatencyRecorder("stat");
  * for (long v : new long[]{100, 200, 300}) r.record(v);
  * var m = r.snapshot(1_000);
  * System.out.println(m.meanNanos() + " ± " + (m.ci95HighNanos() - m.meanNanos()) + ", " + m.opsPerSecond() + " ops/s");
@@ -330,7 +332,9 @@ public final class Measurement {
      * document has it) and decodes it where a percentile is asked for. Every figure is the same.
      *
      * <pre>{@code
-     * var r = new dev.prism.LatencyRecorder("stat");
+     * import dev.prism.LatencyRecorder;
+     *
+     * var r = new LatencyRecorder("stat");
      * for (long v = 1; v <= 1000; v++) { r.record(v * 1000); }
      * var m = r.snapshot(1_000_000);
      * System.out.println(m.compact().p99Nanos() == m.p99Nanos()); // true

@@ -11,7 +11,10 @@ import java.util.Objects;
  * per interval of the timed phase, so a stall in minute 7 shows as minute 7.
  *
  * <pre>{@code
- * var p = dev.prism.Pacing.of(java.time.Duration.ofSeconds(60), java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(1));
+ * import dev.prism.Pacing;
+ * import java.time.Duration;
+ *
+ * var p = Pacing.of(Duration.ofSeconds(60), Duration.ofSeconds(5), Duration.ofSeconds(1));
  * System.out.println(p);   // 60s after a 5s ramp, intervals of 1s
  * }</pre>
  *

@@ -18,7 +18,9 @@ import java.util.stream.Collectors;
  * value and the accepted range.
  *
  * <pre>{@code
- * var files = dev.prism.Parameter.ofInt("files", 100, 1, 1_000_000, "files", "files each rank creates");
+ * import dev.prism.Parameter;
+ *
+ * var files = Parameter.ofInt("files", 100, 1, 1_000_000, "files", "files each rank creates");
  * System.out.println(files.parse("5000") + " in " + files.range());
  * }</pre>
  *

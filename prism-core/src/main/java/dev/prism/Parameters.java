@@ -13,8 +13,13 @@ import java.util.stream.Collectors;
  * order. {@link #with} and {@link #withText} return a new set and check each value at once.
  *
  * <pre>{@code
- * var files = dev.prism.Parameter.ofInt("files", 100, 1, 1_000_000, "files", "files per rank");
- * var params = dev.prism.Parameters.defaults(java.util.List.of(files)).withText(java.util.Map.of("files", "10"));
+ * import dev.prism.Parameter;
+ * import dev.prism.Parameters;
+ * import java.util.List;
+ * import java.util.Map;
+ *
+ * var files = Parameter.ofInt("files", 100, 1, 1_000_000, "files", "files per rank");
+ * var params = Parameters.defaults(List.of(files)).withText(Map.of("files", "10"));
  * System.out.println(params.get(files) + " " + params.asText());
  * }</pre>
  */

@@ -6,9 +6,12 @@ package dev.prism;
  * (the target directory was refused), {@link UnknownBenchmarkException} (a name no provider knows).
  *
  * <pre>{@code
+ * import dev.prism.Benchmarks;
+ * import dev.prism.PrismException;
+ *
  * try {
- *     dev.prism.Benchmarks.provider("no_such_benchmark");
- * } catch (dev.prism.PrismException e) {
+ *     Benchmarks.provider("no_such_benchmark");
+ * } catch (PrismException e) {
  *     System.out.println(e.getMessage());
  * }
  * }</pre>

@@ -13,7 +13,10 @@ import java.util.TreeMap;
  * firmware=4.3}), and the versions of the programs the benchmark ran (git, tar, fio, Python, torch…).
  *
  * <pre>{@code
- * var p = dev.prism.Provenance.of("prism run create_files", java.util.Map.of("firmware", "4.3"));
+ * import dev.prism.Provenance;
+ * import java.util.Map;
+ *
+ * var p = Provenance.of("prism run create_files", Map.of("firmware", "4.3"));
  * System.out.println(p.prismVersion() + " built from " + p.commit() + ": " + p.command() + " " + p.labels());
  * }</pre>
  *

@@ -7,7 +7,9 @@ package dev.prism;
  * (when its workload was made) and {@link #FINISHED}.
  *
  * <pre>{@code
- * for (dev.prism.RankPhase phase : dev.prism.RankPhase.values()) {
+ * import dev.prism.RankPhase;
+ *
+ * for (RankPhase phase : RankPhase.values()) {
  *     System.out.println(phase + ": " + phase.description());
  * }
  * }</pre>

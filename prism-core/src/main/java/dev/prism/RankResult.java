@@ -11,7 +11,12 @@ import java.util.Objects;
  * per-operation measurements and its stalls.
  *
  * <pre>{@code
- * var r = new dev.prism.RankResult(0, "node1", dev.prism.Status.PASS, null, 1_000_000, java.util.Map.of(), java.util.Map.of(), java.util.List.of());
+ * import dev.prism.RankResult;
+ * import dev.prism.Status;
+ * import java.util.List;
+ * import java.util.Map;
+ *
+ * var r = new RankResult(0, "node1", Status.PASS, null, 1_000_000, Map.of(), Map.of(), List.of());
  * System.out.println(r.phaseNanos());
  * }</pre>
  *

@@ -11,10 +11,17 @@ import java.util.List;
  * system.
  *
  * <pre>{@code
- * var r = new dev.prism.LatencyRecorder("op"); r.record(5);
- * var a = new dev.prism.RankResult(0, "h", dev.prism.Status.PASS, null, 10, java.util.Map.of("op", r.snapshot(10)), java.util.Map.of(), java.util.List.of());
- * var b = new dev.prism.RankResult(1, "h", dev.prism.Status.PASS, null, 30, java.util.Map.of("op", r.snapshot(30)), java.util.Map.of(), java.util.List.of());
- * System.out.println(dev.prism.RankSpread.of(java.util.List.of(a, b), 0));
+ * import dev.prism.LatencyRecorder;
+ * import dev.prism.RankResult;
+ * import dev.prism.RankSpread;
+ * import dev.prism.Status;
+ * import java.util.List;
+ * import java.util.Map;
+ *
+ * var r = new LatencyRecorder("op"); r.record(5);
+ * var a = new RankResult(0, "h", Status.PASS, null, 10, Map.of("op", r.snapshot(10)), Map.of(), List.of());
+ * var b = new RankResult(1, "h", Status.PASS, null, 30, Map.of("op", r.snapshot(30)), Map.of(), List.of());
+ * System.out.println(RankSpread.of(List.of(a, b), 0));
  * }</pre>
  *
  * @param ranks             how many rank phases were counted

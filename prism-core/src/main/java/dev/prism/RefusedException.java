@@ -6,7 +6,9 @@ package dev.prism;
  * {@link Failure.Kind#REFUSED} and the {@code prism} command exits 2, as for any bad input.
  *
  * <pre>{@code
- * var e = new dev.prism.RefusedException("files × file_size need 80 MB, but /mnt/x has 64 MB free; lower them");
+ * import dev.prism.RefusedException;
+ *
+ * var e = new RefusedException("files × file_size need 80 MB, but /mnt/x has 64 MB free; lower them");
  * System.out.println(e.getMessage());
  * }</pre>
  */

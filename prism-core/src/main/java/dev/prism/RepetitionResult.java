@@ -10,14 +10,19 @@ import java.util.Map;
  * merged over ranks.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var run = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(2).repetitions(2).build().execute().runs().get(0);
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var run = Scenario.builder().target(tmp).benchmark(touch).tasks(2).repetitions(2).build().execute().runs().get(0);
  * var second = run.repetitions().get(1);
  * System.out.println("rep " + (second.index() + 1) + ": " + second.ranks().size() + " ranks, " + second.status()
  *         + ", slowest rank " + second.rankSpread().slowestRank()

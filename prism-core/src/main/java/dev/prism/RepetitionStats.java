@@ -12,7 +12,9 @@ import java.util.List;
  * and is wider above the mean than below.
  *
  * <pre>{@code
- * var s = dev.prism.RepetitionStats.of(new double[]{100, 110, 90}, new double[]{1000, 900, 1100});
+ * import dev.prism.RepetitionStats;
+ *
+ * var s = RepetitionStats.of(new double[]{100, 110, 90}, new double[]{1000, 900, 1100});
  * System.out.println(s.meanNanos() + " ± " + (s.ci95HighNanos() - s.meanNanos()));
  * }</pre>
  *

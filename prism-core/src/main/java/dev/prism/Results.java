@@ -14,17 +14,23 @@ import java.util.stream.Stream;
  * those of the run-id directories inside it).
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Results;
+ * import dev.prism.Scenario;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).build().execute();
- * var directory = java.nio.file.Files.createTempDirectory(tmp, "prism-results-");
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var result = Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).build().execute();
+ * var directory = Files.createTempDirectory(tmp, "prism-results-");
  * result.writeJson(directory);                       // 00-touch-t1.json, 01-touch-t2.json
- * var runs = dev.prism.Results.load(directory);       // what `prism compare` and `prism report` read
+ * var runs = Results.load(directory);       // what `prism compare` and `prism report` read
  * System.out.println(runs.size() + " runs, " + runs.get(1).benchmark() + " with " + runs.get(1).tasks() + " tasks");
  * }</pre>
  */
@@ -64,15 +70,21 @@ public final class Results {
      * the memory.
      *
      * <pre>{@code
-     * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+     * import dev.prism.Benchmark;
+     * import dev.prism.Results;
+     * import dev.prism.Scenario;
+     * import java.nio.file.Files;
+     * import java.nio.file.Path;
+     *
+     * var touch = Benchmark.builder("touch").run(ctx -> {
      *     try (var t = ctx.time("create", ctx.workDirectory().resolve("f"))) {
-     *         java.nio.file.Files.createFile(ctx.workDirectory().resolve("f"));
+     *         Files.createFile(ctx.workDirectory().resolve("f"));
      *     }
      * }).build();
-     * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
-     * var directory = java.nio.file.Files.createTempDirectory(tmp, "prism-results-");
-     * dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(2).build().execute().writeJson(directory);
-     * var run = dev.prism.Results.loadWithoutRanks(directory).get(0);
+     * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+     * var directory = Files.createTempDirectory(tmp, "prism-results-");
+     * Scenario.builder().target(tmp).benchmark(touch).tasks(2).build().execute().writeJson(directory);
+     * var run = Results.loadWithoutRanks(directory).get(0);
      * System.out.println(run.measurement("create").count() + " creates, " + run.repetitions().get(0).ranks().size()
      *         + " rank results kept, spread over " + run.repetitions().get(0).rankSpread().ranks() + " ranks");
      * }</pre>

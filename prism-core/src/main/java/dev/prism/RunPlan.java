@@ -8,11 +8,18 @@ import java.time.Instant;
  * What a {@link Launcher} is asked to run: one repetition of one benchmark with {@code tasks} ranks.
  *
  * <pre>{@code
+ * import dev.prism.Benchmark;
+ * import dev.prism.RunPlan;
+ * import dev.prism.ScenarioListener;
+ * import java.nio.file.Path;
+ * import java.time.Duration;
+ * import java.time.Instant;
+ *
  * // Launchers receive plans from Scenario.execute(); made by hand, one says where each rank works:
- * var noop = dev.prism.Benchmark.builder("noop").run(ctx -> { }).build();
- * var plan = new dev.prism.RunPlan(noop, 2, java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "prism-example"), 42,
- *         java.time.Duration.ofMinutes(1), java.time.Instant.now().plusSeconds(60), java.time.Duration.ofSeconds(1),
- *         new dev.prism.ScenarioListener() { }, "example", 0, null);
+ * var noop = Benchmark.builder("noop").run(ctx -> { }).build();
+ * var plan = new RunPlan(noop, 2, Path.of(System.getProperty("java.io.tmpdir"), "prism-example"), 42,
+ *         Duration.ofMinutes(1), Instant.now().plusSeconds(60), Duration.ofSeconds(1),
+ *         new ScenarioListener() { }, "example", 0, null);
  * System.out.println(plan.rankDirectory(1) + " and " + plan.sharedDirectory());
  * }</pre>
  *

@@ -19,14 +19,19 @@ import java.util.Objects;
  * timed-out run keeps what it measured.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var run = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute().run("touch", 1);
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var run = Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute().run("touch", 1);
  * System.out.println(run.status() + ": create p99 " + run.measurement("create").p99Nanos() + " ns, mean over "
  *         + run.acrossRepetitions().get("create").repetitions() + " repetitions "
  *         + run.acrossRepetitions().get("create").meanNanos() + " ns");

@@ -20,14 +20,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * afterwards, after failures too.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var result = (dev.prism.Scenario.builder()
- *         .target(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
+ * var result = (Scenario.builder()
+ *         .target(Path.of(System.getProperty("java.io.tmpdir")))
  *         .benchmark(touch).tasks(1, 2).repetitions(3)
  *         .build().execute());
  * System.out.println(result.table());

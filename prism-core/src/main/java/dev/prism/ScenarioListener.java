@@ -6,8 +6,11 @@ package dev.prism;
  * monitoring thread, {@link #rankEntered} from the ranks' threads).
  *
  * <pre>{@code
- * dev.prism.ScenarioListener printer = new dev.prism.ScenarioListener() {
- *     public void runFinished(dev.prism.RunResult run) { System.out.println(run.benchmark() + " " + run.status()); }
+ * import dev.prism.RunResult;
+ * import dev.prism.ScenarioListener;
+ *
+ * ScenarioListener printer = new ScenarioListener() {
+ *     public void runFinished(RunResult run) { System.out.println(run.benchmark() + " " + run.status()); }
  * };
  * }</pre>
  */

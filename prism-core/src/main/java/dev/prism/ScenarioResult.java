@@ -13,14 +13,19 @@ import java.util.List;
  * Everything a {@link Scenario} measured: one {@link RunResult} per benchmark × task count.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).build().execute();
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var result = Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).build().execute();
  * System.out.println(result.table());
  * if (!result.passed()) System.out.println(result.failures());
  * System.out.println("2 tasks: " + result.run("touch", 2).measurement("create").opsPerSecond() + " creates/s");

@@ -8,9 +8,12 @@ import java.util.function.Consumer;
  * ends the process at once with 128 + the signal's number, as a shell reports it.
  *
  * <pre>{@code
- * var interruption = dev.prism.Interruption.create();
+ * import dev.prism.Interruption;
+ * import dev.prism.Signals;
+ *
+ * var interruption = Interruption.create();
  * // a tool's main: var signals = dev.prism.Signals.install(interruption::interrupt); then scenario.interruption(interruption)
- * var signals = dev.prism.Signals.none();   // nothing installed, as inside a test or JShell
+ * var signals = Signals.none();   // nothing installed, as inside a test or JShell
  * System.out.println(signals.received());   // null: no signal yet
  * }</pre>
  */

@@ -12,7 +12,10 @@ import java.util.Optional;
  * is assumed to host rank 0, and no derived port can collide with another step's.
  *
  * <pre>{@code
- * var env = dev.prism.SlurmEnvironment.from(java.util.Map.of("SLURM_PROCID", "3", "SLURM_NTASKS", "8",
+ * import dev.prism.SlurmEnvironment;
+ * import java.util.Map;
+ *
+ * var env = SlurmEnvironment.from(Map.of("SLURM_PROCID", "3", "SLURM_NTASKS", "8",
  *         "SLURM_STEP_NODELIST", "gpu[007-010]", "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0"));
  * System.out.println(env.orElseThrow());
  * }</pre>

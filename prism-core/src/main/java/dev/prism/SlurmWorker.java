@@ -22,10 +22,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * rank's work and tells rank 0, which stops the others; the exit code is then the signal's.
  *
  * <pre>{@code
+ * import dev.prism.SlurmWorker;
+ *
  * // in a tool of your own started by srun, for every task but rank 0:
  * // int code = dev.prism.SlurmWorker.of(dev.prism.SlurmEnvironment.current().orElseThrow())
  * //         .target(java.nio.file.Path.of("/mnt/lustre/qualify")).timeout(java.time.Duration.ofMinutes(10)).serve();
- * System.out.println(dev.prism.SlurmWorker.EXIT_SERVED);
+ * System.out.println(SlurmWorker.EXIT_SERVED);
  * }</pre>
  */
 public final class SlurmWorker {

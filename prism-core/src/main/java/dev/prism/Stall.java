@@ -11,7 +11,10 @@ import java.time.Instant;
  * timed out) before the operation returned, and {@code durationNanos} is then how long it had run.
  *
  * <pre>{@code
- * var s = new dev.prism.Stall(0, "open", "/mnt/nfs/ckpt/0001.bin", java.time.Instant.now(), 5_000_000_000L, true);
+ * import dev.prism.Stall;
+ * import java.time.Instant;
+ *
+ * var s = new Stall(0, "open", "/mnt/nfs/ckpt/0001.bin", Instant.now(), 5_000_000_000L, true);
  * System.out.println(s);
  * }</pre>
  *

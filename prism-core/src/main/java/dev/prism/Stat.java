@@ -11,10 +11,13 @@ import java.util.stream.Collectors;
  * a percentile needs at least one operation beyond it ({@code p99}: 100, {@code p99.9}: 1,000).
  *
  * <pre>{@code
- * var r = new dev.prism.LatencyRecorder("stat");
+ * import dev.prism.LatencyRecorder;
+ * import dev.prism.Stat;
+ *
+ * var r = new LatencyRecorder("stat");
  * for (long v = 1; v <= 1000; v++) r.record(v * 1000);
  * var m = r.snapshot(1_000_000_000L);
- * System.out.println(dev.prism.Stat.parse("p99").of(m) + " ns, " + dev.prism.Stat.OPS_PER_SECOND.of(m) + " ops/s");
+ * System.out.println(Stat.parse("p99").of(m) + " ns, " + Stat.OPS_PER_SECOND.of(m) + " ops/s");
  * }</pre>
  */
 public enum Stat {

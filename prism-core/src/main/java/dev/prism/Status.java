@@ -4,7 +4,9 @@ package dev.prism;
  * Whether a run, repetition or rank passed.
  *
  * <pre>{@code
- * System.out.println(dev.prism.Status.PASS);
+ * import dev.prism.Status;
+ *
+ * System.out.println(Status.PASS);
  * }</pre>
  */
 public enum Status {

@@ -10,8 +10,11 @@ import java.util.Locale;
  * benchmarks join without touching core.
  *
  * <pre>{@code
- * var quick = dev.prism.Suite.QUICK;
- * var scenario = quick.scenario(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))).build();
+ * import dev.prism.Suite;
+ * import java.nio.file.Path;
+ *
+ * var quick = Suite.QUICK;
+ * var scenario = quick.scenario(Path.of(System.getProperty("java.io.tmpdir"))).build();
  * System.out.println(scenario.benchmarks());
  * }</pre>
  */

@@ -20,8 +20,11 @@ import java.util.EnumSet;
  * </ul>
  *
  * <pre>{@code
- * var b = dev.prism.posix.workflows.DevWorkflows.gitClone().with(dev.prism.SyscallTracing.PARAMETER,
- *         dev.prism.SyscallTracing.AUTO);
+ * import dev.prism.SyscallTracing;
+ * import dev.prism.posix.workflows.DevWorkflows;
+ *
+ * var b = DevWorkflows.gitClone().with(SyscallTracing.PARAMETER,
+ *         SyscallTracing.AUTO);
  * System.out.println(b.parameters());
  * }</pre>
  */

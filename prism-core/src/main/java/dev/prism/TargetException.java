@@ -5,10 +5,15 @@ package dev.prism;
  * not writable. The message says which and names the path.
  *
  * <pre>{@code
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import dev.prism.TargetException;
+ * import java.nio.file.Path;
+ *
  * try {
- *     dev.prism.Scenario.builder().target(java.nio.file.Path.of("/")).benchmark(
- *         dev.prism.Benchmark.builder("noop").run(ctx -> {}).build()).build().execute();
- * } catch (dev.prism.TargetException e) {
+ *     Scenario.builder().target(Path.of("/")).benchmark(
+ *         Benchmark.builder("noop").run(ctx -> {}).build()).build().execute();
+ * } catch (TargetException e) {
  *     System.out.println(e.getMessage());
  * }
  * }</pre>

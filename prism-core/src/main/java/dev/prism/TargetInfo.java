@@ -9,7 +9,10 @@ import java.nio.file.Path;
  * point, filesystem type, mount source and options, plus its size and free space.
  *
  * <pre>{@code
- * System.out.println(dev.prism.TargetInfo.of(java.nio.file.Path.of(System.getProperty("java.io.tmpdir"))));
+ * import dev.prism.TargetInfo;
+ * import java.nio.file.Path;
+ *
+ * System.out.println(TargetInfo.of(Path.of(System.getProperty("java.io.tmpdir"))));
  * }</pre>
  *
  * @param path            the target directory as given, made absolute

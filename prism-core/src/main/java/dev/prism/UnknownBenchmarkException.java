@@ -7,9 +7,12 @@ import java.util.List;
  * known names.
  *
  * <pre>{@code
+ * import dev.prism.Benchmarks;
+ * import dev.prism.UnknownBenchmarkException;
+ *
  * try {
- *     dev.prism.Benchmarks.provider("create_filez");
- * } catch (dev.prism.UnknownBenchmarkException e) {
+ *     Benchmarks.provider("create_filez");
+ * } catch (UnknownBenchmarkException e) {
  *     System.out.println(e.known());
  * }
  * }</pre>

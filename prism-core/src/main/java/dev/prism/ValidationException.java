@@ -6,10 +6,14 @@ package dev.prism;
  * {@link Failure.Kind#VALIDATION}.
  *
  * <pre>{@code
- * var workload = new dev.prism.Workload() {
- *     public void run(dev.prism.WorkloadContext ctx) {}
- *     public void validate(dev.prism.WorkloadContext ctx) {
- *         throw new dev.prism.ValidationException("file-0.dat: 0 bytes, expected 4096");
+ * import dev.prism.ValidationException;
+ * import dev.prism.Workload;
+ * import dev.prism.WorkloadContext;
+ *
+ * var workload = new Workload() {
+ *     public void run(WorkloadContext ctx) {}
+ *     public void validate(WorkloadContext ctx) {
+ *         throw new ValidationException("file-0.dat: 0 bytes, expected 4096");
  *     }
  * };
  * }</pre>

@@ -7,9 +7,12 @@ package dev.prism;
  * meet at a barrier before and after {@link #run}.
  *
  * <pre>{@code
- * dev.prism.Workload touch = ctx -> {
+ * import dev.prism.Workload;
+ * import java.nio.file.Files;
+ *
+ * Workload touch = ctx -> {
  *     try (var t = ctx.time("create")) {
- *         java.nio.file.Files.createFile(ctx.workDirectory().resolve("a"));
+ *         Files.createFile(ctx.workDirectory().resolve("a"));
  *     }
  * };
  * }</pre>

@@ -8,9 +8,12 @@ import java.util.Random;
  * random source, timers for sub-operations and a barrier with the other ranks.
  *
  * <pre>{@code
- * dev.prism.Workload w = ctx -> {
+ * import dev.prism.Workload;
+ * import java.nio.file.Files;
+ *
+ * Workload w = ctx -> {
  *     var file = ctx.workDirectory().resolve("f-" + ctx.random().nextInt(1000));
- *     ctx.measure("create", file, () -> java.nio.file.Files.write(file, new byte[4096]));
+ *     ctx.measure("create", file, () -> Files.write(file, new byte[4096]));
  *     ctx.addBytes("create", 4096);
  * };
  * }</pre>
@@ -87,9 +90,12 @@ public interface WorkloadContext {
      * Default: returns at once.
      *
      * <pre>{@code
-     * dev.prism.Workload w = new dev.prism.Workload() {
+     * import dev.prism.Workload;
+     * import dev.prism.WorkloadContext;
+     *
+     * Workload w = new Workload() {
      *     @Override
-     *     public void rehearse(dev.prism.WorkloadContext ctx) {
+     *     public void rehearse(WorkloadContext ctx) {
      *         for (int step = 0; step < 2_000; step++) {
      *             if (step == 1_000) {
      *                 ctx.awaitCompiler();
@@ -99,7 +105,7 @@ public interface WorkloadContext {
      *     }
      *
      *     @Override
-     *     public void run(dev.prism.WorkloadContext ctx) {
+     *     public void run(WorkloadContext ctx) {
      *     }
      * };
      * }</pre>
@@ -148,9 +154,13 @@ public interface WorkloadContext {
      * exception goes on unchanged.
      *
      * <pre>{@code
-     * dev.prism.Workload w = ctx -> {
-     *     var file = java.nio.file.Files.createFile(ctx.workDirectory().resolve("data"));
-     *     var ch = ctx.call("open", file, () -> java.nio.channels.FileChannel.open(file));
+     * import dev.prism.Workload;
+     * import java.nio.channels.FileChannel;
+     * import java.nio.file.Files;
+     *
+     * Workload w = ctx -> {
+     *     var file = Files.createFile(ctx.workDirectory().resolve("data"));
+     *     var ch = ctx.call("open", file, () -> FileChannel.open(file));
      *     ctx.measure("close", file, ch::close);
      * };
      * }</pre>
@@ -178,7 +188,9 @@ public interface WorkloadContext {
      * last. Default: nothing.
      *
      * <pre>{@code
-     * dev.prism.Workload bulk = ctx -> {
+     * import dev.prism.Workload;
+     *
+     * Workload bulk = ctx -> {
      *     try (var t = ctx.time("write")) {
      *         for (int block = 0; block < 4; block++) {
      *             // one block's write, then:

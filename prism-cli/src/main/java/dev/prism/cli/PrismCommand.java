@@ -16,7 +16,9 @@ import java.util.List;
  * interrupted by SIGINT or SIGTERM (results so far kept).
  *
  * <pre>{@code
- * int exit = dev.prism.cli.PrismCommand.execute("list");
+ * import dev.prism.cli.PrismCommand;
+ *
+ * int exit = PrismCommand.execute("list");
  * }</pre>
  */
 @Command(name = "prism", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, versionProvider = PrismCommand.Version.class,

@@ -15,9 +15,13 @@ import java.nio.file.attribute.PosixFilePermissions;
  * written and synced, then renamed over it.
  *
  * <pre>{@code
- * var file = java.nio.file.Files.createTempDirectory("prism-atomic-").resolve("result.json");
- * dev.prism.spi.AtomicFiles.write(file, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
- * System.out.println(java.nio.file.Files.readString(file));
+ * import dev.prism.spi.AtomicFiles;
+ * import java.nio.charset.StandardCharsets;
+ * import java.nio.file.Files;
+ *
+ * var file = Files.createTempDirectory("prism-atomic-").resolve("result.json");
+ * AtomicFiles.write(file, "{}".getBytes(StandardCharsets.UTF_8));
+ * System.out.println(Files.readString(file));
  * }</pre>
  */
 public final class AtomicFiles {

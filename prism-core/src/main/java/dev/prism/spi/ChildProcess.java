@@ -21,8 +21,12 @@ import java.util.concurrent.TimeoutException;
  * interrupted, the whole process tree is killed, waited for (up to 5 s), and the interrupt is kept.
  *
  * <pre>{@code
- * var r = dev.prism.spi.ChildProcess.of(java.util.List.of("sh", "-c", "echo hello; echo oops >&2; exit 3")).
- *         timeout(java.time.Duration.ofSeconds(10)).run();
+ * import dev.prism.spi.ChildProcess;
+ * import java.time.Duration;
+ * import java.util.List;
+ *
+ * var r = ChildProcess.of(List.of("sh", "-c", "echo hello; echo oops >&2; exit 3")).
+ *         timeout(Duration.ofSeconds(10)).run();
  * System.out.println(r.exitCode() + " [" + r.stdout().strip() + "] [" + r.stderr().strip() + "] timed out: " + r.timedOut());
  * }</pre>
  */

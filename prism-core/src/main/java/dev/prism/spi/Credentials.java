@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
  * {@code https://***@host}.
  *
  * <pre>{@code
- * System.out.println(dev.prism.spi.Credentials.redact("prism run x --push http://ops:s3cret@gw:9091"));
+ * import dev.prism.spi.Credentials;
+ *
+ * System.out.println(Credentials.redact("prism run x --push http://ops:s3cret@gw:9091"));
  * // prism run x --push http://***@gw:9091
  * }</pre>
  */

@@ -12,10 +12,13 @@ import java.nio.file.Path;
  * nothing is ever written through a link. Removal is {@link dev.prism.DirectoryRemoval}'s.
  *
  * <pre>{@code
- * var dir = java.nio.file.Files.createTempDirectory("prism-dirs-").resolve("scratch");
- * dev.prism.spi.Directories.makeOrKeep(dir);
- * dev.prism.spi.Directories.makeOrKeep(dir); // there already: kept
- * System.out.println(java.nio.file.Files.isDirectory(dir));
+ * import dev.prism.spi.Directories;
+ * import java.nio.file.Files;
+ *
+ * var dir = Files.createTempDirectory("prism-dirs-").resolve("scratch");
+ * Directories.makeOrKeep(dir);
+ * Directories.makeOrKeep(dir); // there already: kept
+ * System.out.println(Files.isDirectory(dir));
  * }</pre>
  */
 public final class Directories {

@@ -5,11 +5,16 @@ package dev.prism.spi;
  * x86-64 and aarch64), and a failed call named with its path and reason, never a Java class name.
  *
  * <pre>{@code
- * System.out.println(dev.prism.spi.Errno.name(5) + " " + dev.prism.spi.Errno.number("ENOSPC"));   // EIO 28
+ * import dev.prism.spi.Errno;
+ * import java.io.IOException;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * System.out.println(Errno.name(5) + " " + Errno.number("ENOSPC"));   // EIO 28
  * try {
- *     java.nio.file.Files.readString(java.nio.file.Path.of("/nonexistent/prism"));
- * } catch (java.io.IOException e) {
- *     System.out.println(dev.prism.spi.Errno.named("open", java.nio.file.Path.of("/nonexistent/prism"), e).getMessage());
+ *     Files.readString(Path.of("/nonexistent/prism"));
+ * } catch (IOException e) {
+ *     System.out.println(Errno.named("open", Path.of("/nonexistent/prism"), e).getMessage());
  * }   // open("/nonexistent/prism"): No such file or directory (ENOENT)
  * }</pre>
  */

@@ -13,10 +13,15 @@ import java.util.SortedSet;
  * rank sets as ranges and parameters as {@code k=v}.
  *
  * <pre>{@code
- * System.out.println(dev.prism.spi.Formats.bytes(3 * 1024 * 1024)            // 3.0 MiB
- *         + ", " + dev.prism.spi.Formats.latency(12_345)                     // 12.3 µs
- *         + ", " + dev.prism.spi.Formats.duration(java.time.Duration.ofMillis(9_880))  // 9.9s
- *         + ", " + dev.prism.spi.Formats.ranks(new java.util.TreeSet<>(java.util.List.of(0, 1, 2, 5))));  // ranks 0-2, 5
+ * import dev.prism.spi.Formats;
+ * import java.time.Duration;
+ * import java.util.List;
+ * import java.util.TreeSet;
+ *
+ * System.out.println(Formats.bytes(3 * 1024 * 1024)            // 3.0 MiB
+ *         + ", " + Formats.latency(12_345)                     // 12.3 µs
+ *         + ", " + Formats.duration(Duration.ofMillis(9_880))  // 9.9s
+ *         + ", " + Formats.ranks(new TreeSet<>(List.of(0, 1, 2, 5))));  // ranks 0-2, 5
  * }</pre>
  */
 public final class Formats {

@@ -16,14 +16,18 @@ import java.nio.file.attribute.BasicFileAttributes;
  * the command line reports as a usage error (exit 2).
  *
  * <pre>{@code
- * var file = java.nio.file.Files.writeString(java.nio.file.Files.createTempFile("gate", ".json"), "{}");
- * System.out.println(dev.prism.spi.InputFiles.readText(file, 1024, "gate file"));
+ * import dev.prism.spi.InputFiles;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var file = Files.writeString(Files.createTempFile("gate", ".json"), "{}");
+ * System.out.println(InputFiles.readText(file, 1024, "gate file"));
  * try {
- *     dev.prism.spi.InputFiles.readText(java.nio.file.Path.of("/dev/zero"), 1024, "gate file");
+ *     InputFiles.readText(Path.of("/dev/zero"), 1024, "gate file");
  * } catch (IllegalArgumentException e) {
  *     System.out.println(e.getMessage()); // gate file /dev/zero is a character device, not a regular file
  * }
- * java.nio.file.Files.delete(file);
+ * Files.delete(file);
  * }</pre>
  */
 public final class InputFiles {

@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
  * parses (a capacity larger than the output). {@link ChildProcess} uses it for both streams.
  *
  * <pre>{@code
+ * import dev.prism.spi.OutputTail;
+ *
  * var p = new ProcessBuilder("sh", "-c", "seq 1 100000").start();
- * var tail = new dev.prism.spi.OutputTail(p.getInputStream(), 16, "example-tail");
+ * var tail = new OutputTail(p.getInputStream(), 16, "example-tail");
  * p.waitFor();
  * tail.await(5_000);
  * System.out.println(tail.text().strip());   // the last 16 bytes: ...99999 and 100000

@@ -11,7 +11,9 @@ import java.util.List;
  * in the working directory, one of its parents or {@code prism.home}, else {@code python3} on PATH.
  *
  * <pre>{@code
- * System.out.println(dev.prism.spi.PythonInterpreter.defaultPath());
+ * import dev.prism.spi.PythonInterpreter;
+ *
+ * System.out.println(PythonInterpreter.defaultPath());
  * }</pre>
  */
 public final class PythonInterpreter {

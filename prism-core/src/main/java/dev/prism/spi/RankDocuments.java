@@ -10,9 +10,11 @@ import dev.prism.internal.output.ResultJson;
  * output directory, atomically, so that a rank that dies leaves its last whole document or none.
  *
  * <pre>{@code
+ * import dev.prism.spi.RankDocuments;
+ *
  * // inside a launcher, once a rank's result is known:
  * // dev.prism.spi.RankDocuments.write(plan, rankResult);
- * System.out.println(dev.prism.spi.RankDocuments.SCHEMA);
+ * System.out.println(RankDocuments.SCHEMA);
  * }</pre>
  */
 public final class RankDocuments {

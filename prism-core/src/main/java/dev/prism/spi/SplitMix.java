@@ -5,7 +5,9 @@ package dev.prism.spi;
  * any reader can regenerate from (rank, file, offset) without storing it.
  *
  * <pre>{@code
- * System.out.println(Long.toHexString(dev.prism.spi.SplitMix.mix(1)) + " " + Long.toHexString(dev.prism.spi.SplitMix.mix(2)));
+ * import dev.prism.spi.SplitMix;
+ *
+ * System.out.println(Long.toHexString(SplitMix.mix(1)) + " " + Long.toHexString(SplitMix.mix(2)));
  * }</pre>
  */
 public final class SplitMix {

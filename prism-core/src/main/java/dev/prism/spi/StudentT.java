@@ -5,8 +5,10 @@ package dev.prism.spi;
  * ({@code quantile975(n - 1) × s / √n}), as PRISM's results compute it: without a statistics library in core.
  *
  * <pre>{@code
- * System.out.println(dev.prism.spi.StudentT.quantile975(4));     // 2.776445105018: five repetitions
- * System.out.println(dev.prism.spi.StudentT.quantile975(1000));  // 1.962339...
+ * import dev.prism.spi.StudentT;
+ *
+ * System.out.println(StudentT.quantile975(4));     // 2.776445105018: five repetitions
+ * System.out.println(StudentT.quantile975(1000));  // 1.962339...
  * }</pre>
  */
 public final class StudentT {

@@ -26,10 +26,14 @@ import java.util.stream.Collectors;
  * started ({@link #tree}), made while it was in a timed phase ({@link #within}).
  *
  * <pre>{@code
- * var calls = java.util.List.of(new dev.prism.spi.SyscallTrace.Call(7, 7, "openat", 0, 5_000_000, 3, "/ckpt/a"),
- *         new dev.prism.spi.SyscallTrace.Call(7, 7, "read", 10, 40_000, 4096, "/ckpt/a"));
- * System.out.println(dev.prism.spi.SyscallAttribution.measurements(calls, 10_000_000).keySet());
- * System.out.println(dev.prism.spi.SyscallAttribution.slowest(calls, 1));
+ * import dev.prism.spi.SyscallAttribution;
+ * import dev.prism.spi.SyscallTrace;
+ * import java.util.List;
+ *
+ * var calls = List.of(new SyscallTrace.Call(7, 7, "openat", 0, 5_000_000, 3, "/ckpt/a"),
+ *         new SyscallTrace.Call(7, 7, "read", 10, 40_000, 4096, "/ckpt/a"));
+ * System.out.println(SyscallAttribution.measurements(calls, 10_000_000).keySet());
+ * System.out.println(SyscallAttribution.slowest(calls, 1));
  * }</pre>
  */
 public final class SyscallAttribution {

@@ -28,9 +28,13 @@ import java.util.function.Consumer;
  * {@code setpriv --pdeathsig}), so that a JVM killed outright leaves no tracer behind.
  *
  * <pre>{@code
- * if (dev.prism.spi.SyscallTrace.unavailable() == null) {
- *     try (var trace = dev.prism.spi.SyscallTrace.start(c -> {})) {
- *         dev.prism.spi.ChildProcess.of(trace.wrap(java.util.List.of("cat", "/etc/hostname"))).run();
+ * import dev.prism.spi.ChildProcess;
+ * import dev.prism.spi.SyscallTrace;
+ * import java.util.List;
+ *
+ * if (SyscallTrace.unavailable() == null) {
+ *     try (var trace = SyscallTrace.start(c -> {})) {
+ *         ChildProcess.of(trace.wrap(List.of("cat", "/etc/hostname"))).run();
  *         trace.stop().calls().stream().filter(c -> c.name().equals("openat")).forEach(System.out::println);
  *     }
  * }
@@ -135,8 +139,12 @@ public final class SyscallTrace implements AutoCloseable {
      *                  the middle this gives), adding up to {@code count}
      *
      * <pre>{@code
-     * var reads = new dev.prism.spi.SyscallTrace.Totals(3, 1, 12_288, 30_000, 8_000, 12_000,
-     *         new java.util.TreeMap<>(java.util.Map.of(8_000L, 1L, 10_000L, 1L, 12_000L, 1L)));
+     * import dev.prism.spi.SyscallTrace;
+     * import java.util.Map;
+     * import java.util.TreeMap;
+     *
+     * var reads = new SyscallTrace.Totals(3, 1, 12_288, 30_000, 8_000, 12_000,
+     *         new TreeMap<>(Map.of(8_000L, 1L, 10_000L, 1L, 12_000L, 1L)));
      * var m = reads.measurement("syscall:read", 1_000_000);
      * System.out.println(m.count() + " reads, " + m.errors() + " failed, p50 " + m.p50Nanos() + " ns, " + m.bytes() + " B");
      * }</pre>

@@ -6,8 +6,10 @@ package dev.prism.spi;
  * it, users read the call, the path and errno only.
  *
  * <pre>{@code
+ * import dev.prism.spi.Verbose;
+ *
  * String message = "open(\"/mnt/x\"): Input/output error (EIO)";
- * System.out.println(dev.prism.spi.Verbose.enabled() ? message + "\n" + dev.prism.spi.Verbose.stackTrace(new Exception()) : message);
+ * System.out.println(Verbose.enabled() ? message + "\n" + Verbose.stackTrace(new Exception()) : message);
  * }</pre>
  */
 public final class Verbose {

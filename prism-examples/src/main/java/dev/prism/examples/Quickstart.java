@@ -16,7 +16,10 @@ import java.time.Duration;
  * against a directory at 1 and 2 tasks, then the table and one operation's p99.
  *
  * <pre>{@code
- * dev.prism.examples.Quickstart.run(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")));
+ * import dev.prism.examples.Quickstart;
+ * import java.nio.file.Path;
+ *
+ * Quickstart.run(Path.of(System.getProperty("java.io.tmpdir")));
  * }</pre>
  */
 public final class Quickstart {

@@ -90,8 +90,8 @@ class JavadocExamplesTest {
             Example e = examples.get(i);
             String name = "Example" + i;
             String[] parts = splitDeclarations(e.code());
-            JavaFileObject unit = unit(name, JSHELL_IMPORTS + "/* " + e.source() + " */\npublic class " + name + " {\n"
-                    + parts[0] + "  static void run() throws Throwable {\n" + parts[1] + "\n  }\n}\n");
+            JavaFileObject unit = unit(name, JSHELL_IMPORTS + parts[2] + "/* " + e.source() + " */\npublic class " + name
+                    + " {\n" + parts[0] + "  static void run() throws Throwable {\n" + parts[1] + "\n  }\n}\n");
             units.add(unit);
             sources.put(unit, e.source());
             String label = e.source().replace("\\", "\\\\").replace("\"", "\\\"");
@@ -119,13 +119,19 @@ class JavadocExamplesTest {
 
     /**
      * @return {@code code}'s types declared at its top level, as JShell takes them (a test class for the JUnit
-     *         Platform to run, say), made static members of the example's class; and its statements
+     *         Platform to run, say), made static members of the example's class; its statements; and its imports (an
+     *         example starts with ordinary {@code import} lines, as a Java file or JShell takes them)
      */
     static String[] splitDeclarations(String code) {
         StringBuilder members = new StringBuilder();
         StringBuilder statements = new StringBuilder();
+        StringBuilder imports = new StringBuilder();
         boolean inType = false;
         for (String line : code.lines().toList()) {
+            if (!inType && line.startsWith("import ")) {
+                imports.append(line).append('\n');
+                continue;
+            }
             Matcher m = TYPE_DECLARATION.matcher(line);
             if (!inType && m.matches()) {
                 inType = true;
@@ -138,7 +144,7 @@ class JavadocExamplesTest {
                 inType = false;
             }
         }
-        return new String[]{members.toString(), statements.toString()};
+        return new String[]{members.toString(), statements.toString(), imports.toString()};
     }
 
     private static JavaFileObject unit(String name, String source) {

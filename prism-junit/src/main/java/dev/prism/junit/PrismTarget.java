@@ -12,9 +12,14 @@ import java.lang.annotation.Target;
  * the test ends. Resolved by {@link PrismTargetExtension}.
  *
  * <pre>{@code
- * public @org.junit.jupiter.api.extension.ExtendWith(dev.prism.junit.PrismTargetExtension.class) class TargetExample {
- *     public @org.junit.jupiter.api.Test void isADirectory(@dev.prism.junit.PrismTarget java.nio.file.Path target) {
- *         if (!java.nio.file.Files.isDirectory(target)) throw new AssertionError(target + " is not a directory");
+ * import dev.prism.junit.PrismTarget;
+ * import dev.prism.junit.PrismTargetExtension;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * public @org.junit.jupiter.api.extension.ExtendWith(PrismTargetExtension.class) class TargetExample {
+ *     public @org.junit.jupiter.api.Test void isADirectory(@PrismTarget Path target) {
+ *         if (!Files.isDirectory(target)) throw new AssertionError(target + " is not a directory");
  *     }
  * }
  * var outcome = new org.junit.platform.launcher.listeners.SummaryGeneratingListener();

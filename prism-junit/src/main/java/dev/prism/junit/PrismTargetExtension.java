@@ -19,12 +19,21 @@ import java.nio.file.Path;
  * {@code dev.prism:prism-junit} in test scope, next to your own JUnit 5.
  *
  * <pre>{@code
- * public @org.junit.jupiter.api.extension.ExtendWith(dev.prism.junit.PrismTargetExtension.class) class QualifyExample {
- *     public @org.junit.jupiter.api.Test void createIsFast(@dev.prism.junit.PrismTarget java.nio.file.Path target) {
- *         var result = dev.prism.Scenario.builder().target(target)
- *                 .benchmark(dev.prism.Benchmarks.create("create_files", java.util.Map.of("files", "200")))
+ * import dev.prism.Benchmarks;
+ * import dev.prism.Scenario;
+ * import dev.prism.junit.PrismTarget;
+ * import dev.prism.junit.PrismTargetExtension;
+ * import dev.prism.report.Gate;
+ * import java.nio.file.Path;
+ * import java.time.Duration;
+ * import java.util.Map;
+ *
+ * public @org.junit.jupiter.api.extension.ExtendWith(PrismTargetExtension.class) class QualifyExample {
+ *     public @org.junit.jupiter.api.Test void createIsFast(@PrismTarget Path target) {
+ *         var result = Scenario.builder().target(target)
+ *                 .benchmark(Benchmarks.create("create_files", Map.of("files", "200")))
  *                 .repetitions(3).build().execute();
- *         dev.prism.report.Gate.of(dev.prism.report.Gate.expect("create_files").op("create").p99().below(java.time.Duration.ofSeconds(1)))
+ *         Gate.of(Gate.expect("create_files").op("create").p99().below(Duration.ofSeconds(1)))
  *                 .evaluate(result.runs()).assertPassed();
  *     }
  * }

@@ -13,7 +13,9 @@ import dev.prism.posix.internal.NioFileAccess;
  * create_files, list_files, move_files, delete_files and md5_check.
  *
  * <pre>{@code
- * var files = dev.prism.posix.Access.NATIVE.newFileAccess();
+ * import dev.prism.posix.Access;
+ *
+ * var files = Access.NATIVE.newFileAccess();
  * System.out.println(files.name());
  * }</pre>
  */

@@ -9,9 +9,13 @@ import java.util.List;
  * symbolic name, whichever interface failed. One instance per rank; not thread-safe.
  *
  * <pre>{@code
- * var files = dev.prism.posix.Access.NIO.newFileAccess();
- * var dir = java.nio.file.Files.createTempDirectory("fa");
- * try (var f = files.create(dir.resolve("a"))) { f.write(java.nio.ByteBuffer.allocateDirect(100)); }
+ * import dev.prism.posix.Access;
+ * import java.nio.ByteBuffer;
+ * import java.nio.file.Files;
+ *
+ * var files = Access.NIO.newFileAccess();
+ * var dir = Files.createTempDirectory("fa");
+ * try (var f = files.create(dir.resolve("a"))) { f.write(ByteBuffer.allocateDirect(100)); }
  * System.out.println(files.list(dir) + " " + files.stat(dir.resolve("a")).sizeBytes());
  * }</pre>
  */

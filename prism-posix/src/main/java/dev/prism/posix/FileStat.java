@@ -4,7 +4,10 @@ package dev.prism.posix;
  * What a stat call returned about one file.
  *
  * <pre>{@code
- * var st = dev.prism.posix.Posix.stat(java.nio.file.Path.of("/tmp"));
+ * import dev.prism.posix.Posix;
+ * import java.nio.file.Path;
+ *
+ * var st = Posix.stat(Path.of("/tmp"));
  * System.out.println(st.isDirectory() + " " + st.links());
  * }</pre>
  *

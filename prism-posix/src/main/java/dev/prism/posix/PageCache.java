@@ -4,7 +4,10 @@ package dev.prism.posix;
  * Whether {@code md5_check} leaves the page cache alone or drops each file from it before reading.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.md5Check().cache(dev.prism.posix.PageCache.DROP);
+ * import dev.prism.posix.PageCache;
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.md5Check().cache(PageCache.DROP);
  * }</pre>
  */
 public enum PageCache {

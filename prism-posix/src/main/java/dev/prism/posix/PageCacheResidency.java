@@ -4,7 +4,9 @@ package dev.prism.posix;
  * How many of a file's pages were in the page cache, from {@code mincore}.
  *
  * <pre>{@code
- * var r = new dev.prism.posix.PageCacheResidency(256, 64);
+ * import dev.prism.posix.PageCacheResidency;
+ *
+ * var r = new PageCacheResidency(256, 64);
  * System.out.println(r.fraction());
  * }</pre>
  *

@@ -18,11 +18,14 @@ import java.util.Locale;
  * carry this machine's values (they differ between x86-64 and aarch64).
  *
  * <pre>{@code
- * var dir = java.nio.file.Files.createTempDirectory("posix");
- * int fd = dev.prism.posix.Posix.open(dir.resolve("a.bin"),
- *         dev.prism.posix.Posix.O_WRONLY | dev.prism.posix.Posix.O_CREAT | dev.prism.posix.Posix.O_EXCL, 0644);
- * dev.prism.posix.Posix.close(fd, dir.resolve("a.bin"));
- * System.out.println(dev.prism.posix.Posix.listDirectory(dir) + " " + dev.prism.posix.Posix.lstat(dir.resolve("a.bin")));
+ * import dev.prism.posix.Posix;
+ * import java.nio.file.Files;
+ *
+ * var dir = Files.createTempDirectory("posix");
+ * int fd = Posix.open(dir.resolve("a.bin"),
+ *         Posix.O_WRONLY | Posix.O_CREAT | Posix.O_EXCL, 0644);
+ * Posix.close(fd, dir.resolve("a.bin"));
+ * System.out.println(Posix.listDirectory(dir) + " " + Posix.lstat(dir.resolve("a.bin")));
  * }</pre>
  */
 public final class Posix {

@@ -11,7 +11,10 @@ import dev.prism.posix.metadata.DirectoryLayout;
  * and the choice of file-access interface ({@link #access(Access)}).
  *
  * <pre>{@code
- * var nio = dev.prism.posix.PosixBenchmarks.listFiles().access(dev.prism.posix.Access.NIO);
+ * import dev.prism.posix.Access;
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var nio = PosixBenchmarks.listFiles().access(Access.NIO);
  * System.out.println(nio.parameters());
  * }</pre>
  *

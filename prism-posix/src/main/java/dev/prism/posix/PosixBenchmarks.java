@@ -16,7 +16,10 @@ import dev.prism.posix.workflows.LinkLock;
  * Typed factories for the POSIX benchmarks, each starting from its defaults (NATIVE access).
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createFiles().files(5000).fileSize(dev.prism.DataSize.ofKiB(4));
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.createFiles().files(5000).fileSize(DataSize.ofKiB(4));
  * }</pre>
  */
 public final class PosixBenchmarks {

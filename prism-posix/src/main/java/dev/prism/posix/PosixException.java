@@ -7,9 +7,13 @@ import dev.prism.PrismException;
  * and errno's symbolic name and number, e.g. {@code openat("ckpt/0001.bin", O_RDONLY): ENOENT (2)}.
  *
  * <pre>{@code
+ * import dev.prism.posix.Posix;
+ * import dev.prism.posix.PosixException;
+ * import java.nio.file.Path;
+ *
  * try {
- *     dev.prism.posix.Posix.open(java.nio.file.Path.of("/no/such/file"), dev.prism.posix.Posix.O_RDONLY, 0);
- * } catch (dev.prism.posix.PosixException e) {
+ *     Posix.open(Path.of("/no/such/file"), Posix.O_RDONLY, 0);
+ * } catch (PosixException e) {
  *     System.out.println(e.getMessage() + " → " + e.errnoName());
  * }
  * }</pre>

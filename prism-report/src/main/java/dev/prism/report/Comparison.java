@@ -44,17 +44,24 @@ import java.util.stream.Collectors;
  * {@code access=nio}.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import dev.prism.Stat;
+ * import dev.prism.report.Comparison;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 200; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var scenario = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build();
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var scenario = Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build();
  * var before = scenario.execute().runs();
  * var after = scenario.execute().runs();
- * var c = dev.prism.report.Comparison.defaults().threshold(10).threshold(dev.prism.Stat.P99, 25).compare(before, after);
+ * var c = Comparison.defaults().threshold(10).threshold(Stat.P99, 25).compare(before, after);
  * System.out.print(c.table(false));
  * System.out.println(c.outcome() + (c.hasRegression() ? ": " + c.regressions() : ""));   // PASSED, INCONCLUSIVE…
  * }</pre>

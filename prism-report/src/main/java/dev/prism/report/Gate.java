@@ -22,17 +22,24 @@ import java.util.Objects;
  * {@link Verdict} with a reason for every expectation.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import dev.prism.report.Gate;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ * import java.time.Duration;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var result = dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute();
- * var gate = dev.prism.report.Gate.of(
- *         dev.prism.report.Gate.expect("touch").op("create").p99().below(java.time.Duration.ofSeconds(1)),
- *         dev.prism.report.Gate.expect("touch").op("create").opsPerSecond().above(10));
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var result = Scenario.builder().target(tmp).benchmark(touch).repetitions(3).build().execute();
+ * var gate = Gate.of(
+ *         Gate.expect("touch").op("create").p99().below(Duration.ofSeconds(1)),
+ *         Gate.expect("touch").op("create").opsPerSecond().above(10));
  * System.out.println(gate.evaluate(result.runs()));   // gate PASSED, a line per expectation
  * }</pre>
  */
@@ -249,7 +256,7 @@ public final class Gate {
             return percent;
         }
 
-        /** @return: the statistic must be below {@code limit} (positive) */
+        /** @return the statistic must be below {@code limit} (positive) */
         public Expectation below(Duration limit) {
             if (limit == null || limit.isNegative() || limit.isZero()) {
                 throw new IllegalArgumentException("below must be a positive duration, was " + (limit == null ? "null" : Formats.exactDuration(limit)));
@@ -258,7 +265,7 @@ public final class Gate {
         }
 
         /**
-         * @return: not slower than the baseline by more than {@code percent} (0..10000), judged as {@link Comparison}
+         * @return not slower than the baseline by more than {@code percent} (0..10000), judged as {@link Comparison}
          *         judges it: significant over the repetitions, at least {@value Comparison#MIN_REPETITIONS} a side
          */
         public Expectation notSlowerThanBaselineBy(double percent) {
@@ -276,7 +283,7 @@ public final class Gate {
             this.stat = stat;
         }
 
-        /** @return: the rate must be above {@code minimum} (per second, at least 0) */
+        /** @return the rate must be above {@code minimum} (per second, at least 0) */
         public Expectation above(double minimum) {
             if (!(minimum >= 0) || Double.isInfinite(minimum)) {
                 throw new IllegalArgumentException("above must be a finite rate >= 0, was " + minimum);
@@ -284,7 +291,7 @@ public final class Gate {
             return new Expectation(operation, stat, Kind.ABOVE, minimum, 0);
         }
 
-        /** @return: not lower than the baseline's rate by more than {@code percent} (0..10000), when significant */
+        /** @return not lower than the baseline's rate by more than {@code percent} (0..10000), when significant */
         public Expectation notSlowerThanBaselineBy(double percent) {
             return new Expectation(operation, stat, Kind.BASELINE, 0, Latency.checkPercent(percent));
         }

@@ -40,19 +40,28 @@ import java.util.stream.Stream;
  * start of its documents. {@link #load} reads result directories as they are; nothing else is kept.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.RunResult;
+ * import dev.prism.Scenario;
+ * import dev.prism.report.History;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ * import java.util.LinkedHashMap;
+ * import java.util.List;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var runs = new java.util.LinkedHashMap<String, java.util.List<dev.prism.RunResult>>();
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var runs = new LinkedHashMap<String, List<RunResult>>();
  * for (int night = 1; night <= 4; night++) {
- *     runs.put("night-" + night, dev.prism.Scenario.builder().target(tmp).benchmark(touch).repetitions(3)
+ *     runs.put("night-" + night, Scenario.builder().target(tmp).benchmark(touch).repetitions(3)
  *             .build().execute().runs());
  * }
- * var history = dev.prism.report.History.of(runs).window(3);
+ * var history = History.of(runs).window(3);
  * System.out.print(history.table());
  * }</pre>
  */

@@ -36,15 +36,21 @@ import java.util.Objects;
  * </ul>
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.Scenario;
+ * import dev.prism.report.Metrics;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var runs = dev.prism.Scenario.builder().target(tmp).benchmark(touch).build().execute().runs();
- * System.out.print(dev.prism.report.Metrics.openMetrics(runs));
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var runs = Scenario.builder().target(tmp).benchmark(touch).build().execute().runs();
+ * System.out.print(Metrics.openMetrics(runs));
  * }</pre>
  */
 public final class Metrics {

@@ -23,7 +23,10 @@ import java.util.Set;
  * {@code Authorization} header and nowhere else: {@link #toString()} and every message show the address without them.
  *
  * <pre>{@code
- * var gateway = dev.prism.report.Pushgateway.at(java.net.URI.create("https://ops:s3cret@push.example:9091"));
+ * import dev.prism.report.Pushgateway;
+ * import java.net.URI;
+ *
+ * var gateway = Pushgateway.at(URI.create("https://ops:s3cret@push.example:9091"));
  * System.out.println(gateway);                  // https://push.example:9091 (basic auth)
  * System.out.println(gateway.authenticates());  // true
  * }</pre>

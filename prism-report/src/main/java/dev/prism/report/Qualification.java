@@ -34,7 +34,9 @@ import java.util.Objects;
  * ranks; a job of more ranks than ran is never hidden: the scorecard states the basis of any extrapolation.
  *
  * <pre>{@code
- * var q = dev.prism.report.Qualification.fromJson("""
+ * import dev.prism.report.Qualification;
+ *
+ * var q = Qualification.fromJson("""
  *     {"job": {"nodes": 64, "gpusPerNode": 8},
  *      "checkpoint": {"parameters": 8.03e9, "bytesPerParameter": 14, "stallSeconds": 30}}""");
  * q.requirements().forEach(r -> System.out.println(r.statement() + " ⇒ " + r.derivation()));

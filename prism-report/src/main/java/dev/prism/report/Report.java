@@ -32,18 +32,27 @@ import java.util.TreeSet;
  * that differ in named parameters on the same charts: an A/B report.
  *
  * <pre>{@code
- * var touch = dev.prism.Benchmark.builder("touch").run(ctx -> {
+ * import dev.prism.Benchmark;
+ * import dev.prism.RunResult;
+ * import dev.prism.Scenario;
+ * import dev.prism.report.Report;
+ * import java.nio.file.Files;
+ * import java.nio.file.Path;
+ * import java.util.LinkedHashMap;
+ * import java.util.List;
+ *
+ * var touch = Benchmark.builder("touch").run(ctx -> {
  *     for (int i = 0; i < 100; i++) {
  *         var f = ctx.workDirectory().resolve("f" + i);
- *         try (var t = ctx.time("create", f)) { java.nio.file.Files.createFile(f); }
+ *         try (var t = ctx.time("create", f)) { Files.createFile(f); }
  *     }
  * }).build();
- * var tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
- * var scenario = dev.prism.Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).repetitions(3).build();
- * var sets = new java.util.LinkedHashMap<String, java.util.List<dev.prism.RunResult>>();
+ * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
+ * var scenario = Scenario.builder().target(tmp).benchmark(touch).tasks(1, 2).repetitions(3).build();
+ * var sets = new LinkedHashMap<String, List<RunResult>>();
  * sets.put("first", scenario.execute().runs());
  * sets.put("second", scenario.execute().runs());
- * var report = dev.prism.report.Report.of(sets);
+ * var report = Report.of(sets);
  * report.writeHtml(tmp.resolve("prism-example-report.html"));
  * }</pre>
  */

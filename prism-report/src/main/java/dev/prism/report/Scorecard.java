@@ -24,9 +24,12 @@ import java.util.Objects;
  * row says so and on what basis a figure stands for the job.
  *
  * <pre>{@code
- * var q = dev.prism.report.Qualification.fromJson("""
+ * import dev.prism.report.Qualification;
+ * import java.util.List;
+ *
+ * var q = Qualification.fromJson("""
  *     {"job": {"ranks": 2}, "interactive": {"statP99": "50ms", "listDirectoryFiles": 100}}""");
- * var card = q.judge(java.util.List.of(), 2);   // no results yet: each row says what did not run
+ * var card = q.judge(List.of(), 2);   // no results yet: each row says what did not run
  * System.out.println(card.passed());            // false: nothing measured is nothing qualified
  * System.out.print(card.table());
  * }</pre>

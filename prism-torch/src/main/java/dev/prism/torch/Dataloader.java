@@ -15,7 +15,10 @@ import static dev.prism.torch.TorchBenchmark.*;
  * {@code DataLoader} with worker processes: a dataset generated in the run, or a kept one.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.dataloader().files(200).fileSize(dev.prism.DataSize.ofKiB(64)).numWorkers(2).epochs(2);
+ * import dev.prism.DataSize;
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var b = TorchBenchmarks.dataloader().files(200).fileSize(DataSize.ofKiB(64)).numWorkers(2).epochs(2);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

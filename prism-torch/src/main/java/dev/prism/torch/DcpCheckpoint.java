@@ -10,7 +10,9 @@ import static dev.prism.torch.TorchBenchmark.*;
  * {@code FileSystemWriter} as training configures it, and {@code dcp.async_save}.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.fsdpSave().singleFilePerRank(false).asyncSave(true);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var b = TorchBenchmarks.fsdpSave().singleFilePerRank(false).asyncSave(true);
  * System.out.println(b.parameters());
  * }</pre>
  *

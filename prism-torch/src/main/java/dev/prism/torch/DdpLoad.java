@@ -6,7 +6,9 @@ import dev.prism.Parameters;
  * {@code ddp_load}: all ranks torch.load the same checkpoint, train an iteration and verify a parameter checksum.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.ddpLoad().parameters(50_000_000).dropCache(true);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var b = TorchBenchmarks.ddpLoad().parameters(50_000_000).dropCache(true);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

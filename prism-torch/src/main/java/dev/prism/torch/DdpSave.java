@@ -6,7 +6,10 @@ import dev.prism.Parameters;
  * {@code ddp_save}: a training iteration, then rank 0 writes the full state dict with torch.save (atomically).
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.ddpSave().parameters(50_000_000).optimizer(dev.prism.torch.TorchOptimizer.SGD);
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchOptimizer;
+ *
+ * var b = TorchBenchmarks.ddpSave().parameters(50_000_000).optimizer(TorchOptimizer.SGD);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

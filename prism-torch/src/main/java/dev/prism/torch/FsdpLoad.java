@@ -6,7 +6,9 @@ import dev.prism.Parameters;
  * {@code fsdp_load}: FSDP2 ranks load their shards with torch.distributed.checkpoint.load and verify a checksum.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.fsdpLoad().fullStateDict(true);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var b = TorchBenchmarks.fsdpLoad().fullStateDict(true);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

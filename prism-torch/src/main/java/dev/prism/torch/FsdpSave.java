@@ -6,7 +6,9 @@ import dev.prism.Parameters;
  * {@code fsdp_save}: FSDP2 ranks write their shards in parallel with torch.distributed.checkpoint.save.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.fsdpSave().threadCount(4);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var b = TorchBenchmarks.fsdpSave().threadCount(4);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

@@ -12,7 +12,10 @@ import static dev.prism.torch.TorchBenchmark.*;
  * {@code from_pretrained}, then runs its first forward pass.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.hfLoad().model(dev.prism.torch.TorchModel.LLAMA).parameters(100_000_000);
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchModel;
+ *
+ * var b = TorchBenchmarks.hfLoad().model(TorchModel.LLAMA).parameters(100_000_000);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

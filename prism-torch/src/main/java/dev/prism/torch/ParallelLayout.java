@@ -15,10 +15,15 @@ import java.util.List;
  * 0, as a DCP checkpoint writes it once.
  *
  * <pre>{@code
- * var layout = dev.prism.torch.ParallelLayout.of(8, 16, 4);
- * var shard = layout.shard(dev.prism.torch.TorchModel.LLAMA3_405B, 0, true);
+ * import dev.prism.torch.ParallelLayout;
+ * import dev.prism.torch.TorchModel;
+ * import dev.prism.torch.TorchOptimizer;
+ * import dev.prism.torch.TorchPrecision;
+ *
+ * var layout = ParallelLayout.of(8, 16, 4);
+ * var shard = layout.shard(TorchModel.LLAMA3_405B, 0, true);
  * System.out.println(layout + ": rank 0 holds " + shard.parameters() + " parameters, "
- *         + shard.bytes(dev.prism.torch.TorchPrecision.MIXED, dev.prism.torch.TorchOptimizer.ADAM) + " bytes");
+ *         + shard.bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM) + " bytes");
  * }</pre>
  *
  * @param tp tensor-parallel degree, 1..1024

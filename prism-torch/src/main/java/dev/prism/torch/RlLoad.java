@@ -6,7 +6,9 @@ import dev.prism.Parameters;
  * {@code rl_load}: every rank consolidates the full model from a sharded DCP checkpoint, as RL rollout workers do.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.rlLoad().parameters(100_000_000);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var b = TorchBenchmarks.rlLoad().parameters(100_000_000);
  * System.out.println(b.name() + " " + b.parameters());
  * }</pre>
  */

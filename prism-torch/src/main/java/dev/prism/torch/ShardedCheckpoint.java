@@ -18,7 +18,10 @@ import static dev.prism.torch.TorchBenchmark.*;
  * what the ranks write and hold, and a scenario refuses a target or a node that cannot hold it.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.fsdpSave().model(dev.prism.torch.TorchModel.LLAMA3_405B).layout(8, 16, 4);
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchModel;
+ *
+ * var b = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_405B).layout(8, 16, 4);
  * System.out.println(b.footprint(2).orElseThrow().summary());
  * }</pre>
  *

@@ -22,7 +22,10 @@ import java.util.Optional;
  * Immutable: setters return checked copies.
  *
  * <pre>{@code
- * dev.prism.torch.TorchBenchmark b = dev.prism.torch.TorchBenchmarks.ddpSave().parameters(100_000_000).layers(8);
+ * import dev.prism.torch.TorchBenchmark;
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * TorchBenchmark b = TorchBenchmarks.ddpSave().parameters(100_000_000).layers(8);
  * System.out.println(b.name() + " " + b.parameters() + " via " + b.torchRun().python());
  * }</pre>
  */

@@ -7,7 +7,9 @@ import dev.prism.Parameters;
  * state by default, Hugging Face model loading, a DataLoader; torchrun from {@link TorchRun#defaultPython()}.
  *
  * <pre>{@code
- * var save = dev.prism.torch.TorchBenchmarks.fsdpSave().threadCount(4);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var save = TorchBenchmarks.fsdpSave().threadCount(4);
  * }</pre>
  */
 public final class TorchBenchmarks {

@@ -11,7 +11,9 @@ import static dev.prism.torch.TorchBenchmark.*;
  * {@link RlLoad}): a model of a size with its optimizer state, DCP's writer settings, page-cache bypass and faults.
  *
  * <pre>{@code
- * var save = dev.prism.torch.TorchBenchmarks.fsdpSave().parameters(50_000_000).threadCount(4).syncFiles(true);
+ * import dev.prism.torch.TorchBenchmarks;
+ *
+ * var save = TorchBenchmarks.fsdpSave().parameters(50_000_000).threadCount(4).syncFiles(true);
  * System.out.println(save.parameters());
  * }</pre>
  *

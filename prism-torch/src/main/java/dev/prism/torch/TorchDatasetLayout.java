@@ -4,7 +4,10 @@ package dev.prism.torch;
  * How the {@code dataloader} benchmark lays out the dataset it generates when it is given no kept one.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.dataloader().layout(dev.prism.torch.TorchDatasetLayout.SHARDED).shards(100);
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchDatasetLayout;
+ *
+ * var b = TorchBenchmarks.dataloader().layout(TorchDatasetLayout.SHARDED).shards(100);
  * }</pre>
  */
 public enum TorchDatasetLayout {

@@ -7,9 +7,13 @@ import dev.prism.PrismException;
  * The message says what, with the exit code and the tail of the workers' output where there is one.
  *
  * <pre>{@code
+ * import dev.prism.torch.TorchException;
+ * import dev.prism.torch.TorchRun;
+ * import java.nio.file.Path;
+ *
  * try {
- *     dev.prism.torch.TorchRun.builder().python(java.nio.file.Path.of("/no/python")).build().checkTorch();
- * } catch (dev.prism.torch.TorchException e) {
+ *     TorchRun.builder().python(Path.of("/no/python")).build().checkTorch();
+ * } catch (TorchException e) {
  *     System.out.println(e.getMessage());
  * }
  * }</pre>

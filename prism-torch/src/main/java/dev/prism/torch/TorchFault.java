@@ -5,7 +5,10 @@ package dev.prism.torch;
  * carrying the worker's traceback, never hang.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.fsdpLoad().fault(dev.prism.torch.TorchFault.TRUNCATE_SHARD);
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchFault;
+ *
+ * var b = TorchBenchmarks.fsdpLoad().fault(TorchFault.TRUNCATE_SHARD);
  * }</pre>
  */
 public enum TorchFault {

@@ -7,7 +7,9 @@ package dev.prism.torch;
  * materialises only the shard its rank of the full training job holds ({@link ParallelLayout}).
  *
  * <pre>{@code
- * var m = dev.prism.torch.TorchModel.LLAMA3_405B;
+ * import dev.prism.torch.TorchModel;
+ *
+ * var m = TorchModel.LLAMA3_405B;
  * System.out.println(m.isPreset() + " " + m.parameterCount());
  * }</pre>
  */

@@ -5,7 +5,10 @@ package dev.prism.torch;
  * to three times the size of the weights alone.
  *
  * <pre>{@code
- * var b = dev.prism.torch.TorchBenchmarks.ddpSave().optimizer(dev.prism.torch.TorchOptimizer.SGD);
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchOptimizer;
+ *
+ * var b = TorchBenchmarks.ddpSave().optimizer(TorchOptimizer.SGD);
  * }</pre>
  */
 public enum TorchOptimizer {

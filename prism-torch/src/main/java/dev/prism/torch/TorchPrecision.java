@@ -5,9 +5,14 @@ package dev.prism.torch;
  * (Adam: two tensors per parameter; SGD: one).
  *
  * <pre>{@code
- * var p = dev.prism.torch.TorchPrecision.BF16;
- * var b = dev.prism.torch.TorchBenchmarks.fsdpSave().model(dev.prism.torch.TorchModel.LLAMA3_8B).precision(p);
- * System.out.println(p.bytesPerParameter(dev.prism.torch.TorchOptimizer.ADAM));
+ * import dev.prism.torch.TorchBenchmarks;
+ * import dev.prism.torch.TorchModel;
+ * import dev.prism.torch.TorchOptimizer;
+ * import dev.prism.torch.TorchPrecision;
+ *
+ * var p = TorchPrecision.BF16;
+ * var b = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_8B).precision(p);
+ * System.out.println(p.bytesPerParameter(TorchOptimizer.ADAM));
  * }</pre>
  */
 public enum TorchPrecision {

@@ -30,7 +30,10 @@ import java.util.Optional;
  * to the temporary directory torchrun would otherwise make and leave behind.
  *
  * <pre>{@code
- * var torchrun = dev.prism.torch.TorchRun.builder().ompThreads(1).timeout(java.time.Duration.ofMinutes(5)).build();
+ * import dev.prism.torch.TorchRun;
+ * import java.time.Duration;
+ *
+ * var torchrun = TorchRun.builder().ompThreads(1).timeout(Duration.ofMinutes(5)).build();
  * System.out.println(torchrun.python());
  * }</pre>
  */

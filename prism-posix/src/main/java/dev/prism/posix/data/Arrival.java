@@ -5,7 +5,10 @@ package dev.prism.posix.data;
  * When {@code create_synthetic_workload} starts each file.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createSyntheticWorkload().arrival(dev.prism.posix.data.Arrival.BURSTS);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.Arrival;
+ *
+ * var b = PosixBenchmarks.createSyntheticWorkload().arrival(Arrival.BURSTS);
  * }</pre>
  */
 public enum Arrival {

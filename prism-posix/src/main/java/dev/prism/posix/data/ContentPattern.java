@@ -6,7 +6,10 @@ package dev.prism.posix.data;
  * generating costs).
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createDataset().pattern(dev.prism.posix.data.ContentPattern.ZEROS);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.ContentPattern;
+ *
+ * var b = PosixBenchmarks.createDataset().pattern(ContentPattern.ZEROS);
  * }</pre>
  */
 public enum ContentPattern {

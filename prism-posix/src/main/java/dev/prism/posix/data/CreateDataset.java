@@ -18,9 +18,13 @@ import java.util.List;
  * {@code file_<class>} for each whole file.
  *
  * <pre>{@code
- * var b = (dev.prism.posix.PosixBenchmarks.createDataset()
- *         .sizeClasses(java.util.List.of(dev.prism.DataSize.ofKiB(8), dev.prism.DataSize.ofMiB(1)))
- *         .filesPerClass(10).totalSize(dev.prism.DataSize.ofMiB(64)));
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.PosixBenchmarks;
+ * import java.util.List;
+ *
+ * var b = (PosixBenchmarks.createDataset()
+ *         .sizeClasses(List.of(DataSize.ofKiB(8), DataSize.ofMiB(1)))
+ *         .filesPerClass(10).totalSize(DataSize.ofMiB(64)));
  * System.out.println(b.spec().files().size());
  * }</pre>
  */

@@ -19,8 +19,13 @@ import java.util.List;
  * operation is not hidden (coordinated omission).
  *
  * <pre>{@code
- * var b = (dev.prism.posix.PosixBenchmarks.createSyntheticWorkload().arrival(dev.prism.posix.data.Arrival.POISSON)
- *         .rate(500).sizes(dev.prism.posix.data.SizeDistribution.LOGNORMAL).fileSize(dev.prism.DataSize.ofKiB(256)));
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.Arrival;
+ * import dev.prism.posix.data.SizeDistribution;
+ *
+ * var b = (PosixBenchmarks.createSyntheticWorkload().arrival(Arrival.POISSON)
+ *         .rate(500).sizes(SizeDistribution.LOGNORMAL).fileSize(DataSize.ofKiB(256)));
  * System.out.println(b.parameters());
  * }</pre>
  */

@@ -5,7 +5,10 @@ package dev.prism.posix.data;
  * What {@code create_synthetic_workload} writes, for filesystems that compress or deduplicate.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createSyntheticWorkload().pattern(dev.prism.posix.data.DataPattern.COMPRESSIBLE).compressRatio(4);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.DataPattern;
+ *
+ * var b = PosixBenchmarks.createSyntheticWorkload().pattern(DataPattern.COMPRESSIBLE).compressRatio(4);
  * }</pre>
  */
 public enum DataPattern {

@@ -15,10 +15,14 @@ import java.security.NoSuchAlgorithmException;
  * (bench/dataset-generation.sh measures it against writing zeros).
  *
  * <pre>{@code
- * var content = new dev.prism.posix.data.DatasetContent(42);
- * var block = java.nio.ByteBuffer.allocate(16);
+ * import dev.prism.posix.data.DatasetContent;
+ * import java.nio.ByteBuffer;
+ * import java.util.HexFormat;
+ *
+ * var content = new DatasetContent(42);
+ * var block = ByteBuffer.allocate(16);
  * content.fill("shard-000/file-000001.bin", 0, block);
- * System.out.println(java.util.HexFormat.of().formatHex(block.array()));
+ * System.out.println(HexFormat.of().formatHex(block.array()));
  * }</pre>
  */
 public final class DatasetContent {

@@ -6,7 +6,10 @@ package dev.prism.posix.data;
  * (§4.2.2 of the paper: sharding keeps directories small).
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createDataset().layout(dev.prism.posix.data.DatasetLayout.SHARDED).shards(64);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.DatasetLayout;
+ *
+ * var b = PosixBenchmarks.createDataset().layout(DatasetLayout.SHARDED).shards(64);
  * }</pre>
  */
 public enum DatasetLayout {

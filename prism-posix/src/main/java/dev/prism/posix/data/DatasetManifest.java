@@ -23,7 +23,10 @@ import java.util.Map;
  * (schema {@code prism.dataset/1}) in the dataset's root. {@code md5_check} verifies against it.
  *
  * <pre>{@code
- * var m = new dev.prism.posix.data.DatasetManifest(42, java.util.List.of(new dev.prism.posix.data.DatasetManifest.Entry("file-000000.bin", 3, "900150983cd24fb0d6963f7d28e17f72")));
+ * import dev.prism.posix.data.DatasetManifest;
+ * import java.util.List;
+ *
+ * var m = new DatasetManifest(42, List.of(new DatasetManifest.Entry("file-000000.bin", 3, "900150983cd24fb0d6963f7d28e17f72")));
  * System.out.println(m.toJson());
  * }</pre>
  *

@@ -14,8 +14,13 @@ import java.util.List;
  * {@code i mod tasks}.
  *
  * <pre>{@code
- * var spec = new dev.prism.posix.data.DatasetSpec(java.util.List.of(dev.prism.DataSize.ofKiB(8), dev.prism.DataSize.ofMiB(1)),
- *         3, dev.prism.DataSize.ofMiB(4), dev.prism.posix.data.DatasetLayout.SHARDED, 4, 42);
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.data.DatasetLayout;
+ * import dev.prism.posix.data.DatasetSpec;
+ * import java.util.List;
+ *
+ * var spec = new DatasetSpec(List.of(DataSize.ofKiB(8), DataSize.ofMiB(1)),
+ *         3, DataSize.ofMiB(4), DatasetLayout.SHARDED, 4, 42);
  * System.out.println(spec.files());
  * }</pre>
  *

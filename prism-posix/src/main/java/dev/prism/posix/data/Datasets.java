@@ -17,11 +17,18 @@ import java.util.List;
  * many times ({@code md5_check -p dataset=DIR}), and verifies a kept one against its manifest.
  *
  * <pre>{@code
- * var dir = java.nio.file.Files.createTempDirectory("dataset");
- * var spec = new dev.prism.posix.data.DatasetSpec(java.util.List.of(dev.prism.DataSize.ofKiB(8)), 4,
- *         dev.prism.DataSize.ofMiB(1), dev.prism.posix.data.DatasetLayout.FLAT, 1, 42);
- * System.out.println(dev.prism.posix.data.Datasets.write(dir, spec).entries().size());
- * System.out.println(dev.prism.posix.data.Datasets.verify(dir));   // 4 files, 32.0 KiB: all match the manifest
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.data.DatasetLayout;
+ * import dev.prism.posix.data.DatasetSpec;
+ * import dev.prism.posix.data.Datasets;
+ * import java.nio.file.Files;
+ * import java.util.List;
+ *
+ * var dir = Files.createTempDirectory("dataset");
+ * var spec = new DatasetSpec(List.of(DataSize.ofKiB(8)), 4,
+ *         DataSize.ofMiB(1), DatasetLayout.FLAT, 1, 42);
+ * System.out.println(Datasets.create(dir, spec).entries().size());   // 4
+ * System.out.println(Datasets.verify(dir));   // 4 files, 32.0 KiB: all match the manifest
  * }</pre>
  */
 public final class Datasets {

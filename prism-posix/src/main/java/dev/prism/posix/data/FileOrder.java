@@ -5,7 +5,10 @@ package dev.prism.posix.data;
  * The order {@code md5_check} reads a rank's files in.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.md5Check().order(dev.prism.posix.data.FileOrder.RANDOM).epochs(3);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.FileOrder;
+ *
+ * var b = PosixBenchmarks.md5Check().order(FileOrder.RANDOM).epochs(3);
  * }</pre>
  */
 public enum FileOrder {

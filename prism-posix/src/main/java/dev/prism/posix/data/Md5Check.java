@@ -23,8 +23,13 @@ import java.util.List;
  * {@code close}, and {@code drop}.
  *
  * <pre>{@code
- * var b = (dev.prism.posix.PosixBenchmarks.md5Check().order(dev.prism.posix.data.FileOrder.RANDOM)
- *         .cache(dev.prism.posix.PageCache.DROP).chunkSize(dev.prism.DataSize.ofKiB(32)).epochs(2));
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.PageCache;
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.FileOrder;
+ *
+ * var b = (PosixBenchmarks.md5Check().order(FileOrder.RANDOM)
+ *         .cache(PageCache.DROP).chunkSize(DataSize.ofKiB(32)).epochs(2));
  * System.out.println(b.parameters());
  * }</pre>
  */

@@ -5,7 +5,10 @@ package dev.prism.posix.data;
  * How {@code create_synthetic_workload} draws file sizes (always within {@code min_size..max_size}).
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createSyntheticWorkload().sizes(dev.prism.posix.data.SizeDistribution.EXPONENTIAL);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.data.SizeDistribution;
+ *
+ * var b = PosixBenchmarks.createSyntheticWorkload().sizes(SizeDistribution.EXPONENTIAL);
  * }</pre>
  */
 public enum SizeDistribution {

@@ -14,8 +14,12 @@ import java.util.List;
  * file; per-rank or shared directory; optionally drops each file from the page cache afterwards.
  *
  * <pre>{@code
- * var createFiles = (dev.prism.posix.PosixBenchmarks.createFiles()
- *         .files(500).fileSize(dev.prism.DataSize.ofKiB(4)).directory(dev.prism.posix.metadata.DirectoryLayout.SHARED));
+ * import dev.prism.DataSize;
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.metadata.DirectoryLayout;
+ *
+ * var createFiles = (PosixBenchmarks.createFiles()
+ *         .files(500).fileSize(DataSize.ofKiB(4)).directory(DirectoryLayout.SHARED));
  * System.out.println(createFiles.parameters());
  * }</pre>
  */

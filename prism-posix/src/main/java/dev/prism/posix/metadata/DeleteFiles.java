@@ -11,7 +11,10 @@ import java.util.List;
  * {@code delete_files}: unlink every one of N files; the files are created in setup, not timed.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.deleteFiles().files(2000).access(dev.prism.posix.Access.NIO);
+ * import dev.prism.posix.Access;
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.deleteFiles().files(2000).access(Access.NIO);
  * System.out.println(b.parameters());
  * }</pre>
  */

@@ -6,7 +6,10 @@ package dev.prism.posix.metadata;
  * shared directory (where the filesystem must serialise directory updates between clients).
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.createFiles().directory(dev.prism.posix.metadata.DirectoryLayout.SHARED);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.metadata.DirectoryLayout;
+ *
+ * var b = PosixBenchmarks.createFiles().directory(DirectoryLayout.SHARED);
  * }</pre>
  */
 public enum DirectoryLayout {

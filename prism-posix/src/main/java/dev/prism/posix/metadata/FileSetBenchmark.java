@@ -9,7 +9,10 @@ import dev.prism.posix.PosixBenchmark;
  * {@code create_files}, {@code list_files}, {@code move_files}, {@code delete_files}.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.deleteFiles().files(10_000).directory(dev.prism.posix.metadata.DirectoryLayout.SHARED);
+ * import dev.prism.posix.PosixBenchmarks;
+ * import dev.prism.posix.metadata.DirectoryLayout;
+ *
+ * var b = PosixBenchmarks.deleteFiles().files(10_000).directory(DirectoryLayout.SHARED);
  * }</pre>
  *
  * @param <B> the concrete benchmark type, so setters keep it

@@ -16,7 +16,9 @@ import java.util.List;
  * {@code stat}, {@code unlink} and {@code rmdir} are timed apart.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.folderBench().depth(3).breadth(8).filesPerLeaf(4);
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.folderBench().depth(3).breadth(8).filesPerLeaf(4);
  * System.out.println(b.parameters());
  * }</pre>
  */

@@ -11,7 +11,10 @@ import java.util.List;
  * {@code list_files}: readdir of a directory of N files, then stat of every entry; the directory is populated in setup, not timed.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.listFiles().files(2000).access(dev.prism.posix.Access.NIO);
+ * import dev.prism.posix.Access;
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.listFiles().files(2000).access(Access.NIO);
  * System.out.println(b.parameters());
  * }</pre>
  */

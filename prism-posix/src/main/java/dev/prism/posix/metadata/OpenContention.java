@@ -16,7 +16,9 @@ import java.util.List;
  * than the stall threshold are listed with the file.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.openContention().opens(5000);
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.openContention().opens(5000);
  * System.out.println(b.parameters());
  * }</pre>
  */

@@ -18,7 +18,9 @@ import java.util.Locale;
  * recorded in the result's notes; a non-zero exit fails the run with the end of its stderr.
  *
  * <pre>{@code
- * var status = dev.prism.posix.workflows.DevWorkflows.gitStatus().with(dev.prism.posix.workflows.DevWorkflows.SCANS, 10);
+ * import dev.prism.posix.workflows.DevWorkflows;
+ *
+ * var status = DevWorkflows.gitStatus().with(DevWorkflows.SCANS, 10);
  * }</pre>
  */
 public final class DevWorkflows {

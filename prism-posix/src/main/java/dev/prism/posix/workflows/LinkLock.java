@@ -17,7 +17,9 @@ import java.util.List;
  * {@code flock}; NIO with {@code FileChannel.lock}, which is an {@code fcntl} record lock.
  *
  * <pre>{@code
- * var b = dev.prism.posix.PosixBenchmarks.linkLock().packages(50).filesPerPackage(200);
+ * import dev.prism.posix.PosixBenchmarks;
+ *
+ * var b = PosixBenchmarks.linkLock().packages(50).filesPerPackage(200);
  * System.out.println(b.parameters());
  * }</pre>
  */

@@ -13,7 +13,9 @@ import java.util.function.Function;
  * {@code tar_extract}, {@code tar_create}, {@code fio}. Immutable; {@link #with} returns a checked copy.
  *
  * <pre>{@code
- * var clone = dev.prism.posix.workflows.DevWorkflows.gitClone().with(dev.prism.posix.workflows.DevWorkflows.CLONES, 5);
+ * import dev.prism.posix.workflows.DevWorkflows;
+ *
+ * var clone = DevWorkflows.gitClone().with(DevWorkflows.CLONES, 5);
  * System.out.println(clone.parameters());
  * }</pre>
  */
