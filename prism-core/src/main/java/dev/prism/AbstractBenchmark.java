@@ -58,8 +58,10 @@ public abstract class AbstractBenchmark implements Benchmark {
         return name.hashCode() * 31 + parameters.hashCode();
     }
 
+    /** @return the benchmark as the tables title it: its name and its parameters, {@code create_files files=300 file_size=4KiB} */
     @Override
     public String toString() {
-        return name + " " + parameters;
+        String given = parameters.toString();
+        return given.isEmpty() ? name : name + " " + given;
     }
 }

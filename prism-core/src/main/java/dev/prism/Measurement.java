@@ -4,6 +4,7 @@ import dev.prism.internal.output.Statistics;
 import org.HdrHistogram.Histogram;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Iterator;
@@ -23,6 +24,8 @@ import java.util.zip.DataFormatException;
  * var r = new LatencyRecorder("stat");
  * for (long v : new long[]{100, 200, 300}) r.record(v);
  * var m = r.snapshot(1_000);
+ * System.out.println(m);                       // stat: 3 ops, mean 200 ns [ … ], p50 200 ns, p99 300 ns, max 300 ns, …
+ * System.out.println(m.p99().toNanos());       // 300: typed as Duration, raw as p99Nanos()
  * System.out.println(m.meanNanos() + " ± " + (m.ci95HighNanos() - m.meanNanos()) + ", " + m.opsPerSecond() + " ops/s");
  * }</pre>
  */
@@ -350,9 +353,96 @@ public final class Measurement {
                 null, compress(histogram), errors);
     }
 
+    /** @return the arithmetic mean latency, to the nearest nanosecond ({@link #meanNanos()} keeps the fraction) */
+    public Duration mean() {
+        return Duration.ofNanos(Math.round(meanNanos()));
+    }
+
+    /** @return the shortest latency, exact; zero when nothing was recorded */
+    public Duration min() {
+        return Duration.ofNanos(minNanos);
+    }
+
+    /** @return the longest latency, exact; zero when nothing was recorded */
+    public Duration max() {
+        return Duration.ofNanos(maxNanos);
+    }
+
+    /** @return the median latency */
+    public Duration p50() {
+        return Duration.ofNanos(p50Nanos());
+    }
+
+    /** @return the 90th percentile latency */
+    public Duration p90() {
+        return Duration.ofNanos(p90Nanos());
+    }
+
+    /** @return the 99th percentile latency, as a {@code Duration} a gate or an assertion compares with */
+    public Duration p99() {
+        return Duration.ofNanos(p99Nanos());
+    }
+
+    /** @return the 99.9th percentile latency */
+    public Duration p999() {
+        return Duration.ofNanos(p999Nanos());
+    }
+
+    /**
+     * @param percentile in 0..100
+     * @return the latency at that percentile, as {@link #percentileNanos}
+     */
+    public Duration percentile(double percentile) {
+        return Duration.ofNanos(percentileNanos(percentile));
+    }
+
+    /** @return the sample standard deviation (n − 1), to the nearest nanosecond */
+    public Duration stddev() {
+        return Duration.ofNanos(Math.round(stddevNanos()));
+    }
+
+    /** @return the lower end of the mean's 95% confidence interval ({@link #ci95LowNanos()}), to the nearest nanosecond */
+    public Duration ci95Low() {
+        return Duration.ofNanos(Math.round(ci95LowNanos()));
+    }
+
+    /** @return the upper end of the mean's 95% confidence interval ({@link #ci95HighNanos()}), to the nearest nanosecond */
+    public Duration ci95High() {
+        return Duration.ofNanos(Math.round(ci95HighNanos()));
+    }
+
+    /** @return the wall time the operations ran over (the timed phase) */
+    public Duration elapsed() {
+        return Duration.ofNanos(elapsedNanos);
+    }
+
+    /** @return the bytes these operations transferred, as a size ({@link #bytes()} in bytes) */
+    public DataSize data() {
+        return DataSize.ofBytes(bytes);
+    }
+
+    /**
+     * @return the measurement as the table prints it: {@code create: 1,500 ops, mean 2.5 µs [2.5 µs, 2.6 µs], p50 2.4 µs,
+     *         p99 2.6 µs, max 76.7 µs, 153,466 ops/s}, then the bytes and their rate, and the errors, where there are any
+     */
     @Override
     public String toString() {
-        return String.format("%s: n=%d mean=%.0fns p50=%dns p99=%dns max=%dns", operation, count, meanNanos(),
-                p50Nanos(), p99Nanos(), maxNanos);
+        StringBuilder s = new StringBuilder(String.format(java.util.Locale.ROOT, "%s: %,d ops, mean %s [%s, %s], p50 %s, p99 %s, max %s",
+                operation, count, dev.prism.spi.Formats.latency(meanNanos()), dev.prism.spi.Formats.latency(ci95LowNanos()),
+                dev.prism.spi.Formats.latency(ci95HighNanos()), dev.prism.spi.Formats.latency(p50Nanos()),
+                dev.prism.spi.Formats.latency(p99Nanos()), dev.prism.spi.Formats.latency(maxNanos)));
+        if (elapsedNanos > 0) {
+            s.append(String.format(java.util.Locale.ROOT, ", %,.0f ops/s", opsPerSecond()));
+        }
+        if (bytes > 0) {
+            s.append(", ").append(dev.prism.spi.Formats.bytes(bytes));
+            if (elapsedNanos > 0) {
+                s.append(" at ").append(dev.prism.spi.Formats.bytes(bytesPerSecond())).append("/s");
+            }
+        }
+        if (errors > 0) {
+            s.append(String.format(java.util.Locale.ROOT, ", %,d error(s)", errors));
+        }
+        return s.toString();
     }
 }

@@ -24,12 +24,13 @@ import java.util.Map;
  * var tmp = Path.of(System.getProperty("java.io.tmpdir"));
  * var run = Scenario.builder().target(tmp).benchmark(touch).tasks(2).repetitions(2).build().execute().runs().get(0);
  * var second = run.repetitions().get(1);
- * System.out.println("rep " + (second.index() + 1) + ": " + second.ranks().size() + " ranks, " + second.status()
- *         + ", slowest rank " + second.rankSpread().slowestRank()
- *         + ", create p99 " + second.measurements().get("create").p99Nanos() + " ns");
+ * System.out.println(second);   // rep 2: PASS, 2 rank(s), create 200 ops mean … p99 …
+ * System.out.println("rep " + second.number() + ", slowest rank " + second.rankSpread().slowestRank()
+ *         + ", create p99 " + second.measurements().get("create").p99());
  * }</pre>
  *
- * @param index        0 for the first measured repetition (warm-ups are not kept)
+ * @param index        0 for the first measured repetition (warm-ups are not kept); {@link #number()} numbers it as
+ *                     the tables do, from 1
  * @param status       PASS when every rank passed
  * @param failure      the first failure, or null
  * @param measurements per operation, merged over ranks
@@ -53,6 +54,21 @@ public record RepetitionResult(int index, Status status, Failure failure, Map<St
     public RepetitionResult(int index, Status status, Failure failure, Map<String, Measurement> measurements,
                             List<RankResult> ranks, RankSpread rankSpread) {
         this(index, status, failure, measurements, ranks, rankSpread, mergeIntervals(ranks));
+    }
+
+    /** @return this repetition's number as the tables print it ({@code rep 1}, {@code rep 2}, …): {@link #index()} + 1 */
+    public int number() {
+        return index + 1;
+    }
+
+    /** @return e.g. {@code rep 1: PASS, 2 rank(s), create 300 ops mean 12.3 µs p99 40.1 µs} */
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("rep " + number() + ": " + status + (failure == null ? "" : " (" + failure + ")")
+                + ", " + ranks.size() + " rank(s)");
+        measurements.values().forEach(m -> s.append(", ").append(m.operation()).append(' ').append(m.count()).append(" ops mean ")
+                .append(dev.prism.spi.Formats.latency(m.meanNanos())).append(" p99 ").append(dev.prism.spi.Formats.latency(m.p99Nanos())));
+        return s.toString();
     }
 
     /** @return per operation and interval index, the ranks' interval measurements merged as concurrent ones */

@@ -82,6 +82,26 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
         return status == Status.PASS;
     }
 
+    /**
+     * @return the run in a line per operation, in the table's words and units: {@code create_files files=300 tasks=1:
+     *         PASS, 3 rep(s)}, then each operation as {@link Measurement#toString()} prints it (the whole record, twenty
+     *         components, is in its accessors and in {@link #table()})
+     */
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder(benchmark);
+        String params = dev.prism.spi.Formats.parameters(parameters);
+        if (!params.isEmpty()) {
+            s.append(' ').append(params);
+        }
+        s.append(" tasks=").append(tasks).append(": ").append(status).append(", ").append(repetitions.size()).append(" rep(s)");
+        if (failure != null) {
+            s.append(" (").append(failure).append(')');
+        }
+        measurements.values().forEach(m -> s.append("\n  ").append(m));
+        return s.toString();
+    }
+
     /** @return every stall of every repetition and rank */
     public List<Stall> stalls() {
         return repetitions.stream().flatMap(r -> r.ranks().stream()).flatMap(r -> r.stalls().stream()).toList();

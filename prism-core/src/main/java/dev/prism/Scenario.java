@@ -137,6 +137,18 @@ public final class Scenario {
         return provenance;
     }
 
+    /**
+     * @return what the scenario runs, in a line: {@code create_files files=300 (+1 more) at tasks 1,2, 3 rep(s) after 1
+     *         warm-up(s), threads, seed 42, on /mnt/nfs/prism}
+     */
+    @Override
+    public String toString() {
+        return String.join(", ", benchmarks.stream().map(Benchmark::toString).toList()) + " at tasks "
+                + tasks.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + ", " + repetitions
+                + " rep(s) after " + warmups + " warm-up(s), " + launcher.name().toLowerCase(java.util.Locale.ROOT) + ", seed "
+                + seed + (pacing.timeBased() ? ", for " + Durations.format(pacing.duration()) : "") + ", on " + target;
+    }
+
     /** @return the scenario as built in Java, in one line, for results of a scenario given no command */
     private static String describe(Builder b) {
         return "Scenario.builder(): " + String.join(", ", b.benchmarks.stream().map(Benchmark::name).toList()) + " at tasks "

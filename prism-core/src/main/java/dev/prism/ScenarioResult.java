@@ -70,6 +70,18 @@ public record ScenarioResult(String runId, List<RunResult> runs, Instant started
         return cleanup == null;
     }
 
+    /** @return e.g. {@code 4 run(s), all passed}, then a line per run as {@link RunResult#toString()} prints it */
+    @Override
+    public String toString() {
+        long failed = runs.stream().filter(r -> !r.passed()).count();
+        StringBuilder s = new StringBuilder(runs.size() + " run(s), " + (failed == 0 ? "all passed" : failed + " failed"));
+        if (interruption != null) {
+            s.append(", interrupted: ").append(interruption);
+        }
+        runs.forEach(r -> s.append('\n').append(r));
+        return s.toString();
+    }
+
     /** @return true when every run passed */
     public boolean passed() {
         return runs.stream().allMatch(RunResult::passed);

@@ -118,10 +118,9 @@ public final class TextTable {
                     RankSpread spread = rep.rankSpread();
                     if (spread.ranks() > 1) {
                         out.append(String.format(Locale.ROOT, "  tasks %d rep %d: rank phase mean %s, fastest rank %d %s,"
-                                        + " slowest rank %d %s (%.2fx the fastest)%n", run.tasks(), rep.index() + 1,
+                                        + " slowest rank %d %s (%.2fx the fastest)%n", run.tasks(), rep.number(),
                                 duration(spread.meanNanos()), spread.fastestRank(), duration(spread.minNanos()),
-                                spread.slowestRank(), duration(spread.maxNanos()),
-                                spread.minNanos() == 0 ? 1.0 : (double) spread.maxNanos() / spread.minNanos()));
+                                spread.slowestRank(), duration(spread.maxNanos()), spread.slowestOverFastest()));
                     }
                 }
             }
