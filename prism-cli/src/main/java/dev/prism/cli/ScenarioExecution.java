@@ -1,5 +1,7 @@
 package dev.prism.cli;
 
+import dev.prism.ConsoleProgress;
+
 import dev.prism.HostInfo;
 import dev.prism.Interruption;
 import dev.prism.Signals;
@@ -277,7 +279,11 @@ final class ScenarioExecution {
         }
         StageTimes stages;
         OtherRunsFooter footer = new OtherRunsFooter();
-        try (ProgressBar progress = new ProgressBar(stderr, !options.quiet, ProgressBar.stderrIsTerminal());
+        // the API's console progress: a bar on a terminal, and outside one only the events (stalls, slow ranks,
+        // warnings), so that a log holds no \r frames and no line per execution; nothing with --quiet
+        ConsoleProgress.Style style = options.quiet ? ConsoleProgress.Style.SILENT
+                : Supervisor.stderrIsTerminal() ? ConsoleProgress.Style.BAR : ConsoleProgress.Style.EVENTS;
+        try (ConsoleProgress progress = ConsoleProgress.to(stderr, style);
              IntervalPusher live = metrics.live(progress, probe, stderr)) {
             stages = new StageTimes(announcingRunDirectory(footer.around(live == null ? progress : live), probe));
             result = builder.runId(probe.runId()).output(out).listener(stages)

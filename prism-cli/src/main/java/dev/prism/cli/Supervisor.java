@@ -28,6 +28,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * interrupts the run too, so a killed {@code prism} still has its child stop, keep what was measured and clean up).
  */
 final class Supervisor {
+    /**
+     * @return whether this process's stderr is a terminal: as the supervisor saw it, for a supervised run (which writes
+     *         through the supervisor's stderr), else as descriptor 2 says ({@link dev.prism.ConsoleProgress#stderrIsTerminal()})
+     */
+    static boolean stderrIsTerminal() {
+        String supervisor = System.getenv(STDERR_TERMINAL);
+        if (supervisor != null) {
+            return supervisor.equals("1");
+        }
+        return dev.prism.ConsoleProgress.stderrIsTerminal();
+    }
+
     /** The child's environment variable that says it is supervised. */
     static final String SUPERVISED = "PRISM_SUPERVISED";
     /** Tells a supervised child whether the terminal the supervisor writes to is one (for the progress bar). */
@@ -98,7 +110,7 @@ final class Supervisor {
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put(SUPERVISED, "1");
-        builder.environment().put(STDERR_TERMINAL, ProgressBar.stderrIsTerminal() ? "1" : "0");
+        builder.environment().put(STDERR_TERMINAL, stderrIsTerminal() ? "1" : "0");
         builder.environment().put(STARTED_MILLIS, String.valueOf(ManagementFactory.getRuntimeMXBean().getStartTime()));
         Path scratch = null;
         Process child;
