@@ -229,7 +229,7 @@ class PrismScriptIT {
     @Test
     void help_andVersion_work(@TempDir Path work) throws Exception {
         assertThat(prism(work, "--help").out()).contains("list").contains("describe").contains("run").contains("suite");
-        assertThat(prism(work, "--version").out()).contains("prism 0.1.0");
+        assertThat(prism(work, "--version").out()).contains("prism 0.2.0");
     }
 
     @Test
