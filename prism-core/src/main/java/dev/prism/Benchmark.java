@@ -102,6 +102,9 @@ public interface Benchmark {
         private String description = "";
         private Parameters parameters = Parameters.none();
         private Supplier<? extends Workload> workloads;
+        private Class<? extends Workload> workloadClass;
+        private Workload setup;
+        private Workload teardown;
         private boolean runsByTime;
 
         /**
@@ -135,16 +138,112 @@ public interface Benchmark {
             return this;
         }
 
-        /** @param workloads makes one {@link Workload} per rank (stateful workloads) */
+        /**
+         * @param workloads makes one {@link Workload} per rank (stateful workloads), in this JVM: such a benchmark runs
+         *                  under the threads launcher only ({@link #workload(Class)} runs under every launcher)
+         */
         public Builder workload(Supplier<? extends Workload> workloads) {
             this.workloads = Objects.requireNonNull(workloads, "workloads");
+            this.workloadClass = null;
             return this;
         }
 
-        /** @param run the timed phase of a stateless workload, shared by all ranks */
+        /**
+         * The workload as a class, one instance per rank, made with its public no-argument constructor: in this JVM
+         * and, by the class's name, in the ranks' own processes (the processes launcher's child JVMs, SLURM's tasks),
+         * which find it on their class path as they find PRISM. This one line is all a benchmark written in Java
+         * needs to run under every launcher: no provider class, no service file. Its parameters ({@link
+         * #parameters}) reach those ranks as text, and {@code ctx.parameters().get(P)} parses each with its
+         * {@link Parameter}.
+         *
+         * <pre>{@code
+         * import dev.prism.Benchmark;
+         * import dev.prism.Workload;
+         * import dev.prism.WorkloadContext;
+         * import java.nio.file.Files;
+         *
+         * public class Touch implements Workload {
+         *     public void run(WorkloadContext ctx) throws Exception {
+         *         try (var t = ctx.time("create")) {
+         *             Files.createFile(ctx.workDirectory().resolve("f"));
+         *         }
+         *     }
+         * }
+         * var touch = Benchmark.builder("touch").workload(Touch.class).build();
+         * }</pre>
+         *
+         * @param type a public, concrete, top-level or static nested class with a public no-argument constructor
+         * @return this builder
+         * @throws IllegalArgumentException when {@code type} cannot be made that way, saying why
+         */
+        public Builder workload(Class<? extends Workload> type) {
+            if (type == null) {
+                throw new IllegalArgumentException("workload must be a class implementing Workload, was null");
+            }
+            int modifiers = type.getModifiers();
+            String why = !java.lang.reflect.Modifier.isPublic(modifiers) ? "is not public"
+                    : java.lang.reflect.Modifier.isAbstract(modifiers) || type.isInterface() ? "is abstract"
+                    : type.isAnonymousClass() || type.isLocalClass() || type.isSynthetic() ? "has no name ranks elsewhere can find it by"
+                    : type.getEnclosingClass() != null && !java.lang.reflect.Modifier.isStatic(modifiers) ? "is an inner class (make it static)"
+                    : null;
+            if (why == null) {
+                try {
+                    if (!java.lang.reflect.Modifier.isPublic(type.getConstructor().getModifiers())) {
+                        why = "has no public no-argument constructor";
+                    }
+                } catch (NoSuchMethodException e) {
+                    why = "has no public no-argument constructor";
+                }
+            }
+            if (why != null) {
+                throw new IllegalArgumentException("workload must be a public class with a public no-argument constructor,"
+                        + " which ranks in other processes make by name; " + type.getName() + " " + why);
+            }
+            this.workloadClass = type;
+            this.workloads = () -> newInstance(type);
+            return this;
+        }
+
+        /** @return a new {@code type}, its constructor's failure as the rank's */
+        static Workload newInstance(Class<? extends Workload> type) {
+            try {
+                return type.getConstructor().newInstance();
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                throw new PrismException("making the workload " + type.getName() + " failed: " + cause, cause);
+            } catch (ReflectiveOperationException e) {
+                throw new PrismException("cannot make the workload " + type.getName() + ": " + e, e);
+            }
+        }
+
+        /** @param run the timed phase of a stateless workload, shared by all ranks (threads launcher only, as a lambda) */
         public Builder run(Workload run) {
             Objects.requireNonNull(run, "run");
             this.workloads = () -> run;
+            this.workloadClass = null;
+            return this;
+        }
+
+        /**
+         * @param setup untimed work before the timed phase ({@link Workload#setup}), for a workload given by {@link
+         *              #run}: e.g. making the files it reads
+         * @return this builder
+         */
+        public Builder setup(Workload setup) {
+            this.setup = Objects.requireNonNull(setup, "setup");
+            return this;
+        }
+
+        /**
+         * @param teardown untimed work after validation ({@link Workload#teardown}), for a workload given by {@link
+         *                 #run}, run whether or not the timed phase failed
+         * @return this builder
+         */
+        public Builder teardown(Workload teardown) {
+            this.teardown = Objects.requireNonNull(teardown, "teardown");
             return this;
         }
 
@@ -156,7 +255,55 @@ public interface Benchmark {
             if (workloads == null) {
                 throw new IllegalStateException("benchmark '" + name + "' needs a workload: call run(...) or workload(...)");
             }
-            return new CustomBenchmark(name, description, parameters, workloads, runsByTime);
+            if ((setup != null || teardown != null) && workloadClass != null) {
+                throw new IllegalStateException("benchmark '" + name + "': setup(...) and teardown(...) go with run(...);"
+                        + " a workload class (" + workloadClass.getName() + ") has its own setup and teardown methods");
+            }
+            Supplier<? extends Workload> made = workloads;
+            if (setup != null || teardown != null) {
+                Supplier<? extends Workload> inner = workloads;
+                Workload before = setup;
+                Workload after = teardown;
+                made = () -> new Phased(before, inner.get(), after);
+            }
+            return new CustomBenchmark(name, description, parameters, made, runsByTime, workloadClass);
+        }
+
+        /** A workload given by its timed phase, with the set-up and teardown given beside it. */
+        private record Phased(Workload setup, Workload run, Workload teardown) implements Workload {
+            @Override
+            public void setup(WorkloadContext ctx) throws Exception {
+                if (setup != null) {
+                    setup.run(ctx);
+                }
+                run.setup(ctx);
+            }
+
+            @Override
+            public void rehearse(WorkloadContext ctx) throws Exception {
+                run.rehearse(ctx);
+            }
+
+            @Override
+            public void run(WorkloadContext ctx) throws Exception {
+                run.run(ctx);
+            }
+
+            @Override
+            public void validate(WorkloadContext ctx) throws Exception {
+                run.validate(ctx);
+            }
+
+            @Override
+            public void teardown(WorkloadContext ctx) throws Exception {
+                try {
+                    run.teardown(ctx);
+                } finally {
+                    if (teardown != null) {
+                        teardown.run(ctx);
+                    }
+                }
+            }
         }
     }
 }

@@ -79,4 +79,41 @@ public final class Benchmarks {
     public static Benchmark create(String name, Map<String, String> values) {
         return provider(name).create(values);
     }
+
+    /**
+     * @return the name of the class {@code benchmark}'s workloads are made of where ranks in other processes can make
+     *         it again by that name ({@link Benchmark.Builder#workload(Class)}); empty for a benchmark a provider makes,
+     *         or one made of lambdas
+     */
+    public static java.util.Optional<String> workloadClassOf(Benchmark benchmark) {
+        return benchmark instanceof CustomBenchmark c && c.workloadClass() != null
+                ? java.util.Optional.of(c.workloadClass().getName()) : java.util.Optional.empty();
+    }
+
+    /**
+     * What a rank in another process does with a benchmark built with {@link Benchmark.Builder#workload(Class)}: makes
+     * it again from its name, its workload class's name (found on this JVM's class path) and its parameters as text.
+     *
+     * @throws IllegalArgumentException when the class is not on the class path, or is no {@link Workload} that can be
+     *                                  made with a public no-argument constructor
+     */
+    public static Benchmark recreate(String name, String workloadClass, Map<String, String> parameters, boolean runsByTime) {
+        Class<?> type;
+        try {
+            // not initialised until it is known to be a workload: a name from the plan runs no other class's code
+            type = Class.forName(workloadClass, false, Benchmarks.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("benchmark '" + name + "': its workload class " + workloadClass
+                    + " is not on this rank's class path (" + e + ")");
+        }
+        if (!Workload.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException("benchmark '" + name + "': " + workloadClass + " is not a Workload");
+        }
+        Benchmark.Builder builder = Benchmark.builder(name).workload(type.asSubclass(Workload.class))
+                .parameters(Parameters.ofText(parameters));
+        if (runsByTime) {
+            builder.runsByTime();
+        }
+        return builder.build();
+    }
 }

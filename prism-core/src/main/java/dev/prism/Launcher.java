@@ -36,7 +36,9 @@ public interface Launcher extends AutoCloseable {
     /**
      * Ranks as child JVMs on this host, one process per rank, meeting through a coordinator on
      * loopback: separate kernel clients, file descriptors and locks, as separate users would be. The
-     * benchmark must come from a {@link BenchmarkProvider}: each process makes it again by name. The rank JVMs take
+     * benchmark must come from a {@link BenchmarkProvider} or be built with a workload class ({@link
+     * Benchmark.Builder#workload(Class)}): each process makes it again by name, with the class path of the loader
+     * that loaded PRISM (so under {@code mvn exec:java} and in IDEs too). The rank JVMs take
      * the flags in the environment variable {@code PRISM_JAVA_OPTS} after PRISM's own (as the {@code prism} command
      * and ranks under SLURM do), e.g. {@code -Xmx2g}.
      */

@@ -26,10 +26,28 @@ import java.util.stream.Collectors;
 public final class Parameters {
     private final List<Parameter<?>> declared;
     private final Map<String, Object> values;
+    /**
+     * Values known only as text, by name, where the parameters were not declared here: a custom benchmark made again
+     * in a rank's own process ({@link Benchmarks#recreate}), whose workload parses each as it asks for it
+     */
+    private final Map<String, String> undeclared;
 
     private Parameters(List<Parameter<?>> declared, Map<String, Object> values) {
+        this(declared, values, Map.of());
+    }
+
+    private Parameters(List<Parameter<?>> declared, Map<String, Object> values, Map<String, String> undeclared) {
         this.declared = declared;
         this.values = values;
+        this.undeclared = undeclared;
+    }
+
+    /**
+     * @return values known only as text: {@link #get} parses one with the parameter it is asked for (checking its
+     *         range); for a benchmark made again from its name and parameters in a rank's process
+     */
+    static Parameters ofText(Map<String, String> text) {
+        return new Parameters(List.of(), Map.of(), Collections.unmodifiableMap(new LinkedHashMap<>(text)));
     }
 
     /** @return every declared parameter at its default value */
@@ -56,6 +74,9 @@ public final class Parameters {
 
     /** @return the value of {@code parameter} */
     public <T> T get(Parameter<T> parameter) {
+        if (declared.isEmpty() && undeclared.containsKey(parameter.name())) {
+            return parameter.parse(undeclared.get(parameter.name()));
+        }
         return parameter.type().cast(values.get(requireDeclared(parameter.name()).name()));
     }
 
@@ -85,6 +106,9 @@ public final class Parameters {
 
     /** @return every value as text, by name, in declaration order */
     public Map<String, String> asText() {
+        if (declared.isEmpty() && !undeclared.isEmpty()) {
+            return undeclared;
+        }
         Map<String, String> text = new LinkedHashMap<>();
         for (Parameter<?> p : declared) {
             text.put(p.name(), p.formatUnchecked(values.get(p.name())));
@@ -117,12 +141,12 @@ public final class Parameters {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Parameters && ((Parameters) o).values.equals(values);
+        return o instanceof Parameters && ((Parameters) o).values.equals(values) && ((Parameters) o).undeclared.equals(undeclared);
     }
 
     @Override
     public int hashCode() {
-        return values.hashCode();
+        return values.hashCode() * 31 + undeclared.hashCode();
     }
 
     @Override

@@ -156,14 +156,16 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
     /**
      * @return the measurement of {@code operation}, merged over ranks and repetitions; its count is 0 when the
      *         operation was timed but every call of it failed ({@link Measurement#errors()} says how many)
-     * @throws IllegalArgumentException when the benchmark never timed {@code operation}, naming those it did;
+     * @throws IllegalArgumentException when the benchmark never timed {@code operation}, naming those it did and, for
+     *                                  a run that failed, its failure;
      *                                  {@link #measurements()}{@code .get(op)} gives null instead
      */
     public Measurement measurement(String operation) {
         Measurement m = measurements.get(operation);
         if (m == null) {
             throw new IllegalArgumentException("operation '" + operation + "' was not measured in " + benchmark
-                    + "; measured: " + String.join(", ", measurements.keySet()));
+                    + (measurements.isEmpty() ? "; nothing was measured" : "; measured: " + String.join(", ", measurements.keySet()))
+                    + (failure == null ? "" : "; the run failed: " + failure));
         }
         return m;
     }

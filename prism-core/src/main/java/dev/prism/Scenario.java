@@ -437,6 +437,15 @@ public final class Scenario {
             if (benchmarks.isEmpty()) {
                 throw new IllegalStateException("a scenario needs at least one benchmark: call benchmark(...)");
             }
+            if (!(launcher instanceof dev.prism.internal.launch.ThreadLauncher)) {
+                // known now, not after the benchmarks before it ran: ranks in other processes must make each benchmark
+                // again (those that bring their own ranks, torchrun's, excepted)
+                for (Benchmark b : benchmarks) {
+                    if (b.launcher().isEmpty()) {
+                        dev.prism.internal.coordination.PlanCodec.requireRecreatable(b);
+                    }
+                }
+            }
             if (pacing.timeBased()) {
                 List<String> byWork = benchmarks.stream().filter(b -> !b.runsByTime()).map(Benchmark::name).distinct().toList();
                 if (!byWork.isEmpty()) {

@@ -279,14 +279,46 @@ class DistributedTest {
     }
 
     @Test
-    void customBenchmarks_cannotCrossProcesses_andSaySo() {
+    void aBenchmarkOfLambdas_cannotCrossProcesses_andBuildSaysSo_beforeAnyWork() {
         Benchmark lambda = Benchmark.builder("adhoc").run(ctx -> { }).build();
-        RunResult run = null;
-        try {
-            run = Scenario.builder().target(target).benchmark(lambda).launcher(Launcher.processes()).build().execute().runs().get(0);
-        } catch (PrismException e) {
-            assertThat(e.getMessage()).contains("'adhoc' cannot run in other processes").contains("threads launcher");
+        Benchmark provided = sleep(-1, 0, -1);
+        // said by build(), not by execute() after the benchmarks before it ran
+        assertThatThrownBy(() -> Scenario.builder().target(target).benchmarks(List.of(provided, lambda))
+                .launcher(Launcher.processes()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'adhoc' cannot run in other processes")
+                .hasMessageContaining(".workload(YourWorkload.class), or use the threads launcher");
+        assertThat(target).isEmptyDirectory();
+    }
+
+    /** A benchmark written in Java, as a workload class: made again by name in each rank's own JVM. */
+    public static final class CountedTouches implements Workload {
+        static final Parameter<Integer> FILES = Parameter.ofInt("files", 3, 1, 1000, "files", "files each rank creates");
+
+        @Override
+        public void run(WorkloadContext ctx) throws IOException {
+            for (int i = 0; i < ctx.parameters().get(FILES); i++) {
+                Path f = ctx.workDirectory().resolve("f" + i);
+                try (var t = ctx.time("create", f)) {
+                    Files.createFile(f);
+                }
+            }
+            ctx.note("pid", String.valueOf(ProcessHandle.current().pid()));
         }
-        assertThat(run).isNull();
+    }
+
+    @Test
+    void aWorkloadClass_runsUnderTheProcessesLauncher_eachRankInItsOwnJvm_withItsParameters() {
+        Benchmark touches = Benchmark.builder("counted_touches")
+                .parameters(Parameters.defaults(List.of(CountedTouches.FILES)).with(CountedTouches.FILES, 7))
+                .workload(CountedTouches.class).build();
+        RunResult run = Scenario.builder().target(target).benchmark(touches).tasks(2).repetitions(1)
+                .launcher(Launcher.processes()).build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.measurement("create").count()).isEqualTo(2 * 7);
+        assertThat(run.parameters()).containsEntry("files", "7");
+        List<String> pids = run.repetitions().get(0).ranks().stream().map(r -> r.notes().get("pid")).toList();
+        assertThat(pids).doesNotContainNull().doesNotHaveDuplicates()
+                .doesNotContain(String.valueOf(ProcessHandle.current().pid()));
     }
 }

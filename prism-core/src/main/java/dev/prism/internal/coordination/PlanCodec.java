@@ -15,26 +15,33 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A {@link RunPlan} as a message. The benchmark travels as its name and parameters and is made again
- * in the rank's process by its provider, so only provider-registered benchmarks can run in other
- * processes. The deadline travels as time remaining, so clocks of different nodes need not agree.
+ * A {@link RunPlan} as a message. The benchmark travels as its name and parameters (and its workload class's name,
+ * for one built with {@code Benchmark.Builder.workload(Class)}) and is made again in the rank's process, from that
+ * class or by its provider; a benchmark of lambdas cannot run in other processes. The deadline travels as time remaining, so clocks of different nodes need not agree.
  */
 public final class PlanCodec {
     private PlanCodec() {
     }
 
-    /** @throws PrismException when the benchmark cannot be made again from its name and parameters */
+    /**
+     * @throws IllegalArgumentException when the benchmark cannot be made again in another process: neither from its
+     *                                  workload class nor by name through a provider
+     */
     public static void requireRecreatable(Benchmark benchmark) {
+        if (Benchmarks.workloadClassOf(benchmark).isPresent()) {
+            return;
+        }
         Benchmark again;
         try {
             again = Benchmarks.create(benchmark.name(), benchmark.parameters().asText());
         } catch (RuntimeException e) {
-            throw new PrismException("benchmark '" + benchmark.name() + "' cannot run in other processes: ranks there"
-                    + " make it again by name through its BenchmarkProvider, and that failed (" + e.getMessage()
-                    + "); register it with a provider, or use the threads launcher");
+            throw new IllegalArgumentException("benchmark '" + benchmark.name() + "' cannot run in other processes: its"
+                    + " workload is a lambda of this JVM's, and ranks there make a benchmark again from its workload"
+                    + " class or by name through a BenchmarkProvider (" + e.getMessage() + "); give the builder"
+                    + " .workload(YourWorkload.class), or use the threads launcher");
         }
         if (!again.parameters().asText().equals(benchmark.parameters().asText())) {
-            throw new PrismException("benchmark '" + benchmark.name() + "' made again from its parameters differs: "
+            throw new IllegalArgumentException("benchmark '" + benchmark.name() + "' made again from its parameters differs: "
                     + again.parameters() + " instead of " + benchmark.parameters());
         }
     }
@@ -42,6 +49,8 @@ public final class PlanCodec {
     static ObjectNode encode(RunPlan plan) {
         ObjectNode m = Channel.message("plan");
         m.put("benchmark", plan.benchmark().name());
+        Benchmarks.workloadClassOf(plan.benchmark()).ifPresent(c -> m.put("workloadClass", c));
+        m.put("runsByTime", plan.benchmark().runsByTime());
         ObjectNode parameters = m.putObject("parameters");
         plan.benchmark().parameters().asText().forEach(parameters::put);
         m.put("tasks", plan.tasks());
@@ -64,7 +73,10 @@ public final class PlanCodec {
     public static RunPlan decode(JsonNode m, ScenarioListener listener) {
         Map<String, String> parameters = new LinkedHashMap<>();
         m.path("parameters").fields().forEachRemaining(e -> parameters.put(e.getKey(), e.getValue().asText()));
-        Benchmark benchmark = Benchmarks.create(m.path("benchmark").asText(), parameters);
+        Benchmark benchmark = m.hasNonNull("workloadClass")
+                ? Benchmarks.recreate(m.path("benchmark").asText(), m.path("workloadClass").asText(), parameters,
+                m.path("runsByTime").asBoolean(false))
+                : Benchmarks.create(m.path("benchmark").asText(), parameters);
         JsonNode output = m.path("rankOutput");
         return new RunPlan(benchmark, m.path("tasks").asInt(), Path.of(m.path("runDirectory").asText()),
                 m.path("seed").asLong(), Duration.ofNanos(m.path("timeoutNanos").asLong()),

@@ -222,7 +222,7 @@ public final class ProcessLauncher implements Launcher {
         // PRISM's own settings (prism.verbose…) reach every rank
         System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("prism."))
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RankWorker.class.getName(),
+        command.addAll(List.of("-cp", RankClassPath.of(RankWorker.class), RankWorker.class.getName(),
                 where, String.valueOf(port), String.valueOf(rank),
                 String.valueOf(connectSeconds), plan.runDirectory().toString(), String.valueOf(ProcessHandle.current().pid())));
         try {
