@@ -278,6 +278,10 @@ public final class Scenario {
                     throw new IllegalArgumentException("tasks must each be in 1.." + MAX_TASKS + ", was " + n);
                 }
             }
+            if (Arrays.stream(counts).distinct().count() != counts.length) {
+                throw new IllegalArgumentException("tasks must be distinct task counts, was " + Arrays.toString(counts)
+                        + ": each count runs once with every repetition, so a repeated one would run twice");
+            }
             this.tasks = Arrays.stream(counts).boxed().toList();
             return this;
         }
@@ -436,6 +440,18 @@ public final class Scenario {
             }
             if (benchmarks.isEmpty()) {
                 throw new IllegalStateException("a scenario needs at least one benchmark: call benchmark(...)");
+            }
+            // each benchmark's own rules (parameters that do not fit together, a dataset that is not there, a layout
+            // no task count can hold) fail here, naming the parameter, not as a run after the benchmarks before it
+            for (Benchmark b : benchmarks) {
+                for (int t : tasks) {
+                    try {
+                        b.footprint(t);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException(b.name() + " at " + t + (t == 1 ? " task: " : " tasks: ")
+                                + e.getMessage() + "; nothing was written", e);
+                    }
+                }
             }
             if (!(launcher instanceof dev.prism.internal.launch.ThreadLauncher)) {
                 // known now, not after the benchmarks before it ran: ranks in other processes must make each benchmark

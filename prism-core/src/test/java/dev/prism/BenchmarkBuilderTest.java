@@ -110,4 +110,38 @@ class BenchmarkBuilderTest {
                 .hasMessageContaining("operation 'stat' was not measured in broken; nothing was measured; the run failed: ")
                 .hasMessageContaining("no such device");
     }
+
+    @Test
+    void aLauncherThatBreaksMidScenario_keepsWhatRanBefore_andNamesTheBrokenConfiguration(@TempDir Path tmp) throws Exception {
+        Launcher threads = Launcher.threads();
+        Launcher breaksSecond = new Launcher() {
+            private int plans;
+
+            @Override
+            public String name() {
+                return "breaks-second";
+            }
+
+            @Override
+            public List<RankResult> launch(RunPlan plan) {
+                if (++plans > 1) {
+                    throw new PrismException("the coordinator lost its socket");
+                }
+                return threads.launch(plan);
+            }
+        };
+        Path out = tmp.resolve("out");
+        Files.createDirectories(tmp.resolve("target"));
+        ScenarioResult result = Scenario.builder().target(tmp.resolve("target")).output(out)
+                .benchmark(Benchmarks.create("test_noop", Map.of())).tasks(1, 2, 3).repetitions(1).warmups(0)
+                .launcher(breaksSecond).build().execute();
+        assertThat(result.runs()).extracting(RunResult::tasks).containsExactly(1, 2);
+        assertThat(result.runs().get(0).passed()).isTrue();
+        RunResult broken = result.runs().get(1);
+        assertThat(broken.passed()).isFalse();
+        assertThat(broken.failure().message()).contains("the launcher failed: the coordinator lost its socket")
+                .contains("the configurations after it did not run");
+        assertThat(Results.load(out)).extracting(RunResult::tasks).containsExactly(1, 2);
+        assertThat(tmp.resolve("target")).isEmptyDirectory();
+    }
 }

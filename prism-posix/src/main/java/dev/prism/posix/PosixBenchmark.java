@@ -45,6 +45,23 @@ public abstract class PosixBenchmark<B extends PosixBenchmark<B>> extends Abstra
     /** @return a copy of this benchmark with {@code parameters} */
     protected abstract B with(Parameters parameters);
 
+    /**
+     * Checks the rules between this benchmark's parameters that no single setter can (a tree too large for its depth
+     * and breadth, a dataset directory that is not there); {@code Scenario.build()} calls it, through {@link
+     * #footprint}, before any work. Nothing by default.
+     *
+     * @throws IllegalArgumentException naming the parameters and what is wrong
+     */
+    protected void checkTogether() {
+    }
+
+    /** @return nothing known before it runs, once {@link #checkTogether()} passed */
+    @Override
+    public java.util.Optional<dev.prism.Footprint> footprint(int tasks) {
+        checkTogether();
+        return java.util.Optional.empty();
+    }
+
     /** @return a copy with one parameter changed (checked) */
     protected final <T> B set(Parameter<T> parameter, T value) {
         return with(parameters().with(parameter, value));

@@ -74,14 +74,22 @@ public final class ScenarioRunner {
         others.recentlyActive().ifPresent(scenario.listener()::otherRunsInTarget);
         List<RunResult> runs = new ArrayList<>();
         String writeProblem = null;
+        Benchmark currentBenchmark = null;
+        int currentTasks = 0;
+        Instant currentStart = null;
+        TargetInfo currentTarget = null;
         try {
             TargetInfo target = onTarget("looking up the target's filesystem (statfs " + scenario.target() + ")",
                     () -> TargetInfo.of(scenario.target()), null);
+            currentTarget = target;
             for (Benchmark benchmark : scenario.benchmarks()) {
                 for (int tasks : scenario.tasks()) {
                     if (scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut)) {
                         break; // after a timeout the storage may hang: the next configuration would hang on it too
                     }
+                    currentBenchmark = benchmark;
+                    currentTasks = tasks;
+                    currentStart = Instant.now();
                     RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host, runs.size() + 1);
                     runs.add(run);
                     if (scenario.output() != null && writeProblem == null) {
@@ -98,8 +106,31 @@ public final class ScenarioRunner {
                     scenario.listener().runFinished(run);
                 }
             }
-        } catch (RuntimeException | Error e) {
-            // a launcher refused or broke: nothing to report, but the run directory still goes
+        } catch (RuntimeException e) {
+            // a launcher refused or broke: the run directory still goes; before any run finished there is nothing to
+            // report, and the exception says why
+            closeLaunchers();
+            if (runs.isEmpty() || currentBenchmark == null) {
+                cleanUp(runDirectory, true);
+                throw e;
+            }
+            // after some did, their results are kept: the configuration that broke is a failed run naming why, and
+            // the ones after it do not run
+            RunResult broken = brokenRun(currentBenchmark, currentTasks, currentStart, currentTarget, host, e);
+            runs.add(broken);
+            if (scenario.output() != null && writeProblem == null) {
+                try {
+                    ResultJson.writeInto(scenario.output(), runs.size() - 1, broken);
+                } catch (IOException io) {
+                    writeProblem = "could not write the result document of " + broken.benchmark() + " with "
+                            + broken.tasks() + " task(s) into " + scenario.output() + ": " + RunDirectory.describe(io);
+                }
+            }
+            scenario.listener().runFinished(broken);
+            String cleanup = cleanUp(runDirectory, true);
+            return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
+                    scenario.interruption().reason().orElse(null), cleanup, writeProblem);
+        } catch (Error e) {
             closeLaunchers();
             cleanUp(runDirectory, true);
             throw e;
@@ -318,6 +349,21 @@ public final class ScenarioRunner {
                 merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
                 repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host,
                 scenario.provenance().withPrograms(programs(repetitions)), load.finish());
+    }
+
+    /**
+     * @return the run of a configuration whose launcher broke ({@code e}): failed, with nothing measured, its failure
+     *         the exception's message
+     */
+    private RunResult brokenRun(Benchmark benchmark, int tasks, Instant startedAt, TargetInfo target, HostInfo host,
+                                RuntimeException e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return new RunResult(scenario.runId(), benchmark.name(), benchmark.recordedParameters(), tasks,
+                launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
+                scenario.stallThreshold(), Status.FAIL, new Failure(Failure.Kind.EXCEPTION,
+                "the launcher failed: " + message + "; the configurations after it did not run", -1),
+                Map.of(), List.of(), RankSpread.ofRepetitions(List.of()), startedAt == null ? Instant.now() : startedAt,
+                Instant.now(), target, host, scenario.provenance(), dev.prism.HostConditions.UNKNOWN);
     }
 
     /** @return each program a rank listed in its note {@value WorkloadContext#PROGRAMS_NOTE}, with the version it noted */

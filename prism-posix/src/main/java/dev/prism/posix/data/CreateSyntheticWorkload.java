@@ -143,6 +143,11 @@ public final class CreateSyntheticWorkload extends PosixBenchmark<CreateSyntheti
         return set(COMPRESS_RATIO, ratio);
     }
 
+    @Override
+    protected void checkTogether() {
+        checked();
+    }
+
     /**
      * @return this benchmark when min_size ≤ file_size ≤ max_size
      * @throws IllegalArgumentException naming the sizes otherwise

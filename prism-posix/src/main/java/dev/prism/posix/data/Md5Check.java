@@ -150,6 +150,11 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
                 .set(CreateDataset.SHARDS, spec.shards()).set(CreateDataset.CONTENT_SEED, spec.seed());
     }
 
+    @Override
+    protected void checkTogether() {
+        checked();
+    }
+
     /**
      * @return this benchmark when its parameters fit together
      * @throws IllegalArgumentException naming the parameter otherwise

@@ -76,6 +76,11 @@ public final class FolderBench extends PosixBenchmark<FolderBench> {
         return set(LEAF_FILE_SIZE, fileSize);
     }
 
+    @Override
+    protected void checkTogether() {
+        checked();
+    }
+
     /**
      * @return this benchmark when its tree has at most {@link #MAX_DIRECTORIES} directories
      * @throws IllegalArgumentException naming depth and breadth otherwise
