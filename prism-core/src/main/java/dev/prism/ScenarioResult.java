@@ -110,6 +110,19 @@ public record ScenarioResult(String runId, List<RunResult> runs, Instant started
                         .map(r -> r.benchmark() + " with " + r.tasks() + " task(s)").distinct().toList()))));
     }
 
+    /**
+     * @return the run of {@code benchmark}, as configured (its name and parameters), with {@code tasks} ranks
+     * @throws IllegalArgumentException when there is none, naming the runs there are
+     */
+    public RunResult run(Benchmark benchmark, int tasks) {
+        java.util.Objects.requireNonNull(benchmark, "benchmark");
+        return runs.stream().filter(r -> r.benchmark().equals(benchmark.name()) && r.tasks() == tasks
+                        && r.parameters().equals(benchmark.recordedParameters())).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no run of " + benchmark + " with " + tasks + " task(s); runs: "
+                        + (runs.isEmpty() ? "none" : String.join(", ", runs.stream()
+                        .map(r -> r.benchmark() + " with " + r.tasks() + " task(s)").distinct().toList()))));
+    }
+
     /** @return the latency tables of all runs, one per benchmark */
     public String table() {
         return TextTable.of(runs);

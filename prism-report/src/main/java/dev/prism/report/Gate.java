@@ -78,6 +78,16 @@ public final class Gate {
         return new Subject(Objects.requireNonNull(benchmark, "benchmark"), 0);
     }
 
+    /**
+     * @return an expectation about {@code benchmark}'s runs: as {@link #expect(String)} with its name, and {@link
+     *         Subject#op} checks the operation at once against what the benchmark says it measures ({@link
+     *         Benchmark#operations()}), so {@code op("crate")} fails as it is written, not after the run
+     */
+    public static Subject expect(Benchmark benchmark) {
+        Objects.requireNonNull(benchmark, "benchmark");
+        return new Subject(benchmark.name(), 0, java.util.Set.copyOf(benchmark.operations()));
+    }
+
     /** @return the expectations */
     public List<Expectation> expectations() {
         return expectations;
@@ -115,6 +125,15 @@ public final class Gate {
         }
     }
 
+    /**
+     * As {@link #requireMatches(List, List)}, for what {@code scenario} will run: call it before {@code execute()}.
+     *
+     * @throws IllegalArgumentException naming the first expectation that cannot be met
+     */
+    public void requireMatches(dev.prism.Scenario scenario) {
+        requireMatches(scenario.benchmarks(), scenario.tasks());
+    }
+
     private static boolean matches(String pattern, String operation) {
         return pattern.contains("*") ? operation.matches(java.util.regex.Pattern.quote(pattern).replace("*", "\\E.*\\Q"))
                 : pattern.equals(operation);
@@ -146,10 +165,17 @@ public final class Gate {
     public static final class Subject {
         private final String benchmark;
         private final int tasks;
+        /** The operations the benchmark says it measures, as names or patterns; empty when it did not say or was named */
+        private final java.util.Set<String> operations;
 
         private Subject(String benchmark, int tasks) {
+            this(benchmark, tasks, java.util.Set.of());
+        }
+
+        private Subject(String benchmark, int tasks, java.util.Set<String> operations) {
             this.benchmark = benchmark;
             this.tasks = tasks;
+            this.operations = operations;
         }
 
         /** @param tasks only runs with this task count (default: every task count), at least 1 */
@@ -157,14 +183,22 @@ public final class Gate {
             if (tasks < 1) {
                 throw new IllegalArgumentException("tasks must be at least 1, was " + tasks);
             }
-            return new Subject(benchmark, tasks);
+            return new Subject(benchmark, tasks, operations);
         }
 
-        /** @param operation the operation, e.g. {@code create} */
+        /**
+         * @param operation the operation, e.g. {@code create}
+         * @throws IllegalArgumentException when it is blank, or, for a subject given as a {@link Benchmark} that says
+         *                                  what it measures, when the benchmark does not measure it (naming what it does)
+         */
         public Operation op(String operation) {
             if (operation == null || operation.isBlank()) {
                 throw new IllegalArgumentException("operation must be a non-blank name, was "
                         + (operation == null ? "null" : "'" + operation + "'"));
+            }
+            if (!operations.isEmpty() && operations.stream().noneMatch(pattern -> matches(pattern, operation))) {
+                throw new IllegalArgumentException("operation must be one " + benchmark + " measures ("
+                        + String.join(", ", new java.util.TreeSet<>(operations)) + "), was '" + operation + "'");
             }
             return new Operation(this, operation);
         }

@@ -30,6 +30,11 @@ import java.util.List;
  * }</pre>
  */
 public final class CreateSyntheticWorkload extends PosixBenchmark<CreateSyntheticWorkload> {
+    /** The operation one request's service time: {@value}, for gates and look-ups ({@code run.measurement(CreateSyntheticWorkload.OP_SERVICE)}). */
+    public static final String OP_SERVICE = "service";
+    /** The operation one request's response time, queueing included: {@value}, for gates and look-ups ({@code run.measurement(CreateSyntheticWorkload.OP_RESPONSE)}). */
+    public static final String OP_RESPONSE = "response";
+
     /** Files per rank. */
     public static final Parameter<Integer> SYNTHETIC_FILES =
             Parameter.ofInt("files", 200, 1, 100_000_000, "files", "files each rank writes");
@@ -166,7 +171,7 @@ public final class CreateSyntheticWorkload extends PosixBenchmark<CreateSyntheti
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("service", "response");
+        return java.util.Set.of(OP_SERVICE, OP_RESPONSE);
     }
 
     @Override

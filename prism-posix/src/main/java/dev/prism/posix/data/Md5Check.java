@@ -34,6 +34,15 @@ import java.util.List;
  * }</pre>
  */
 public final class Md5Check extends PosixBenchmark<Md5Check> {
+    /** The operation one file, open to close, hashing included: {@value}, for gates and look-ups ({@code run.measurement(Md5Check.OP_FILE)}). */
+    public static final String OP_FILE = "file";
+    /** The operation its open: {@value}, for gates and look-ups ({@code run.measurement(Md5Check.OP_OPEN)}). */
+    public static final String OP_OPEN = "open";
+    /** The operation one chunk's read: {@value}, for gates and look-ups ({@code run.measurement(Md5Check.OP_READ)}). */
+    public static final String OP_READ = "read";
+    /** The operation its close: {@value}, for gates and look-ups ({@code run.measurement(Md5Check.OP_CLOSE)}). */
+    public static final String OP_CLOSE = "close";
+
     /** An existing dataset directory to read, or empty to generate one. */
     public static final Parameter<String> DATASET = Parameter.ofString("dataset", "",
             "directory of files to read (read only; its manifest.json is used when present); empty: generate one in setup");
@@ -179,7 +188,7 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("file", "open", "read", "close");
+        return java.util.Set.of(OP_FILE, OP_OPEN, OP_READ, OP_CLOSE);
     }
 
     @Override

@@ -24,6 +24,19 @@ import java.util.List;
  * }</pre>
  */
 public final class CreateFiles extends FileSetBenchmark<CreateFiles> {
+    /** The operation the whole file: open, write, optional fsync and close: {@value}, for gates and look-ups ({@code run.measurement(CreateFiles.OP_CREATE)}). */
+    public static final String OP_CREATE = "create";
+    /** The operation the open that creates the file: {@value}, for gates and look-ups ({@code run.measurement(CreateFiles.OP_OPEN)}). */
+    public static final String OP_OPEN = "open";
+    /** The operation writing its bytes: {@value}, for gates and look-ups ({@code run.measurement(CreateFiles.OP_WRITE)}). */
+    public static final String OP_WRITE = "write";
+    /** The operation the fsync, with fsync=true: {@value}, for gates and look-ups ({@code run.measurement(CreateFiles.OP_FSYNC)}). */
+    public static final String OP_FSYNC = "fsync";
+    /** The operation the close: {@value}, for gates and look-ups ({@code run.measurement(CreateFiles.OP_CLOSE)}). */
+    public static final String OP_CLOSE = "close";
+    /** The operation dropping it from the page cache after, with drop_cache=true: {@value}, for gates and look-ups ({@code run.measurement(CreateFiles.OP_DROP_CACHE)}). */
+    public static final String OP_DROP_CACHE = "drop_cache";
+
     /** Bytes per write call. */
     public static final Parameter<DataSize> BLOCK_SIZE = Parameter.ofSize("block_size", DataSize.ofMiB(1),
             DataSize.ofBytes(1), DataSize.ofMiB(256), "bytes per write call (a file larger than this takes several)");
@@ -77,7 +90,7 @@ public final class CreateFiles extends FileSetBenchmark<CreateFiles> {
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("create", "open", "write", "fsync", "close", "drop_cache");
+        return java.util.Set.of(OP_CREATE, OP_OPEN, OP_WRITE, OP_FSYNC, OP_CLOSE, OP_DROP_CACHE);
     }
 
     @Override

@@ -19,6 +19,9 @@ import java.util.List;
  * }</pre>
  */
 public final class DeleteFiles extends FileSetBenchmark<DeleteFiles> {
+    /** The operation removing one file: {@value}, for gates and look-ups ({@code run.measurement(DeleteFiles.OP_UNLINK)}). */
+    public static final String OP_UNLINK = "unlink";
+
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
@@ -39,7 +42,7 @@ public final class DeleteFiles extends FileSetBenchmark<DeleteFiles> {
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("unlink");
+        return java.util.Set.of(OP_UNLINK);
     }
 
     @Override

@@ -19,6 +19,11 @@ import java.util.List;
  * }</pre>
  */
 public final class ListFiles extends FileSetBenchmark<ListFiles> {
+    /** The operation listing the directory: {@value}, for gates and look-ups ({@code run.measurement(ListFiles.OP_READDIR)}). */
+    public static final String OP_READDIR = "readdir";
+    /** The operation one file's stat: {@value}, for gates and look-ups ({@code run.measurement(ListFiles.OP_STAT)}). */
+    public static final String OP_STAT = "stat";
+
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
@@ -45,7 +50,7 @@ public final class ListFiles extends FileSetBenchmark<ListFiles> {
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("readdir", "stat");
+        return java.util.Set.of(OP_READDIR, OP_STAT);
     }
 
     @Override

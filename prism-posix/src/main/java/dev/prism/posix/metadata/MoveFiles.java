@@ -19,6 +19,9 @@ import java.util.List;
  * }</pre>
  */
 public final class MoveFiles extends FileSetBenchmark<MoveFiles> {
+    /** The operation moving one file: {@value}, for gates and look-ups ({@code run.measurement(MoveFiles.OP_RENAME)}). */
+    public static final String OP_RENAME = "rename";
+
     /** Every parameter, in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> PARAMETERS = List.of(ACCESS, FILES, FILE_SIZE, DIRECTORY);
 
@@ -45,7 +48,7 @@ public final class MoveFiles extends FileSetBenchmark<MoveFiles> {
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("rename");
+        return java.util.Set.of(OP_RENAME);
     }
 
     @Override

@@ -23,6 +23,13 @@ import java.util.List;
  * }</pre>
  */
 public final class OpenContention extends PosixBenchmark<OpenContention> {
+    /** The operation opening the shared file: {@value}, for gates and look-ups ({@code run.measurement(OpenContention.OP_OPEN)}). */
+    public static final String OP_OPEN = "open";
+    /** The operation reading it: {@value}, for gates and look-ups ({@code run.measurement(OpenContention.OP_READ)}). */
+    public static final String OP_READ = "read";
+    /** The operation closing it: {@value}, for gates and look-ups ({@code run.measurement(OpenContention.OP_CLOSE)}). */
+    public static final String OP_CLOSE = "close";
+
     /** Opens per rank. */
     public static final Parameter<Integer> OPENS =
             Parameter.ofInt("opens", 1000, 1, 100_000_000, "opens", "times each rank opens and closes the shared file");
@@ -71,7 +78,7 @@ public final class OpenContention extends PosixBenchmark<OpenContention> {
 
     @Override
     public java.util.Set<String> operations() {
-        return java.util.Set.of("open", "read", "close");
+        return java.util.Set.of(OP_OPEN, OP_READ, OP_CLOSE);
     }
 
     @Override
