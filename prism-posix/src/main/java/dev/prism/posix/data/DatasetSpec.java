@@ -37,9 +37,104 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
     public record File(String path, long sizeBytes, int index) {
     }
 
-    /** Copies the list. */
+    /**
+     * Copies the list and checks each value as {@code create_dataset}'s parameters do.
+     *
+     * @throws IllegalArgumentException naming the component, its value and the accepted range
+     */
     public DatasetSpec {
-        sizeClasses = List.copyOf(sizeClasses);
+        if (sizeClasses == null || sizeClasses.isEmpty()) {
+            throw new IllegalArgumentException("sizeClasses must name at least one file size, was " + sizeClasses);
+        }
+        sizeClasses = List.copyOf(CreateDataset.SIZE_CLASSES.check(List.copyOf(sizeClasses)));
+        CreateDataset.FILES_PER_CLASS.check(filesPerClass);
+        CreateDataset.TOTAL_SIZE.check(java.util.Objects.requireNonNull(totalSize, "totalSize"));
+        java.util.Objects.requireNonNull(layout, "layout");
+        CreateDataset.SHARDS.check(shards);
+    }
+
+    /**
+     * @return a builder starting from {@code create_dataset}'s defaults (the paper's six size classes, 8 KiB to 1 GiB,
+     *         4 files each, at most 2 GiB, 16 shards, seed 42), each setter checked at once
+     *
+     * <pre>{@code
+     * import dev.prism.DataSize;
+     * import dev.prism.posix.data.DatasetLayout;
+     * import dev.prism.posix.data.DatasetSpec;
+     *
+     * var spec = DatasetSpec.builder().sizeClasses(DataSize.ofKiB(32)).filesPerClass(1000)
+     *         .totalSize(DataSize.ofMiB(32)).layout(DatasetLayout.FLAT).build();
+     * System.out.println(spec.fileCount() + " files");   // 1000 files
+     * }</pre>
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link DatasetSpec}; each setter checks its argument at once, naming it, its value and the range. */
+    public static final class Builder {
+        private List<DataSize> sizeClasses = CreateDataset.SIZE_CLASSES.defaultValue();
+        private int filesPerClass = CreateDataset.FILES_PER_CLASS.defaultValue();
+        private DataSize totalSize = CreateDataset.TOTAL_SIZE.defaultValue();
+        private DatasetLayout layout = CreateDataset.LAYOUT.defaultValue();
+        private int shards = CreateDataset.SHARDS.defaultValue();
+        private long seed = CreateDataset.CONTENT_SEED.defaultValue();
+
+        private Builder() {
+        }
+
+        /** @param sizes file sizes, each 1 B..64 GiB, in the order each round fills them */
+        public Builder sizeClasses(DataSize... sizes) {
+            if (sizes == null || sizes.length == 0) {
+                throw new IllegalArgumentException("sizeClasses must name at least one file size, was none");
+            }
+            this.sizeClasses = CreateDataset.SIZE_CLASSES.check(List.of(sizes));
+            return this;
+        }
+
+        /** @param files at most this many files of each size class, 1..10000000 */
+        public Builder filesPerClass(int files) {
+            this.filesPerClass = CreateDataset.FILES_PER_CLASS.check(files);
+            return this;
+        }
+
+        /** @param size the dataset's size at most; a file that would pass it is left out */
+        public Builder totalSize(DataSize size) {
+            this.totalSize = CreateDataset.TOTAL_SIZE.check(size);
+            return this;
+        }
+
+        /** @param layout flat, or sharded into {@link #shards} subdirectories */
+        public Builder layout(DatasetLayout layout) {
+            this.layout = CreateDataset.LAYOUT.check(layout);
+            return this;
+        }
+
+        /** @param shards subdirectories of a sharded dataset, 1..1000000 */
+        public Builder shards(int shards) {
+            this.shards = CreateDataset.SHARDS.check(shards);
+            return this;
+        }
+
+        /** @param seed the content's seed: the same seed gives the same bytes everywhere */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * @return the spec
+         * @throws IllegalArgumentException when not even one file of the smallest class fits the total size
+         */
+        public DatasetSpec build() {
+            DatasetSpec spec = new DatasetSpec(sizeClasses, filesPerClass, totalSize, layout, shards, seed);
+            DataSize smallest = sizeClasses.stream().min(DataSize::compareTo).orElseThrow();
+            if (smallest.bytes() > totalSize.bytes()) {
+                throw new IllegalArgumentException("totalSize " + totalSize + " is smaller than one file of the smallest"
+                        + " size class (" + smallest + "); raise it or add a smaller class");
+            }
+            return spec;
+        }
     }
 
     /**
