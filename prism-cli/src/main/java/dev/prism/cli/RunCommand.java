@@ -4,6 +4,7 @@ import dev.prism.Benchmark;
 import dev.prism.BenchmarkProvider;
 import dev.prism.Benchmarks;
 import dev.prism.Parameter;
+import dev.prism.Sweep;
 import dev.prism.Scenario;
 import dev.prism.torch.TorchBenchmark;
 import picocli.CommandLine;
@@ -101,41 +102,33 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * @return every combination of the swept values in {@code values}, the first parameter varying slowest: a
-     *         value {@code a,b,c} of a parameter that {@linkplain Parameter#sweepable can be swept} is three
+     * @return every configuration {@code values} make, through the API's {@link Sweep} (the first parameter varying
+     *         slowest): a value {@code a,b,c} of a parameter that {@linkplain Parameter#sweepable can be swept} is three
      *         configurations; a list or text parameter takes its commas as part of its one value
      */
-    static List<Map<String, String>> sweep(BenchmarkProvider provider, Map<String, String> values) {
-        List<Map<String, String>> combinations = new ArrayList<>();
-        combinations.add(new LinkedHashMap<>());
+    static List<Benchmark> sweep(BenchmarkProvider provider, Map<String, String> values) {
+        Map<String, List<String>> choices = new LinkedHashMap<>();
+        Map<String, String> first = new LinkedHashMap<>();
         values.forEach((name, value) -> {
             boolean sweepable = provider.parameters().stream().anyMatch(p -> p.name().equals(name) && p.sweepable());
-            List<String> choices = sweepable ? List.of(value.split(",", -1)) : List.of(value);
-            Set<String> seen = new HashSet<>();
-            for (String choice : choices) {
-                if (choice.isBlank()) {
-                    throw new IllegalArgumentException("-p " + name + "=" + value + " has an empty value in its sweep");
-                }
-                if (!seen.add(choice.strip())) {
-                    throw new IllegalArgumentException("-p " + name + "=" + value + " sweeps '" + choice.strip() + "' twice");
-                }
+            List<String> split = sweepable ? List.of(value.split(",", -1)) : List.of(value);
+            if (split.stream().anyMatch(String::isBlank)) {
+                throw new IllegalArgumentException("-p " + name + "=" + value + " has an empty value in its sweep");
             }
-            List<Map<String, String>> next = new ArrayList<>();
-            for (Map<String, String> partial : combinations) {
-                for (String choice : choices) {
-                    Map<String, String> extended = new LinkedHashMap<>(partial);
-                    extended.put(name, choice.strip());
-                    next.add(extended);
-                }
-            }
-            combinations.clear();
-            combinations.addAll(next);
+            choices.put(name, split);
+            first.put(name, split.get(0).strip());
         });
-        if (combinations.size() > 1000) {
-            throw new IllegalArgumentException("the -p sweeps of " + provider.name() + " make " + combinations.size()
-                    + " configurations; at most 1000");
+        // the base holds each parameter's first value, so a provider that needs a parameter makes it; the sweep then
+        // sets every value, each configuration made again by the provider
+        Sweep sweep = Sweep.of(provider.create(first));
+        for (Map.Entry<String, List<String>> e : choices.entrySet()) {
+            try {
+                sweep = sweep.param(e.getKey(), e.getValue().toArray(String[]::new));
+            } catch (IllegalArgumentException problem) {
+                throw new IllegalArgumentException("-p " + e.getKey() + "=" + values.get(e.getKey()) + ": " + problem.getMessage(), problem);
+            }
         }
-        return combinations;
+        return sweep.benchmarks();
     }
 
     /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */
@@ -158,8 +151,8 @@ final class RunCommand implements Callable<Integer> {
                     used.add(key);
                 }
             });
-            for (Map<String, String> one : sweep(provider, values)) {
-                benchmarks.add(onTorchNodes(provider.create(one)));
+            for (Benchmark one : sweep(provider, values)) {
+                benchmarks.add(onTorchNodes(one));
             }
         }
         for (String key : parameters.keySet()) {
