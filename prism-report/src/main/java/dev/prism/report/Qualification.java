@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.Benchmark;
+import dev.prism.DataSize;
 import dev.prism.Benchmarks;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -131,6 +133,199 @@ public final class Qualification {
             return fromJson(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return a builder of requirements in Java, section by section as a requirements file has them (the same fields,
+     *         the same derivation and checks): a job of {@code ranks} or {@code nodes × gpusPerNode}, then at least one of
+     *         checkpoint, data, environment, interactive
+     *
+     * <pre>{@code
+     * import dev.prism.DataSize;
+     * import dev.prism.report.Qualification;
+     * import java.time.Duration;
+     *
+     * var q = Qualification.builder().name("cluster-a").job(64, 8)
+     *         .checkpoint("llama3-8b", Duration.ofSeconds(30))
+     *         .data(2_000, DataSize.ofKiB(150), 1)
+     *         .statP99(Duration.ofMillis(5))
+     *         .build();
+     * q.requirements().forEach(r -> System.out.println(r.id() + ": " + r.derivation()));
+     * }</pre>
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Builds a {@link Qualification} as a requirements file describes one: each setter is one of the file's fields
+     * (named in its Javadoc), checked at once for what it alone can be; {@link #build()} derives the requirements with the
+     * file's own arithmetic and checks, naming the field.
+     */
+    public static final class Builder {
+        private final com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
+
+        private Builder() {
+        }
+
+        private com.fasterxml.jackson.databind.node.ObjectNode section(String name) {
+            return root.has(name) ? (com.fasterxml.jackson.databind.node.ObjectNode) root.get(name) : root.putObject(name);
+        }
+
+        private static double positive(String field, double value) {
+            if (!(value > 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException(field + " must be a positive number, was " + value);
+            }
+            return value;
+        }
+
+        private static Duration positive(String field, Duration value) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(field + " must be a positive duration, was " + value);
+            }
+            return value;
+        }
+
+        private static DataSize positive(String field, DataSize value) {
+            if (value == null || value.bytes() <= 0) {
+                throw new IllegalArgumentException(field + " must be a positive size, was " + value);
+            }
+            return value;
+        }
+
+        /** @param name the requirements' name ({@code name}) */
+        public Builder name(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("name must be non-blank, was " + (name == null ? "null" : "'" + name + "'"));
+            }
+            root.put("name", name);
+            return this;
+        }
+
+        /** @param ranks the job's ranks ({@code job.ranks}), 1..1000000 */
+        public Builder ranks(int ranks) {
+            section("job").removeAll().put("ranks", (int) positive("job.ranks", ranks));
+            return this;
+        }
+
+        /** @param nodes the job's nodes ({@code job.nodes}) @param gpusPerNode GPUs on each ({@code job.gpusPerNode}) */
+        public Builder job(int nodes, int gpusPerNode) {
+            section("job").removeAll().put("nodes", (int) positive("job.nodes", nodes))
+                    .put("gpusPerNode", (int) positive("job.gpusPerNode", gpusPerNode));
+            return this;
+        }
+
+        /** @param factor how much more than the job's need to ask for ({@code headroom}), 1..100 */
+        public Builder headroom(double factor) {
+            root.put("headroom", positive("headroom", factor));
+            return this;
+        }
+
+        /**
+         * @param model a preset ({@code checkpoint.model}: llama3-8b, llama3-70b, llama3-405b)
+         * @param stall the stall a save may cost the job ({@code checkpoint.stallSeconds})
+         */
+        public Builder checkpoint(String model, Duration stall) {
+            if (model == null || model.isBlank()) {
+                throw new IllegalArgumentException("checkpoint.model must name a preset, was " + model);
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode c = section("checkpoint");
+            c.remove("parameters");
+            c.put("model", model).put("stallSeconds", positive("checkpoint.stallSeconds", stall).toNanos() / 1e9);
+            return this;
+        }
+
+        /**
+         * @param parameters        the model's parameters ({@code checkpoint.parameters})
+         * @param bytesPerParameter with optimizer state ({@code checkpoint.bytesPerParameter}; 14 for Adam in mixed precision)
+         * @param stall             the stall a save may cost the job ({@code checkpoint.stallSeconds})
+         */
+        public Builder checkpoint(double parameters, double bytesPerParameter, Duration stall) {
+            com.fasterxml.jackson.databind.node.ObjectNode c = section("checkpoint");
+            c.remove("model");
+            c.put("parameters", positive("checkpoint.parameters", parameters))
+                    .put("bytesPerParameter", positive("checkpoint.bytesPerParameter", bytesPerParameter))
+                    .put("stallSeconds", positive("checkpoint.stallSeconds", stall).toNanos() / 1e9);
+            return this;
+        }
+
+        /** @param interval how often the job checkpoints ({@code checkpoint.intervalMinutes}) */
+        public Builder checkpointEvery(Duration interval) {
+            section("checkpoint").put("intervalMinutes", positive("checkpoint.intervalMinutes", interval).toNanos() / 60e9);
+            return this;
+        }
+
+        /** @param writers the ranks that write the checkpoint ({@code checkpoint.writers}; default every rank) */
+        public Builder checkpointWriters(int writers) {
+            section("checkpoint").put("writers", (int) positive("checkpoint.writers", writers));
+            return this;
+        }
+
+        /**
+         * @param samplesPerSecondPerGpu what each GPU consumes ({@code data.samplesPerSecondPerGpu})
+         * @param bytesPerSample         a sample's bytes ({@code data.bytesPerSample})
+         * @param filesPerSample         the files a sample is read from ({@code data.filesPerSample})
+         */
+        public Builder data(double samplesPerSecondPerGpu, DataSize bytesPerSample, int filesPerSample) {
+            section("data").put("samplesPerSecondPerGpu", positive("data.samplesPerSecondPerGpu", samplesPerSecondPerGpu))
+                    .put("bytesPerSample", positive("data.bytesPerSample", bytesPerSample).bytes())
+                    .put("filesPerSample", (int) positive("data.filesPerSample", filesPerSample));
+            return this;
+        }
+
+        /**
+         * @param packages the packages a Python environment installs ({@code environment.packages})
+         * @param within   the time it may take ({@code environment.environmentSeconds})
+         */
+        public Builder environment(int packages, Duration within) {
+            section("environment").put("packages", (int) positive("environment.packages", packages))
+                    .put("environmentSeconds", positive("environment.environmentSeconds", within).toNanos() / 1e9);
+            return this;
+        }
+
+        /** @param files the files of the team's repositories ({@code environment.repositoryFiles}), for git status */
+        public Builder repositoryFiles(int files) {
+            section("environment").put("repositoryFiles", (int) positive("environment.repositoryFiles", files));
+            return this;
+        }
+
+        /** @param p99 a file's stat at the 99th percentile ({@code interactive.statP99}) */
+        public Builder statP99(Duration p99) {
+            section("interactive").put("statP99", dev.prism.spi.Formats.exactDuration(positive("interactive.statP99", p99)));
+            return this;
+        }
+
+        /** @param p99 listing a directory ({@code interactive.listP99}) @param files its files ({@code interactive.listDirectoryFiles}) */
+        public Builder listP99(Duration p99, int files) {
+            section("interactive").put("listP99", dev.prism.spi.Formats.exactDuration(positive("interactive.listP99", p99)))
+                    .put("listDirectoryFiles", (int) positive("interactive.listDirectoryFiles", files));
+            return this;
+        }
+
+        /** @param p99 git status of a working tree ({@code interactive.gitStatusP99}) */
+        public Builder gitStatusP99(Duration p99) {
+            section("interactive").put("gitStatusP99", dev.prism.spi.Formats.exactDuration(positive("interactive.gitStatusP99", p99)));
+            return this;
+        }
+
+        /**
+         * @return the requirements, derived as from a file holding these fields
+         * @throws IllegalArgumentException naming the field that is wrong (out of its range, a job missing, nothing to
+         *                                  measure)
+         */
+        public Qualification build() {
+            QualificationFile file = QualificationFile.read(root.deepCopy());
+            return new Qualification(file.name(), file.jobRanks(), file.requirements());
+        }
+
+        /** @return the requirements file these settings make, as JSON: what {@link #fromJson(String)} reads back */
+        public String toJson() {
+            try {
+                return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 
