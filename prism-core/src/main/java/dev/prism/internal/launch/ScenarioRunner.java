@@ -92,17 +92,7 @@ public final class ScenarioRunner {
                     currentStart = Instant.now();
                     RunResult run = runBenchmark(benchmark, tasks, runDirectory, target, host, runs.size() + 1);
                     runs.add(run);
-                    if (scenario.output() != null && writeProblem == null) {
-                        try {
-                            ResultJson.writeInto(scenario.output(), runs.size() - 1, run);
-                        } catch (IOException e) {
-                            // the run's result is still returned and printed; the failed write is said once, and no
-                            // later document is tried on an output that has failed
-                            writeProblem = "could not write the result document of " + run.benchmark() + " with "
-                                    + run.tasks() + " task(s) into " + scenario.output() + ": " + RunDirectory.describe(e)
-                                    + "; it and the runs after it were not written there";
-                        }
-                    }
+                    writeProblem = written(runs, writeProblem);
                     scenario.listener().runFinished(run);
                 }
             }
@@ -118,14 +108,7 @@ public final class ScenarioRunner {
             // the ones after it do not run
             RunResult broken = brokenRun(currentBenchmark, currentTasks, currentStart, currentTarget, host, e);
             runs.add(broken);
-            if (scenario.output() != null && writeProblem == null) {
-                try {
-                    ResultJson.writeInto(scenario.output(), runs.size() - 1, broken);
-                } catch (IOException io) {
-                    writeProblem = "could not write the result document of " + broken.benchmark() + " with "
-                            + broken.tasks() + " task(s) into " + scenario.output() + ": " + RunDirectory.describe(io);
-                }
-            }
+            writeProblem = written(runs, writeProblem);
             scenario.listener().runFinished(broken);
             String cleanup = cleanUp(runDirectory, true);
             return new ScenarioResult(scenario.runId(), runs, startedAt, Instant.now(),
@@ -349,6 +332,26 @@ public final class ScenarioRunner {
                 merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
                 repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host,
                 scenario.provenance().withPrograms(programs(repetitions)), load.finish());
+    }
+
+    /**
+     * Writes the last of {@code runs} into the output directory, unless there is none or an earlier write failed.
+     *
+     * @return {@code problem}, or what the write's failure was: the run's result is still returned and printed, the
+     *         failed write is said once, and no later document is tried on an output that has failed
+     */
+    private String written(List<RunResult> runs, String problem) {
+        if (scenario.output() == null || problem != null) {
+            return problem;
+        }
+        RunResult run = runs.get(runs.size() - 1);
+        try {
+            ResultJson.writeInto(scenario.output(), runs.size() - 1, run);
+            return null;
+        } catch (IOException e) {
+            return "could not write the result document of " + run.benchmark() + " with " + run.tasks() + " task(s) into "
+                    + scenario.output() + ": " + RunDirectory.describe(e) + "; it and the runs after it were not written there";
+        }
     }
 
     /**
