@@ -445,12 +445,7 @@ public final class Scenario {
             // no task count can hold) fail here, naming the parameter, not as a run after the benchmarks before it
             for (Benchmark b : benchmarks) {
                 for (int t : tasks) {
-                    try {
-                        b.footprint(t);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException(b.name() + " at " + t + (t == 1 ? " task: " : " tasks: ")
-                                + e.getMessage() + "; nothing was written", e);
-                    }
+                    dev.prism.internal.launch.ScenarioRunner.footprint(b, t);
                 }
             }
             if (!(launcher instanceof dev.prism.internal.launch.ThreadLauncher)) {

@@ -160,13 +160,7 @@ public final class ScenarioRunner {
         for (Benchmark benchmark : scenario.benchmarks()) {
             requireKernelTracing(benchmark);
             for (int tasks : scenario.tasks()) {
-                java.util.Optional<dev.prism.Footprint> footprint;
-                try {
-                    footprint = benchmark.footprint(tasks);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(benchmark.name() + " at " + atTasks(tasks) + ": " + e.getMessage()
-                            + "; nothing was written", e);
-                }
+                java.util.Optional<dev.prism.Footprint> footprint = footprint(benchmark, tasks);
                 if (footprint.isEmpty()) {
                     continue;
                 }
@@ -187,6 +181,20 @@ public final class ScenarioRunner {
                             + " available; run fewer tasks per node, or on nodes with more memory; nothing was written");
                 }
             }
+        }
+    }
+
+    /**
+     * @return what {@code benchmark} needs at {@code tasks} ({@link Benchmark#footprint}), asked by {@code
+     *         Scenario.build()} and again here before any work (a dataset directory may have gone since)
+     * @throws IllegalArgumentException when it cannot run at that task count, naming benchmark and task count
+     */
+    public static java.util.Optional<dev.prism.Footprint> footprint(Benchmark benchmark, int tasks) {
+        try {
+            return benchmark.footprint(tasks);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(benchmark.name() + " at " + atTasks(tasks) + ": " + e.getMessage()
+                    + "; nothing was written", e);
         }
     }
 
