@@ -71,7 +71,7 @@ public final class CreateDataset extends PosixBenchmark<CreateDataset> {
     /** @return create_dataset with these parameter values (missing ones at their defaults), checked */
     public static CreateDataset of(Parameters parameters) {
         CreateDataset b = new CreateDataset(Parameters.defaults(PARAMETERS).withText(parameters.asText()));
-        b.spec().files();
+        b.spec().requireListable();
         return b;
     }
 

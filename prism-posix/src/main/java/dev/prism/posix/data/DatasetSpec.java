@@ -128,12 +128,35 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
          */
         public DatasetSpec build() {
             DatasetSpec spec = new DatasetSpec(sizeClasses, filesPerClass, totalSize, layout, shards, seed);
-            DataSize smallest = sizeClasses.stream().min(DataSize::compareTo).orElseThrow();
-            if (smallest.bytes() > totalSize.bytes()) {
-                throw new IllegalArgumentException("totalSize " + totalSize + " is smaller than one file of the smallest"
-                        + " size class (" + smallest + "); raise it or add a smaller class");
-            }
+            spec.requireAFile(spec.fileCount());
             return spec;
+        }
+    }
+
+    /**
+     * The checks {@link #files()} makes before it lists, counted without listing (a list of the paper's 800,000 files
+     * is not made to check a configuration).
+     *
+     * @throws dev.prism.RefusedException   when this JVM could not hold a record of every file
+     * @throws IllegalArgumentException naming total_size when not even the smallest file fits
+     */
+    void requireListable() {
+        long count = fileCount();
+        long limit = maxFilesInMemory();
+        if (count > limit) {
+            throw new dev.prism.RefusedException("the dataset would hold " + count + " files; this JVM keeps a record"
+                    + " of each and can hold at most " + limit + " (about 1 KiB of heap each, -Xmx"
+                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + "m); lower files_per_class or total_size");
+        }
+        requireAFile(count);
+    }
+
+    /** @throws IllegalArgumentException naming total_size when {@code count}, the dataset's files, is none */
+    private void requireAFile(long count) {
+        if (count == 0) {
+            DataSize smallest = sizeClasses.stream().min(DataSize::compareTo).orElseThrow();
+            throw new IllegalArgumentException("total_size " + totalSize + " is smaller than one file of the smallest"
+                    + " size class (" + smallest + "); raise total_size or add a smaller class");
         }
     }
 
@@ -142,13 +165,7 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
      * @throws IllegalArgumentException naming total_size when not even the smallest file fits
      */
     public List<File> files() {
-        long count = fileCount();
-        long limit = maxFilesInMemory();
-        if (count > limit) {
-            throw new dev.prism.RefusedException("the dataset would hold " + count + " files; this JVM keeps a record"
-                    + " of each and can hold at most " + limit + " (about 1 KiB of heap each, -Xmx"
-                    + Runtime.getRuntime().maxMemory() / (1024 * 1024) + "m); lower files_per_class or total_size");
-        }
+        requireListable();
         List<File> files = new ArrayList<>();
         long total = 0;
         for (int round = 0; round < filesPerClass; round++) {
@@ -159,11 +176,6 @@ public record DatasetSpec(List<DataSize> sizeClasses, int filesPerClass, DataSiz
                     total += size.bytes();
                 }
             }
-        }
-        if (files.isEmpty()) {
-            DataSize smallest = sizeClasses.stream().min(DataSize::compareTo).orElseThrow();
-            throw new IllegalArgumentException("total_size " + totalSize + " is smaller than one file of the smallest"
-                    + " size class (" + smallest + "); raise total_size or add a smaller class");
         }
         return files;
     }

@@ -179,7 +179,7 @@ public final class Md5Check extends PosixBenchmark<Md5Check> {
                     + p.get(CHUNK_SIZE));
         }
         if (p.get(DATASET).isEmpty()) {
-            CreateDataset.specOf(p).files();
+            CreateDataset.specOf(p).requireListable();
         } else if (!java.nio.file.Files.isDirectory(Path.of(p.get(DATASET)))) {
             throw new IllegalArgumentException("dataset " + p.get(DATASET) + " is not an existing directory");
         }
