@@ -77,11 +77,10 @@ public final class ScenarioRunner {
         Benchmark currentBenchmark = null;
         int currentTasks = 0;
         Instant currentStart = null;
-        TargetInfo currentTarget = null;
+        TargetInfo target = null;
         try {
-            TargetInfo target = onTarget("looking up the target's filesystem (statfs " + scenario.target() + ")",
+            target = onTarget("looking up the target's filesystem (statfs " + scenario.target() + ")",
                     () -> TargetInfo.of(scenario.target()), null);
-            currentTarget = target;
             for (Benchmark benchmark : scenario.benchmarks()) {
                 for (int tasks : scenario.tasks()) {
                     if (scenario.interruption().isInterrupted() || runs.stream().anyMatch(ScenarioRunner::timedOut)) {
@@ -100,13 +99,13 @@ public final class ScenarioRunner {
             // a launcher refused or broke: the run directory still goes; before any run finished there is nothing to
             // report, and the exception says why
             closeLaunchers();
-            if (runs.isEmpty() || currentBenchmark == null) {
+            if (runs.isEmpty()) {
                 cleanUp(runDirectory, true);
                 throw e;
             }
             // after some did, their results are kept: the configuration that broke is a failed run naming why, and
             // the ones after it do not run
-            RunResult broken = brokenRun(currentBenchmark, currentTasks, currentStart, currentTarget, host, e);
+            RunResult broken = brokenRun(currentBenchmark, currentTasks, currentStart, target, host, e);
             runs.add(broken);
             writeProblem = written(runs, writeProblem);
             scenario.listener().runFinished(broken);
@@ -373,7 +372,7 @@ public final class ScenarioRunner {
                 launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
                 scenario.stallThreshold(), Status.FAIL, new Failure(Failure.Kind.EXCEPTION,
                 "the launcher failed: " + message + "; the configurations after it did not run", -1),
-                Map.of(), List.of(), RankSpread.ofRepetitions(List.of()), startedAt == null ? Instant.now() : startedAt,
+                Map.of(), List.of(), RankSpread.ofRepetitions(List.of()), startedAt,
                 Instant.now(), target, host, scenario.provenance(), dev.prism.HostConditions.UNKNOWN);
     }
 
