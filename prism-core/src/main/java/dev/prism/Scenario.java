@@ -84,8 +84,20 @@ public final class Scenario {
         return new Builder();
     }
 
-    /** @return a run id such as {@code 20261129-234501-3fa2}: sortable, and unique enough for one target */
-    static String newRunId() {
+    /**
+     * A run id chosen before the scenario is built, for a caller that names things after it first (an output directory
+     * it checks, a listener that says where the run directory will be), then gives it to {@link Builder#runId}.
+     *
+     * <pre>{@code
+     * import dev.prism.Scenario;
+     *
+     * String id = Scenario.newRunId();
+     * System.out.println(id + " names prism-" + id + " in the target");
+     * }</pre>
+     *
+     * @return a run id such as {@code 20261129-234501-3fa2}: sortable, and unique enough for one target
+     */
+    public static String newRunId() {
         return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
                 + String.format("-%04x", ThreadLocalRandom.current().nextInt(0x10000));
     }
@@ -446,6 +458,16 @@ public final class Scenario {
             for (Benchmark b : benchmarks) {
                 for (int t : tasks) {
                     dev.prism.internal.launch.ScenarioRunner.footprint(b, t);
+                }
+            }
+            if (launcher instanceof dev.prism.internal.launch.SlurmLauncher slurm
+                    && benchmarks.stream().anyMatch(b -> b.launcher().isEmpty())) {
+                // a SLURM step has its task count; one the step does not have would fail as a run, after those before it
+                for (int t : tasks) {
+                    String refusal = slurm.refusal(t);
+                    if (refusal != null) {
+                        throw new IllegalArgumentException("tasks " + tasks + ": " + refusal);
+                    }
                 }
             }
             if (!(launcher instanceof dev.prism.internal.launch.ThreadLauncher)) {

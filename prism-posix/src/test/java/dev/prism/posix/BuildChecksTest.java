@@ -41,6 +41,19 @@ class BuildChecksTest {
     }
 
     @Test
+    void aTaskCountTheSlurmStepDoesNotHave_failsAtBuild() {
+        dev.prism.SlurmEnvironment step = dev.prism.SlurmEnvironment.from(java.util.Map.of("SLURM_PROCID", "0",
+                "SLURM_NTASKS", "4", "MASTER_ADDR", "127.0.0.1")).orElseThrow();
+        assertThatThrownBy(() -> Scenario.builder().target(target).benchmark(PosixBenchmarks.createFiles())
+                .launcher(dev.prism.Launcher.slurm(step)).tasks(4, 2).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tasks [4, 2]: under SLURM the task count is the step's (4, from SLURM_NTASKS), not 2");
+        assertThat(Scenario.builder().target(target).benchmark(PosixBenchmarks.createFiles())
+                .launcher(dev.prism.Launcher.slurm(step)).tasks(4).build().tasks()).containsExactly(4);
+        assertThat(target).isEmptyDirectory();
+    }
+
+    @Test
     void whatFits_builds() {
         assertThat(Scenario.builder().target(target).benchmarks(List.of(PosixBenchmarks.folderBench().depth(3).breadth(3),
                 PosixBenchmarks.md5Check())).tasks(1, 2).build().benchmarks()).hasSize(2);

@@ -74,11 +74,22 @@ public final class SlurmLauncher implements Launcher {
         return coordinationDirectory == null ? "slurm" : "slurm+file";
     }
 
+    /** @return the step's task count: the only task count this launcher runs */
+    public int worldSize() {
+        return environment.worldSize();
+    }
+
+    /** @return why {@code tasks} cannot run under this step, or null when it is the step's count */
+    public String refusal(int tasks) {
+        return tasks == environment.worldSize() ? null : "under SLURM the task count is the step's ("
+                + environment.worldSize() + ", from SLURM_NTASKS), not " + tasks + ": run one srun step per task count";
+    }
+
     @Override
     public List<RankResult> launch(RunPlan plan) {
-        if (plan.tasks() != environment.worldSize()) {
-            throw new PrismException("under SLURM the task count is the step's (" + environment.worldSize()
-                    + ", from SLURM_NTASKS), not " + plan.tasks() + ": run one srun step per task count");
+        String refusal = refusal(plan.tasks());
+        if (refusal != null) {
+            throw new PrismException(refusal);
         }
         PlanCodec.requireRecreatable(plan.benchmark());
         List<Integer> remote = new ArrayList<>();
