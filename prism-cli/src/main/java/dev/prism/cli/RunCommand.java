@@ -6,7 +6,6 @@ import dev.prism.Benchmarks;
 import dev.prism.Parameter;
 import dev.prism.Sweep;
 import dev.prism.Scenario;
-import dev.prism.torch.TorchBenchmark;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,7 +50,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--torch-nodes", paramLabel = "N", defaultValue = "1",
             description = "torch benchmarks: run torchrun on N nodes of this SLURM allocation (srun, one agent per node;"
-                    + " --tasks counts ranks in all, a multiple of N); run it in an sbatch script (default: ${DEFAULT-VALUE})")
+                    + " --tasks counts ranks in all, a multiple of N); run it in an sbatch script. The same as -p nodes=N"
+                    + " for the torch benchmarks named (default: ${DEFAULT-VALUE})")
     private int torchNodes;
 
     @CommandLine.Mixin
@@ -63,24 +63,7 @@ final class RunCommand implements Callable<Integer> {
         Scenario.Builder scenario = Scenario.builder().target(target).benchmarks(benchmarks).tasks(tasks)
                 .repetitions(repetitions).warmups(warmups);
         boolean tasksGiven = spec.commandLine().getParseResult().hasMatchedOption("--tasks");
-        return ScenarioExecution.run(spec.commandLine(), scenario, options.options, options.judging, tasksGiven, tasks);
-    }
-
-    /** @return {@code b} with its torchrun spread over {@code --torch-nodes}, when it is a torch benchmark */
-    private Benchmark onTorchNodes(Benchmark b) {
-        if (torchNodes < 1 || torchNodes > 100_000) {
-            throw new IllegalArgumentException("--torch-nodes must be in 1..100000, was " + torchNodes);
-        }
-        if (torchNodes > 1 && b instanceof TorchBenchmark torch) {
-            for (int t : tasks) {
-                if (t % torchNodes != 0) {
-                    throw new IllegalArgumentException("--tasks counts ranks on all " + torchNodes + " nodes and must be"
-                            + " a multiple of --torch-nodes " + torchNodes + ", was " + t);
-                }
-            }
-            return torch.torchRun(torch.torchRun().toBuilder().nodes(torchNodes).build());
-        }
-        return b;
+        return ScenarioExecution.run(spec.commandLine(), scenario, target, tasksGiven, options.options, options.judging, null);
     }
 
     /** @return the {@code -p KEY=VALUE}s in order; a key given twice is refused rather than silently overridden */
@@ -131,12 +114,35 @@ final class RunCommand implements Callable<Integer> {
         return sweep.benchmarks();
     }
 
+    /** The torch benchmarks' parameter {@code --torch-nodes} sets. */
+    private static final String NODES = "nodes";
+
+    private static boolean declares(BenchmarkProvider provider, String parameter) {
+        return provider.parameters().stream().anyMatch(p -> p.name().equals(parameter));
+    }
+
     /** Applies each {@code -p} to the named benchmarks that declare it; a key none declares is an error. */
     private List<Benchmark> benchmarks() {
         Map<String, String> parameters = parameters(rawParameters);
         List<BenchmarkProvider> providers = new ArrayList<>();
         for (String name : names) {
             providers.add(Benchmarks.provider(name));
+        }
+        if (torchNodes < 1 || torchNodes > 100_000) {
+            throw new IllegalArgumentException("--torch-nodes must be in 1..100000, was " + torchNodes);
+        }
+        if (torchNodes > 1) {
+            // the torch benchmarks' own parameter, set like any -p: what checks it against --tasks is the benchmark's
+            if (parameters.keySet().stream().anyMatch(k -> k.equals(NODES) || k.endsWith("." + NODES))) {
+                throw new IllegalArgumentException("--torch-nodes " + torchNodes + " and -p " + NODES + " say the same;"
+                        + " give one of them");
+            }
+            List<String> torch = providers.stream().filter(p -> declares(p, NODES)).map(BenchmarkProvider::name).toList();
+            if (torch.isEmpty()) {
+                throw new IllegalArgumentException("--torch-nodes spreads torch benchmarks over nodes; none of "
+                        + String.join(", ", names) + " is one");
+            }
+            torch.forEach(name -> parameters.put(name + "." + NODES, String.valueOf(torchNodes)));
         }
         Set<String> used = new HashSet<>();
         List<Benchmark> benchmarks = new ArrayList<>();
@@ -145,15 +151,12 @@ final class RunCommand implements Callable<Integer> {
             parameters.forEach((key, value) -> {
                 String qualifier = key.contains(".") ? key.substring(0, key.indexOf('.')) : null;
                 String name = key.substring(key.indexOf('.') + 1);
-                boolean declared = provider.parameters().stream().anyMatch(p -> p.name().equals(name));
-                if ((qualifier == null || qualifier.equals(provider.name())) && declared) {
+                if ((qualifier == null || qualifier.equals(provider.name())) && declares(provider, name)) {
                     values.put(name, value);
                     used.add(key);
                 }
             });
-            for (Benchmark one : sweep(provider, values)) {
-                benchmarks.add(onTorchNodes(one));
-            }
+            benchmarks.addAll(sweep(provider, values));
         }
         for (String key : parameters.keySet()) {
             if (!used.contains(key)) {

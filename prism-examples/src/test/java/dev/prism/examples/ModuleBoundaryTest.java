@@ -82,6 +82,18 @@ class ModuleBoundaryTest {
                 .should().dependOnClassesThat().resideInAPackage("dev.prism.cli..").check(prism);
     }
 
+    /**
+     * The command line is a client of the API: it names benchmarks and hands their parameters to core as text, which
+     * makes each through its provider; it never reaches back into a benchmark module's types to adjust what it made
+     * (as it once did to spread torchrun over nodes). Managing datasets is posix's API, used as such.
+     */
+    @Test
+    void theCommandLineRunsBenchmarksThroughCoreOnly() {
+        noClasses().that().resideInAPackage("dev.prism.cli..").and().haveNameNotMatching("dev\\.prism\\.cli\\.DatasetCommand.*")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.prism.posix..", "dev.prism.torch..")
+                .check(prism);
+    }
+
     @Test
     void coreCarriesNoStatisticsOrChartLibrary() {
         noClasses().that().resideInAnyPackage("dev.prism", "dev.prism.internal..", "dev.prism.spi..")

@@ -50,7 +50,7 @@ public final class Dataloader extends TorchBenchmark {
 
     @Override
     public Dataloader torchRun(TorchRun torchRun) {
-        return copy(parameters(), java.util.Objects.requireNonNull(torchRun, "torchRun"));
+        return (Dataloader) super.torchRun(torchRun);
     }
 
     /** @param directory a kept dataset to read (never written); null: generate one in the run */

@@ -39,7 +39,7 @@ public final class HfLoad extends TorchBenchmark {
 
     @Override
     public HfLoad torchRun(TorchRun torchRun) {
-        return copy(parameters(), java.util.Objects.requireNonNull(torchRun, "torchRun"));
+        return (HfLoad) super.torchRun(torchRun);
     }
 
     /** @param model gpt2, llama or bert */

@@ -116,6 +116,7 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
 
     @Override
     public Optional<Footprint> footprint(int tasks) {
+        super.footprint(tasks);
         Parameters p = parameters();
         TorchModel model = p.get(MODEL);
         if (!model.isPreset()) {

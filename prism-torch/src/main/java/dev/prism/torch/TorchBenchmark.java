@@ -140,35 +140,40 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     public static final Parameter<Boolean> HF_MMAP = Parameter.ofBoolean("mmap", true,
             "safetensors through mmap (from_pretrained's default); false: each file read into memory first (disable_mmap)");
 
+    /** Nodes torchrun runs on: one agent per node through srun, inside a SLURM allocation. */
+    public static final Parameter<Integer> NODES = Parameter.ofInt("nodes", 1, 1, 100_000, "nodes",
+            "nodes torchrun runs on, one agent per node through srun inside a SLURM allocation (sbatch or salloc); the"
+                    + " task count counts ranks on all of them, the same number on each");
+
     /** Attribution of the file system calls the ranks make in timed blocks ({@link SyscallTracing}) */
     public static final Parameter<SyscallTracing> SYSCALLS = SyscallTracing.PARAMETER;
 
     /** What every checkpoint benchmark takes (ddp_*, fsdp_*, rl_load), in the order {@code prism describe} shows them. */
     public static final List<Parameter<?>> CHECKPOINT_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT, SYSCALLS);
+            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** rl_load's parameters. */
     public static final List<Parameter<?>> RL_LOAD_PARAMETERS = List.of(WHOLE_MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT, SYSCALLS);
+            THREAD_COUNT, SYNC_FILES, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** ddp_save's parameters. */
     public static final List<Parameter<?>> DDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, DROP_CACHE, FAULT, SYSCALLS);
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** ddp_load's parameters. */
     public static final List<Parameter<?>> DDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, DROP_CACHE, FAULT, SYSCALLS);
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** fsdp_save's parameters. */
     public static final List<Parameter<?>> FSDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
             PRECISION, TP, PP, DP, FIRST_RANK, SAVES, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FAULT, SYSCALLS);
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** fsdp_load's parameters. */
     public static final List<Parameter<?>> FSDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
             PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FULL_STATE_DICT, FAULT, SYSCALLS);
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FULL_STATE_DICT, FAULT, NODES, SYSCALLS);
     /** hf_load's parameters. */
     public static final List<Parameter<?>> HF_LOAD_PARAMETERS = List.of(HF_MODEL, PARAMS, LAYERS, BATCH, SHARD_SIZE,
-            HF_MMAP, DROP_CACHE, SYSCALLS);
+            HF_MMAP, DROP_CACHE, NODES, SYSCALLS);
     /** dataloader's parameters. */
     public static final List<Parameter<?>> DATALOADER_PARAMETERS = List.of(DATASET, FILES, FILE_SIZE, LAYOUT, SHARDS,
-            NUM_WORKERS, BATCH_SIZE, SHUFFLE, DROP_CACHE, EPOCHS, SYSCALLS);
+            NUM_WORKERS, BATCH_SIZE, SHUFFLE, DROP_CACHE, EPOCHS, NODES, SYSCALLS);
 
     /** @return the parameters the torch benchmark {@code name} takes */
     public static List<Parameter<?>> parametersOf(String name) {
@@ -189,8 +194,11 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
 
     TorchBenchmark(String name, String description, Parameters parameters, TorchRun torchRun) {
         super(name, description, parameters);
-        this.torchRun = Objects.requireNonNull(torchRun, "torchRun");
-        this.launcher = new TorchRunLauncher(torchRun);
+        Objects.requireNonNull(torchRun, "torchRun");
+        // the nodes parameter is what a run records and what a sweep or the command line sets; torchrun follows it
+        this.torchRun = torchRun.nodes() == parameters.get(NODES) ? torchRun
+                : torchRun.toBuilder().nodes(parameters.get(NODES)).build();
+        this.launcher = new TorchRunLauncher(this.torchRun);
     }
 
     /** @return a copy of this benchmark with these parameters and torchrun */
@@ -201,9 +209,26 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
         return torchRun;
     }
 
-    /** @param torchRun how torchrun is started (interpreter, nodes, timeout, environment) */
+    /** @param torchRun how torchrun is started (interpreter, nodes, timeout, environment); its nodes become {@code nodes} */
     public TorchBenchmark torchRun(TorchRun torchRun) {
-        return copy(parameters(), Objects.requireNonNull(torchRun, "torchRun"));
+        Objects.requireNonNull(torchRun, "torchRun");
+        return copy(parameters().with(NODES, torchRun.nodes()), torchRun);
+    }
+
+    /**
+     * Checks, before any work, that torchrun can spread {@code tasks} ranks evenly over its nodes.
+     *
+     * @return nothing known before it runs, for benchmarks other than the presets' checkpoints
+     * @throws IllegalArgumentException when {@code tasks} is not a multiple of {@code nodes}
+     */
+    @Override
+    public Optional<dev.prism.Footprint> footprint(int tasks) {
+        int nodes = torchRun.nodes();
+        if (tasks % nodes != 0) {
+            throw new IllegalArgumentException("nodes " + nodes + ": torchrun runs the same number of ranks on each node,"
+                    + " so the task count must be a multiple of " + nodes + ", was " + tasks);
+        }
+        return Optional.empty();
     }
 
     /** Torch ranks are torchrun's processes, never PRISM workloads. */

@@ -32,8 +32,9 @@ public abstract class TorchCheckpoint<B extends TorchCheckpoint<B>> extends Torc
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public B torchRun(TorchRun torchRun) {
-        return copy(parameters(), java.util.Objects.requireNonNull(torchRun, "torchRun"));
+        return (B) super.torchRun(torchRun);
     }
 
     /** @param model synthetic (linear layers), gpt2, llama or bert */

@@ -80,4 +80,20 @@ class TorchRunTest {
         // a bare name is looked up on PATH, wherever the process starts
         assertThat(TorchRun.builder().python(Path.of("python3")).build().python()).isEqualTo(Path.of("python3"));
     }
+
+    @Test
+    void nodes_isTheBenchmarksParameter_whichTorchrunFollows_andTheTaskCountMustSpreadEvenly() {
+        // set as a parameter (the command line's -p nodes=2, a sweep), torchrun runs on that many nodes
+        TorchBenchmark byParameter = TorchBenchmarks.named("fsdp_save", Map.of("nodes", "2"));
+        assertThat(byParameter.torchRun().nodes()).isEqualTo(2);
+        assertThat(byParameter.recordedParameters()).containsEntry("nodes", "2");
+        // set through TorchRun, the parameter follows, so the result records it
+        TorchBenchmark byTorchRun = TorchBenchmarks.dataloader().torchRun(TorchRun.builder().nodes(4).build());
+        assertThat(byTorchRun.parameters().get(TorchBenchmark.NODES)).isEqualTo(4);
+        assertThat(byTorchRun.footprint(8)).isEmpty();
+        assertThatThrownBy(() -> byTorchRun.footprint(6)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("nodes 4: torchrun runs the same number of ranks on each node, so the task count must be a"
+                        + " multiple of 4, was 6");
+        assertThatThrownBy(() -> byParameter.footprint(3)).hasMessageContaining("must be a multiple of 2, was 3");
+    }
 }
