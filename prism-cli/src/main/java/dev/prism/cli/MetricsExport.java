@@ -21,6 +21,11 @@ final class MetricsExport {
         this.gateway = gateway;
     }
 
+    /** @return an export that writes and pushes nothing */
+    static MetricsExport none() {
+        return new MetricsExport(null, null);
+    }
+
     /**
      * @param authFile {@code --push-auth-file}, or null: then {@code $PRISM_PUSH_AUTH}, else the URL's user information
      * @return the export these options ask for, their values checked now (the messages never repeat a password)
@@ -63,14 +68,16 @@ final class MetricsExport {
     }
 
     /**
+     * @param target   the target the run measures, as each pushed interval names it
+     * @param interval the length of the intervals ({@code --interval}); zero: none
      * @return with {@code --push} and {@code --interval}, a listener pushing each interval as it completes around
      *         {@code next}; else null
      */
-    IntervalPusher live(dev.prism.ScenarioListener next, dev.prism.Scenario scenario, PrintWriter err) {
-        if (gateway == null || scenario.pacing().interval().isZero()) {
+    IntervalPusher live(dev.prism.ScenarioListener next, Path target, java.time.Duration interval, PrintWriter err) {
+        if (gateway == null || interval.isZero()) {
             return null;
         }
-        return new IntervalPusher(next, gateway, scenario.target(), scenario.pacing().interval(), err);
+        return new IntervalPusher(next, gateway, target, interval, err);
     }
 
     /** Writes and pushes the runs' figures; a failure is said on stderr and never hides the results. */

@@ -1,7 +1,6 @@
 package dev.prism.cli;
 
 import dev.prism.report.Qualification;
-import dev.prism.report.Scorecard;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -76,23 +75,16 @@ final class QualifyCommand implements Callable<Integer> {
             return PrismCommand.EXIT_PASSED;
         }
         if (results != null) {
-            return say(q.judge(dev.prism.Results.load(results), at), out, spec.commandLine().getErr())
+            Verdicts verdicts = Verdicts.ofQualification(runs -> q.judge(runs, at), options.options.junit,
+                    options.options.markdown);
+            return verdicts.judge(dev.prism.Results.load(results), false, out, spec.commandLine().getErr())
                     ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
         }
         if (target == null) {
             throw new IllegalArgumentException("--target DIR is required: the directory on the filesystem to qualify");
         }
-        ScenarioExecution.Judge judge = (runs, stdout, stderr) -> say(q.judge(runs, at), stdout, stderr);
-        return ScenarioExecution.run(spec.commandLine(), q.scenario(target, at, repetitions), options.options, options.judging,
-                true, new int[]{at}, judge);
-    }
-
-    /** Prints the scorecard, writes it as JUnit XML and Markdown where asked; @return whether it passed */
-    private boolean say(Scorecard card, PrintWriter out, PrintWriter err) {
-        out.print(card.table());
-        out.flush();
-        GateCommand.write(options.options.junit, card.toJUnitXml(), err);
-        GateCommand.write(options.options.markdown, card.toMarkdown(), err);
-        return card.passed();
+        // the task count is the qualification's own, under SLURM too: the scorecard judges the runs at it
+        return ScenarioExecution.run(spec.commandLine(), q.scenario(target, at, repetitions), target, true, options.options,
+                options.judging, runs -> q.judge(runs, at));
     }
 }

@@ -64,12 +64,12 @@ final class ScenarioExecution {
      * @return {@code next}, which, supervised, also tells the supervisor the run directory once the first run has made
      *         it: a run's process killed outright cannot remove it, the supervisor then does
      */
-    private static dev.prism.ScenarioListener announcingRunDirectory(dev.prism.ScenarioListener next, Scenario scenario) {
+    private static dev.prism.ScenarioListener announcingRunDirectory(dev.prism.ScenarioListener next, Path target, String runId) {
         String file = System.getenv(Supervisor.RUN_DIRECTORY_FILE);
         if (!PrismCommand.supervised() || file == null) {
             return next;
         }
-        Path runDirectory = scenario.target().toAbsolutePath().normalize().resolve("prism-" + scenario.runId());
+        Path runDirectory = target.toAbsolutePath().normalize().resolve("prism-" + runId);
         return new ForwardingListener(next) {
             private boolean told;
 
@@ -184,19 +184,18 @@ final class ScenarioExecution {
         return line;
     }
 
-    /** What judges a scenario's results beyond its own pass or fail (a qualification's scorecard). */
-    interface Judge {
-        /** @return whether the results pass; prints its verdict on {@code out} */
-        boolean judge(java.util.List<RunResult> runs, PrintWriter out, PrintWriter err);
-    }
-
-    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,
-                   int[] tasksAsked) {
-        return run(cli, builder, options, judging, tasksGiven, tasksAsked, null);
-    }
-
-    static int run(CommandLine cli, Scenario.Builder builder, ScenarioOptions options, ComparisonOptions judging, boolean tasksGiven,
-                   int[] tasksAsked, Judge judge) {
+    /**
+     * Runs the scenario a command composed — its benchmarks, task counts and repetitions in {@code builder} — with what
+     * every command shares: the options of the run, progress, tables or JSON, the verdicts and the exit code. The
+     * scenario is built once, its run id chosen first, so that everything named after it (the output directory, the
+     * run directory a supervisor removes) is known and checked before it is built.
+     *
+     * @param target        the directory the scenario measures (as given to {@code builder})
+     * @param tasksGiven    whether the user chose the task counts; under SLURM those not chosen are the step's
+     * @param qualification the scorecard of the results, or null where no qualification judges them
+     */
+    static int run(CommandLine cli, Scenario.Builder builder, Path target, boolean tasksGiven, ScenarioOptions options,
+                   ComparisonOptions judging, java.util.function.Function<java.util.List<RunResult>, dev.prism.report.Scorecard> qualification) {
         builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed)
                 .continueOnError(options.continueOnError).pacing(options.pacing());
         if (options.cleanupGrace != null) {
@@ -217,52 +216,22 @@ final class ScenarioExecution {
                 Duration grace = options.cleanupGrace != null ? options.cleanupGrace
                         : cleanupGraceWithin(SlurmEnvironment.killWait(System.getenv()));
                 if (slurm.rank() != 0) {
-                    return SlurmWorker.of(slurm).target(builder.tasks(slurm.worldSize()).build().target()).meeting(meeting)
-                            .timeout(options.timeout).cleanupGrace(grace).silenceLimit(options.silenceLimit)
-                            .errors(cli.getErr()).serve();
+                    return SlurmWorker.of(slurm).target(target).meeting(meeting).timeout(options.timeout).cleanupGrace(grace)
+                            .silenceLimit(options.silenceLimit).errors(cli.getErr()).serve();
                 }
-                builder.cleanupGrace(grace);
-                if (tasksGiven && (tasksAsked.length != 1 || tasksAsked[0] != slurm.worldSize())) {
-                    throw new IllegalArgumentException("--tasks must be the step's task count (" + slurm.worldSize()
-                            + ") under --launcher slurm; sweep task counts with one srun per count (see prism sbatch)");
+                builder.cleanupGrace(grace).launcher(meeting == null ? Launcher.slurm(slurm) : Launcher.slurm(slurm, meeting));
+                if (!tasksGiven) {
+                    builder.tasks(slurm.worldSize()); // given, they must be the step's: Scenario.build() says so
                 }
-                builder.tasks(slurm.worldSize()).launcher(meeting == null ? Launcher.slurm(slurm) : Launcher.slurm(slurm, meeting));
             }
             default -> builder.launcher(Launcher.threads());
         }
-        if (options.runId != null) {
-            builder.runId(options.runId);
-        }
+        String runId = options.runId != null ? options.runId : Scenario.newRunId();
+        builder.runId(runId);
         options.labels.forEach(builder::label);
         builder.command(commandLine(cli));
-        dev.prism.report.Comparison.Options comparing = judging.toOptions();
-        dev.prism.report.Gate gate = null;
-        java.util.List<RunResult> baseline = null;
-        try {
-            gate = options.gate == null ? null : dev.prism.report.Gate.fromJson(options.gate);
-            baseline = options.baseline == null ? null : dev.prism.Results.load(options.baseline);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot read " + (gate == null ? options.gate : options.baseline) + ": "
-                    + e.getMessage(), e);
-        }
-        if ((options.junit != null || options.markdown != null) && gate == null && judge == null) {
-            throw new IllegalArgumentException((options.junit != null ? "--junit" : "--markdown") + " writes a gate's verdict;"
-                    + " give the expectations with --gate FILE");
-        }
-        MetricsExport metrics;
-        try {
-            metrics = MetricsExport.of(options.metrics, options.push, options.pushAuthFile);
-        } catch (java.io.IOException e) {
-            throw new IllegalArgumentException("cannot read the push auth file " + options.pushAuthFile + ": "
-                    + dev.prism.spi.Errno.describe(e), e);
-        }
-        Scenario probe = builder.build();
-        if (gate != null) {
-            // a gate naming what this run will not produce (a typo: crate, create_file) is bad input, said before any work
-            gate.requireMatches(probe.benchmarks(), probe.tasks());
-        }
-        options.requireLaunchable(probe.tasks());
-        Path out = options.outputDirectory(probe.runId());
+        Verdicts verdicts = Verdicts.of(options, judging, qualification);
+        Path out = options.outputDirectory(runId);
         PrintWriter stdout = cli.getOut();
         PrintWriter stderr = cli.getErr();
         ScenarioResult result;
@@ -284,10 +253,12 @@ final class ScenarioExecution {
         ConsoleProgress.Style style = options.quiet ? ConsoleProgress.Style.SILENT
                 : Supervisor.stderrIsTerminal() ? ConsoleProgress.Style.BAR : ConsoleProgress.Style.EVENTS;
         try (ConsoleProgress progress = ConsoleProgress.to(stderr, style);
-             IntervalPusher live = metrics.live(progress, probe, stderr)) {
-            stages = new StageTimes(announcingRunDirectory(footer.around(live == null ? progress : live), probe));
-            result = builder.runId(probe.runId()).output(out).listener(stages)
-                    .interruption(interruption).build().execute();
+             IntervalPusher live = verdicts.metrics().live(progress, target, options.pacing().interval(), stderr)) {
+            stages = new StageTimes(announcingRunDirectory(footer.around(live == null ? progress : live), target, runId));
+            Scenario scenario = builder.output(out).listener(stages).interruption(interruption).build();
+            verdicts.check(scenario);
+            options.requireLaunchable(scenario.tasks());
+            result = scenario.execute();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new dev.prism.PrismException("interrupted while the last interval was pushed", e);
@@ -326,28 +297,11 @@ final class ScenarioExecution {
         if (result.cleanup() != null) {
             stderr.println("prism: clean-up left files in the target: " + result.cleanup());
         }
-        boolean gatePassed = true;
-        if (baseline != null && !options.json) {
-            stdout.println();
-            stdout.print(comparing.compare(baseline, result.runs()).table(false));
-        }
-        if (gate != null) {
-            dev.prism.report.Gate.Verdict verdict = gate.evaluate(result.runs(), baseline);
-            (options.json ? stderr : stdout).println(verdict);
-            gatePassed = verdict.passed();
-            GateCommand.writeVerdict(verdict, options.junit, options.markdown, stderr);
-        }
-        metrics.export(result.runs(), stderr);
-        if (judge != null && !result.runs().isEmpty()) {
-            stdout.println();
-            gatePassed &= judge.judge(result.runs(), stdout, stderr);
-        }
-        stdout.flush();
-        stderr.flush();
+        boolean verdictsPassed = verdicts.judge(result.runs(), options.json, stdout, stderr);
         if (signals.received() != null) {
             return signals.exitCode();
         }
-        if (!result.passed() || !gatePassed || !result.written()) {
+        if (!result.passed() || !verdictsPassed || !result.written()) {
             return PrismCommand.EXIT_FAILED;
         }
         return result.cleanedUp() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_LEFT_FILES;

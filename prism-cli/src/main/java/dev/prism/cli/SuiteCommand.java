@@ -99,8 +99,9 @@ final class SuiteCommand implements Callable<Integer> {
         err.flush();
         Path temporary = target == null ? Files.createTempDirectory("prism-target-") : null;
         try {
-            return ScenarioExecution.run(spec.commandLine(), suite.scenario(target != null ? target : temporary).tasks(taskCounts),
-                    options.options, options.judging, tasks != null, taskCounts);
+            Path measured = target != null ? target : temporary;
+            return ScenarioExecution.run(spec.commandLine(), suite.scenario(measured).tasks(taskCounts), measured,
+                    tasks != null, options.options, options.judging, null);
         } finally {
             if (temporary != null) {
                 // after the results: a problem here is said, never in their place

@@ -31,12 +31,41 @@ class PrismCommandTest {
     }
 
     @Test
+    void aVerdictFile_holdsOneVerdict_andNeedsOne() {
+        Path junit = target.resolve("verdict.xml");
+        // the scorecard and a gate would both write it: refused before any work, where one overwrote the other
+        Cli.Outcome both = prism("qualify", "--profile", "home", "--target", target.toString(), "--gate",
+                target.resolve("gate.json").toString(), "--junit", junit.toString());
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("--junit holds one verdict, and here both the scorecard and --gate would write it");
+        // and with no verdict to write, it is refused too, in run, suite and gate alike
+        assertThat(prism("run", "create_files", "--target", target.toString(), "--markdown", junit.toString()).err())
+                .contains("--markdown writes a gate's verdict; give the expectations with --gate FILE");
+        assertThat(prism("gate", target.resolve("none.json").toString(), target.toString()).err())
+                .contains("gate file " + target.resolve("none.json") + " does not exist");
+        assertThat(junit).doesNotExist();
+        try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(target)) {
+            assertThat(left).noneMatch(p -> p.getFileName().toString().startsWith("prism-"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void torchNodes_mustDivideEveryTaskCount() {
         Cli.Outcome o = prism("run", "ddp_save", "--target", target.toString(), "--torch-nodes", "2", "--tasks", "2,3");
         assertThat(o.exit()).isEqualTo(2);
-        assertThat(o.err()).contains("must be a multiple of --torch-nodes 2, was 3");
+        assertThat(o.err()).contains("nodes 2: torchrun runs the same number of ranks on each node, so the task count"
+                + " must be a multiple of 2, was 3");
         assertThat(prism("run", "ddp_save", "--target", target.toString(), "--torch-nodes", "0").err())
                 .contains("--torch-nodes must be in 1..100000, was 0");
+        // it is the torch benchmarks' own parameter: the same check through -p, and nothing else takes it
+        assertThat(prism("run", "ddp_save", "--target", target.toString(), "-p", "nodes=2", "--tasks", "3").err())
+                .contains("must be a multiple of 2, was 3");
+        assertThat(prism("run", "create_files", "--target", target.toString(), "--torch-nodes", "2").err())
+                .contains("--torch-nodes spreads torch benchmarks over nodes; none of create_files is one");
+        assertThat(prism("run", "ddp_save", "--target", target.toString(), "--torch-nodes", "2", "-p", "nodes=2").err())
+                .contains("--torch-nodes 2 and -p nodes say the same; give one of them");
     }
 
     /**
