@@ -89,25 +89,22 @@ public final class Qualification {
      * @param needed     the figure the measurement must reach: per second for a rate (per rank), nanoseconds for a
      *                   latency
      * @param measure    how the figure is read
-     * @param benchmark  the benchmark that measures it
-     * @param parameters its parameters
+     * @param benchmark  the benchmark configuration that measures it, made with the benchmark's typed builder
      * @param operation  the operation read (for latencies), or the operation whose bytes or files count (for rates)
      */
     public record Requirement(String id, String statement, String derivation, double needed, Measure measure,
-                              String benchmark, Map<String, String> parameters, String operation) {
-        /** Copies. */
+                              Benchmark benchmark, String operation) {
+        /** Checks that each component is there. */
         public Requirement {
-            parameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+            java.util.Objects.requireNonNull(id, "id");
+            java.util.Objects.requireNonNull(benchmark, "benchmark");
+            java.util.Objects.requireNonNull(measure, "measure");
+            java.util.Objects.requireNonNull(operation, "operation");
         }
 
-        /** @return the benchmark configuration, from the registry of every provider on the class path */
-        public Benchmark create() {
-            return Benchmarks.create(benchmark, parameters);
-        }
-
-        /** @return {@code create_files files=1 file_size=…}: the configuration, as text */
+        /** @return {@code create_files files=1 file_size=1GiB …}: the configuration, as text */
         public String configuration() {
-            return benchmark + " " + dev.prism.spi.Formats.parameters(parameters);
+            return benchmark.name() + " " + dev.prism.spi.Formats.parameters(benchmark.parameters().changedFromDefaults());
         }
     }
 
@@ -364,7 +361,7 @@ public final class Qualification {
     /** @return the benchmark configurations that measure the requirements, each once, in order */
     public List<Benchmark> benchmarks() {
         Map<String, Benchmark> distinct = new LinkedHashMap<>();
-        requirements.forEach(r -> distinct.computeIfAbsent(r.configuration(), k -> r.create()));
+        requirements.forEach(r -> distinct.computeIfAbsent(r.configuration(), k -> r.benchmark()));
         return List.copyOf(distinct.values());
     }
 

@@ -121,17 +121,11 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
     }
 
     static Row judge(Requirement r, List<RunResult> runs, int tasks, int jobRanks) {
-        java.util.Map<String, String> parameters;
-        try {
-            parameters = r.create().recordedParameters();
-        } catch (RuntimeException e) {
-            return new Row(r, Double.NaN, Double.NaN, Double.NaN, 0, Verdict.NOT_MEASURED, "",
-                    r.benchmark() + " is not available here (" + e.getMessage() + ")");
-        }
+        java.util.Map<String, String> parameters = r.benchmark().recordedParameters();
         int index = -1;
         for (int i = 0; i < runs.size(); i++) {
             RunResult run = runs.get(i);
-            if (run.benchmark().equals(r.benchmark()) && run.tasks() == tasks && run.parameters().equals(parameters)) {
+            if (run.benchmark().equals(r.benchmark().name()) && run.tasks() == tasks && run.parameters().equals(parameters)) {
                 index = i;
             }
         }

@@ -1,5 +1,10 @@
 package dev.prism.report;
 
+import dev.prism.DataSize;
+import dev.prism.posix.PageCache;
+import dev.prism.posix.PosixBenchmark;
+import dev.prism.posix.data.CreateDataset;
+import dev.prism.posix.data.Md5Check;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -28,7 +33,10 @@ class QualificationTest {
         assertThat(r.derivation()).startsWith("30.4 GB/s aggregate, 59.4 MB/s per rank; the stall is 0.8% of training time;"
                 + " each rank writes its 1.78 GB shard (measured on its first 1.07 GB) as one file with fsync");
         assertThat(r.needed()).isCloseTo(912e9 / 30 / 512, org.assertj.core.data.Percentage.withPercentage(0.01));
-        assertThat(r.configuration()).isEqualTo("create_files files=1 file_size=1073741824B block_size=16777216B fsync=true");
+        assertThat(r.configuration()).isEqualTo("create_files files=1 file_size=1GiB block_size=16MiB fsync=true");
+        // made by the benchmark's typed builder: the same configuration as the one written out
+        assertThat(r.benchmark()).isEqualTo(dev.prism.posix.PosixBenchmarks.createFiles().files(1)
+                .fileSize(dev.prism.DataSize.ofGiB(1)).blockSize(dev.prism.DataSize.ofMiB(16)).fsync(true));
     }
 
     @Test
@@ -43,11 +51,12 @@ class QualificationTest {
                 .containsExactly("checkpoint", "data_bytes", "data_files", "stat_p99", "list_p99");
         assertThat(rs.get(0).needed()).isEqualTo(70_553_706_496L * 14 * 1.5 / 60 / 4);
         assertThat(rs.get(1).needed()).isEqualTo(20 * 1048576 * 1.5);
-        assertThat(rs.get(1).parameters()).containsEntry("size_classes", "262144B").containsEntry("cache", "drop");
+        assertThat(rs.get(1).benchmark().parameters().get(CreateDataset.SIZE_CLASSES)).containsExactly(DataSize.ofKiB(256));
+        assertThat(rs.get(1).benchmark().parameters().get(Md5Check.CACHE)).isEqualTo(PageCache.DROP);
         assertThat(rs.get(2).needed()).isEqualTo(20 * 4 * 1.5);
         assertThat(rs.get(3).needed()).isEqualTo(500_000);
         assertThat(rs.get(4).needed()).isEqualTo(2e9);
-        assertThat(rs.get(4).parameters()).containsEntry("files", "500");
+        assertThat(rs.get(4).benchmark().parameters().get(PosixBenchmark.FILES)).isEqualTo(500);
         assertThat(rs.get(3).statement()).isEqualTo("stat of a file, p99 within 500us");
     }
 
@@ -62,7 +71,7 @@ class QualificationTest {
         Qualification.Requirement r = q.requirements().get(0);
         assertThat(r.needed() * ranks).isCloseTo(parameters * perParameter * headroom / stall,
                 org.assertj.core.data.Percentage.withPercentage(1e-9));
-        long fileSize = Long.parseLong(r.parameters().get("file_size").replace("B", ""));
+        long fileSize = r.benchmark().parameters().get(PosixBenchmark.FILE_SIZE).bytes();
         assertThat(fileSize).isPositive().isLessThanOrEqualTo(1L << 30)
                 .isLessThanOrEqualTo((long) Math.ceil(parameters * perParameter / ranks));
     }
@@ -85,7 +94,8 @@ class QualificationTest {
         Qualification.Requirement bytes = q.requirements().get(0);
         assertThat(bytes.needed()).isEqualTo(1_500_000); // 10 × 150,000 B a second, as the SI prefix means
         assertThat(bytes.statement()).contains("× 150kB (1 file(s) of 150kB each)");
-        assertThat(bytes.parameters()).containsEntry("size_classes", "150000B").containsEntry("chunk_size", "150000B");
+        assertThat(bytes.benchmark().parameters().get(CreateDataset.SIZE_CLASSES)).containsExactly(DataSize.ofBytes(150_000));
+        assertThat(bytes.benchmark().parameters().get(Md5Check.CHUNK_SIZE)).isEqualTo(DataSize.ofBytes(150_000));
         assertThat(Qualification.fromJson("{\"job\": {\"ranks\": 2}, \"data\": {\"samplesPerSecondPerGpu\": 10,"
                 + " \"bytesPerSample\": \"150KiB\", \"filesPerSample\": 1}}").requirements().get(0).statement()).contains("× 150KiB");
     }

@@ -1,7 +1,13 @@
 package dev.prism.report.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.prism.Benchmark;
 import dev.prism.DataSize;
+import dev.prism.posix.PageCache;
+import dev.prism.posix.PosixBenchmarks;
+import dev.prism.posix.data.DatasetSpec;
+import dev.prism.posix.data.FileOrder;
+import dev.prism.posix.workflows.DevWorkflows;
 import dev.prism.report.Qualification.Measure;
 import dev.prism.report.Qualification.Requirement;
 
@@ -110,18 +116,14 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         long shard = (long) Math.ceil(bytes / writers);
         long measured = Math.min(shard, size(c, "checkpoint.measureBytesPerRank", "1GiB"));
         long block = Math.min(measured, size(c, "checkpoint.writeSize", "16MiB"));
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("files", "1");
-        p.put("file_size", measured + "B");
-        p.put("block_size", Math.max(1, block) + "B");
-        p.put("fsync", "true");
+        Benchmark save = PosixBenchmarks.createFiles().files(1).fileSize(DataSize.ofBytes(measured))
+                .blockSize(DataSize.ofBytes(Math.max(1, block))).fsync(true);
         String statement = String.format(Locale.ROOT, "checkpoint %s × %s B = %s) from %d rank(s) within %s s%s", what,
                 trim(perParameter), decimal(bytes), writers, trim(stall), interval);
         String derivation = String.format(Locale.ROOT, "%s/s aggregate, %s/s per rank%s; each rank writes its %s shard%s"
                         + " as one file with fsync", decimal(aggregate), decimal(perRank), room,
                 decimal(shard), measured < shard ? " (measured on its first " + decimal(measured) + ")" : "");
-        return new Requirement("checkpoint", statement, derivation, perRank, Measure.WRITE_BYTES_PER_RANK, "create_files", p,
-                "write");
+        return new Requirement("checkpoint", statement, derivation, perRank, Measure.WRITE_BYTES_PER_RANK, save, "write");
     }
 
     private static List<Requirement> data(JsonNode d, int ranks, double headroom, String room) {
@@ -133,13 +135,9 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         long measureFiles = d.has("measureFiles") ? integer(d, "data.measureFiles", 8, 1_000_000) : 512;
         double bytesPerGpu = samples * perSample * headroom;
         double filesPerGpu = samples * files * headroom;
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("size_classes", fileSize + "B");
-        p.put("files_per_class", String.valueOf(measureFiles));
-        p.put("total_size", (fileSize * measureFiles) + "B");
-        p.put("cache", "drop");
-        p.put("order", "random");
-        p.put("chunk_size", Math.max(512, Math.min(fileSize, 1L << 20)) + "B");
+        Benchmark read = PosixBenchmarks.md5Check().generate(DatasetSpec.builder().sizeClasses(DataSize.ofBytes(fileSize))
+                        .filesPerClass((int) measureFiles).totalSize(DataSize.ofBytes(fileSize * measureFiles)).build())
+                .cache(PageCache.DROP).order(FileOrder.RANDOM).chunkSize(DataSize.ofBytes(Math.max(512, Math.min(fileSize, 1L << 20))));
         String statement = String.format(Locale.ROOT, "data loading: %s samples/s per GPU × %s (%d file(s) of %s each), %d GPU(s)",
                 trim(samples), asGiven(perSample), files, asGiven(fileSize), ranks);
         String how = String.format(Locale.ROOT, "; %d files of %s read with the page cache dropped, in random order, and"
@@ -147,10 +145,10 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         return List.of(
                 new Requirement("data_bytes", statement, String.format(Locale.ROOT, "%s/s per GPU, %s/s aggregate%s%s",
                         decimal(bytesPerGpu), decimal(bytesPerGpu * ranks), room, how),
-                        bytesPerGpu, Measure.READ_BYTES_PER_RANK, "md5_check", p, "file"),
+                        bytesPerGpu, Measure.READ_BYTES_PER_RANK, read, "file"),
                 new Requirement("data_files", statement, String.format(Locale.ROOT, "%s files/s per GPU, %s files/s aggregate%s%s",
                         trim(filesPerGpu), trim(filesPerGpu * ranks), room, how),
-                        filesPerGpu, Measure.READ_FILES_PER_RANK, "md5_check", p, "file"));
+                        filesPerGpu, Measure.READ_FILES_PER_RANK, read, "file"));
     }
 
     private static List<Requirement> environment(JsonNode e) {
@@ -163,25 +161,25 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         return List.of(new Requirement("environment", String.format(Locale.ROOT,
                 "a Python environment with %d package(s) created within %s s", packages, trim(seconds)),
                 "the mean of creating it and installing them, offline (uv, else venv + pip)", seconds * 1e9,
-                Measure.MEAN, "env_create", Map.of("packages", String.valueOf(packages)), "create+install"));
+                Measure.MEAN, DevWorkflows.envCreate().with(DevWorkflows.PACKAGES, (int) packages), "create+install"));
     }
 
     private static List<Requirement> interactive(JsonNode i, JsonNode environment) {
         known(i, "interactive", "statP99", "listP99", "listDirectoryFiles", "gitStatusP99");
         List<Requirement> list = new ArrayList<>();
         long files = i.has("listDirectoryFiles") ? integer(i, "interactive.listDirectoryFiles", 1, 10_000_000) : 10_000;
-        Map<String, String> listing = Map.of("files", String.valueOf(files));
+        Benchmark listing = PosixBenchmarks.listFiles().files((int) files);
         if (i.has("statP99")) {
             Duration d = duration(i, "interactive.statP99");
             list.add(new Requirement("stat_p99", "stat of a file, p99 within " + dev.prism.spi.Formats.exactDuration(d),
                     "stat of every entry of a directory of " + files + " files, over every rank", d.toNanos(), Measure.P99,
-                    "list_files", listing, "stat"));
+                    listing, "stat"));
         }
         if (i.has("listP99")) {
             Duration d = duration(i, "interactive.listP99");
             list.add(new Requirement("list_p99", "listing a directory of " + files + " files, p99 within "
                     + dev.prism.spi.Formats.exactDuration(d), "readdir of the whole directory, once per rank and repetition",
-                    d.toNanos(), Measure.P99, "list_files", listing, "readdir"));
+                    d.toNanos(), Measure.P99, listing, "readdir"));
         }
         if (i.has("gitStatusP99")) {
             Duration d = duration(i, "interactive.gitStatusP99");
@@ -189,17 +187,11 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
                     ? integer(environment, "environment.repositoryFiles", 1, 1_000_000) : 5_000;
             list.add(new Requirement("git_status_p99", "git status of a " + repository + "-file working tree, p99 within "
                     + dev.prism.spi.Formats.exactDuration(d), "warm scans (the tree's metadata cached), over every rank",
-                    d.toNanos(), Measure.P99, "git_status", ordered("files", String.valueOf(repository), "scans", "10"),
+                    d.toNanos(), Measure.P99, DevWorkflows.gitStatus().with(DevWorkflows.REPO_FILES, (int) repository)
+                            .with(DevWorkflows.SCANS, 10),
                     "status_warm"));
         }
         return list;
-    }
-
-    private static Map<String, String> ordered(String k1, String v1, String k2, String v2) {
-        Map<String, String> map = new LinkedHashMap<>();
-        map.put(k1, v1);
-        map.put(k2, v2);
-        return map;
     }
 
     private static void known(JsonNode section, String name, String... fields) {
