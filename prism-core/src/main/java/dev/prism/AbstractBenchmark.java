@@ -47,6 +47,23 @@ public abstract class AbstractBenchmark implements Benchmark {
         return parameters;
     }
 
+    /**
+     * A copy of this benchmark with {@code parameters}, and whatever else it carries: the hook every subclass's setters
+     * and {@link #withText} go through. By default made again by its provider, by name.
+     *
+     * @param parameters the copy's parameter values, already checked
+     * @return the copy
+     */
+    protected Benchmark with(Parameters parameters) {
+        return Benchmarks.create(name(), parameters.changedFromDefaults());
+    }
+
+    /** @return a copy with {@code values} parsed and checked by the declared parameters, through {@link #with(Parameters)} */
+    @Override
+    public Benchmark withText(java.util.Map<String, String> values) {
+        return with(parameters.withText(values));
+    }
+
     @Override
     public boolean equals(Object o) {
         return o != null && o.getClass() == getClass() && ((AbstractBenchmark) o).name.equals(name)

@@ -82,6 +82,35 @@ public interface Benchmark {
     }
 
     /**
+     * The one way a configuration is made from another, in every module: a sweep ({@link Sweep}, the command line's
+     * {@code -p a=1,2}) sets each value through it, so what the benchmark carries beside its parameters (a torch
+     * benchmark's torchrun) stays. Each value is parsed and checked by this benchmark's own declaration of it; typed
+     * setters ({@code files(500)}) are the same, in Java's types.
+     *
+     * <pre>{@code
+     * import dev.prism.Benchmark;
+     * import dev.prism.Parameter;
+     * import dev.prism.Parameters;
+     * import java.util.List;
+     * import java.util.Map;
+     *
+     * Parameter<Integer> files = Parameter.ofInt("files", 10, 1, 1000, "files", "files per rank");
+     * Benchmark b = Benchmark.builder("touch").parameters(Parameters.defaults(List.of(files))).run(ctx -> { }).build();
+     * System.out.println(b.withText(Map.of("files", "500")).parameters());
+     * }</pre>
+     *
+     * @param values parameter values as text, by name; those not named keep their values
+     * @return a copy with {@code values}; by default made again by its provider (the benchmarks PRISM ships, and
+     *         those of a {@link BenchmarkProvider}), with the values this one changed from its defaults
+     * @throws IllegalArgumentException naming a parameter this benchmark does not declare, or a value out of range
+     */
+    default Benchmark withText(java.util.Map<String, String> values) {
+        java.util.Map<String, String> text = new java.util.LinkedHashMap<>(parameters().changedFromDefaults());
+        text.putAll(values);
+        return Benchmarks.create(name(), text);
+    }
+
+    /**
      * @return the launcher this benchmark's ranks must be started by, for benchmarks that bring their
      * own ranks (torchrun); empty to use the scenario's
      */

@@ -16,6 +16,11 @@ record CustomBenchmark(String name, String description, Parameters parameters,
     }
 
     @Override
+    public Benchmark withText(java.util.Map<String, String> values) {
+        return new CustomBenchmark(name, description, parameters.withText(values), workloads, runsByTime, workloadClass);
+    }
+
+    @Override
     public String toString() {
         return name + (parameters.declared().isEmpty() ? "" : " " + parameters);
     }

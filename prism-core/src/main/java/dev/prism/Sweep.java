@@ -133,15 +133,9 @@ public final class Sweep {
         return benchmarks;
     }
 
-    /** @return {@code base} with {@code values} set: made again by its provider, or a copy of a built one */
+    /** @return {@code base} with {@code values} set, through the benchmark's own copy ({@link Benchmark#withText}) */
     private Benchmark with(Map<String, String> values) {
-        if (base instanceof CustomBenchmark c) {
-            return new CustomBenchmark(c.name(), c.description(), c.parameters().withText(values), c.workloads(),
-                    c.runsByTime(), c.workloadClass());
-        }
-        Map<String, String> text = new LinkedHashMap<>(base.parameters().changedFromDefaults());
-        text.putAll(values);
-        return Benchmarks.create(base.name(), text);
+        return base.withText(values);
     }
 
     private Parameter<?> declared(String name) {

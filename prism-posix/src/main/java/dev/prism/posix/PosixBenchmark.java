@@ -42,8 +42,16 @@ public abstract class PosixBenchmark<B extends PosixBenchmark<B>> extends Abstra
         super(name, description, parameters);
     }
 
-    /** @return a copy of this benchmark with {@code parameters} */
+    /** @return a copy of this benchmark with {@code parameters}: what every setter and {@link #withText} make */
+    @Override
     protected abstract B with(Parameters parameters);
+
+    /** @return a copy with {@code values} (text, by parameter name), each checked, of this benchmark's type */
+    @Override
+    @SuppressWarnings("unchecked")
+    public B withText(java.util.Map<String, String> values) {
+        return (B) super.withText(values);
+    }
 
     /**
      * Checks the rules between this benchmark's parameters that no single setter can (a tree too large for its depth

@@ -204,6 +204,18 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     /** @return a copy of this benchmark with these parameters and torchrun */
     abstract TorchBenchmark copy(Parameters parameters, TorchRun torchRun);
 
+    /** @return a copy with {@code parameters}, started by the same torchrun (its nodes following {@code nodes}) */
+    @Override
+    protected TorchBenchmark with(Parameters parameters) {
+        return copy(parameters, torchRun);
+    }
+
+    /** @return a copy with {@code values} (text, by parameter name), each checked, started by the same torchrun */
+    @Override
+    public TorchBenchmark withText(java.util.Map<String, String> values) {
+        return (TorchBenchmark) super.withText(values);
+    }
+
     /** @return how torchrun is started */
     public TorchRun torchRun() {
         return torchRun;

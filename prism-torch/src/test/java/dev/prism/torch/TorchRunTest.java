@@ -96,4 +96,16 @@ class TorchRunTest {
                         + " multiple of 4, was 6");
         assertThatThrownBy(() -> byParameter.footprint(3)).hasMessageContaining("must be a multiple of 2, was 3");
     }
+
+    @Test
+    void aSweep_keepsTheTorchrunItWasGiven() {
+        // a sweep made each configuration again by name, with the default torchrun: the interpreter given was lost
+        TorchRun custom = TorchRun.builder().python(Path.of("/opt/venv/bin/python")).build();
+        List<dev.prism.Benchmark> swept = dev.prism.Sweep.of(TorchBenchmarks.fsdpSave().torchRun(custom))
+                .param("thread_count", "1", "2").benchmarks();
+        assertThat(swept).hasSize(2).allSatisfy(b -> assertThat(((TorchBenchmark) b).torchRun().python())
+                .isEqualTo(Path.of("/opt/venv/bin/python")));
+        assertThat(swept.get(1)).isInstanceOf(FsdpSave.class);
+        assertThat(swept.get(1).parameters().get(TorchBenchmark.THREAD_COUNT)).isEqualTo(2);
+    }
 }

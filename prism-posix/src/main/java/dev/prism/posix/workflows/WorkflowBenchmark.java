@@ -29,12 +29,19 @@ public final class WorkflowBenchmark extends AbstractBenchmark {
 
     /** @return a copy with {@code parameter} set to {@code value} (checked) */
     public <T> WorkflowBenchmark with(Parameter<T> parameter, T value) {
-        return new WorkflowBenchmark(name(), description(), parameters().with(parameter, value), workloads);
+        return with(parameters().with(parameter, value));
     }
 
     /** @return a copy with these values, as text, by parameter name (checked) */
+    @Override
     public WorkflowBenchmark withText(java.util.Map<String, String> values) {
-        return new WorkflowBenchmark(name(), description(), parameters().withText(values), workloads);
+        return (WorkflowBenchmark) super.withText(values);
+    }
+
+    /** @return a copy with {@code parameters}, running the same program */
+    @Override
+    protected WorkflowBenchmark with(Parameters parameters) {
+        return new WorkflowBenchmark(name(), description(), parameters, workloads);
     }
 
     @Override
