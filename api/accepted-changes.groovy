@@ -15,6 +15,15 @@ def kept = []
 for (c in jApiClasses) {
     def name = c.fullyQualifiedName
     if (accepted.contains(name)) {
+        // the class as a whole (its kind, its superclass, every member): japicmp judges what is left of it, so the
+        // class stays in the result with nothing incompatible left
+        c.compatibilityChanges.clear()
+        c.superclass.compatibilityChanges.clear()
+        c.interfaces.each { it.compatibilityChanges.clear() }
+        c.methods.clear()
+        c.constructors.clear()
+        c.fields.clear()
+        kept << c
         continue
     }
     // a member as japicmp's message names it (Class.member) or as Javadoc does (Class#member)

@@ -38,43 +38,227 @@ import java.util.Objects;
  * run.writeJson(tmp.resolve("prism-example-touch-t1.json"));
  * }</pre>
  *
- * @param runId          the scenario's run id
- * @param benchmark      the benchmark's name
- * @param parameters     its parameter values, as text
- * @param tasks          how many ranks ran it
- * @param launcher       how the ranks were started ({@code threads}, …)
- * @param warmups        repetitions run first and not kept
- * @param seed           the scenario's seed
- * @param timeout        the deadline of each repetition
- * @param stallThreshold operations slower than this were recorded as stalls
- * @param status         PASS when every repetition passed
- * @param failure        the first failure, or null
- * @param measurements   per operation, merged over ranks and repetitions
- * @param repetitions    each measured repetition
- * @param rankSpread     how rank phase durations spread over all repetitions (ranks that timed work)
- * @param startedAt      when the first warm-up or repetition started
- * @param finishedAt     when the last one ended
- * @param target         the filesystem under test
- * @param host           the host that ran it
- * @param provenance     what produced it: PRISM's version and commit, the command, labels, the programs' versions
- * @param conditions     how busy the host was while it ran (load, other processes, steal, memory pressure)
+ *
+ * <p>Made by PRISM as it runs, and read back from result documents ({@link Results#load}); {@link #toBuilder()}
+ * makes a changed copy (a merged or re-labelled run), {@link #builder()} one from nothing. Its constructor is not API,
+ * so a figure added to results is a new accessor and a new setter, never a broken caller.
  */
-public record RunResult(String runId, String benchmark, Map<String, String> parameters, int tasks, String launcher,
-                        int warmups, long seed, Duration timeout, Duration stallThreshold, Status status,
-                        Failure failure, Map<String, Measurement> measurements, List<RepetitionResult> repetitions,
-                        RankSpread rankSpread, Instant startedAt, Instant finishedAt, TargetInfo target,
-                        HostInfo host, Provenance provenance, HostConditions conditions) {
-    /** Copies the collections and checks that status and failure agree. */
-    public RunResult {
-        Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(provenance, "provenance");
-        Objects.requireNonNull(conditions, "conditions");
-        if ((status == Status.PASS) != (failure == null)) {
-            throw new IllegalArgumentException("status " + status + " does not agree with failure " + failure);
+public final class RunResult {
+    private final String runId;
+    private final String benchmark;
+    private final Map<String, String> parameters;
+    private final int tasks;
+    private final String launcher;
+    private final int warmups;
+    private final long seed;
+    private final Duration timeout;
+    private final Duration stallThreshold;
+    private final Status status;
+    private final Failure failure;
+    private final Map<String, Measurement> measurements;
+    private final List<RepetitionResult> repetitions;
+    private final RankSpread rankSpread;
+    private final Instant startedAt;
+    private final Instant finishedAt;
+    private final TargetInfo target;
+    private final HostInfo host;
+    private final Provenance provenance;
+    private final HostConditions conditions;
+
+    private RunResult(Builder b) {
+        Objects.requireNonNull(b.status, "status");
+        Objects.requireNonNull(b.provenance, "provenance");
+        Objects.requireNonNull(b.conditions, "conditions");
+        if ((b.status == Status.PASS) != (b.failure == null)) {
+            throw new IllegalArgumentException("status " + b.status + " does not agree with failure " + b.failure);
         }
-        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
-        measurements = Collections.unmodifiableMap(new LinkedHashMap<>(measurements));
-        repetitions = List.copyOf(repetitions);
+        this.runId = b.runId;
+        this.benchmark = b.benchmark;
+        this.parameters = Collections.unmodifiableMap(new LinkedHashMap<>(b.parameters));
+        this.tasks = b.tasks;
+        this.launcher = b.launcher;
+        this.warmups = b.warmups;
+        this.seed = b.seed;
+        this.timeout = b.timeout;
+        this.stallThreshold = b.stallThreshold;
+        this.status = b.status;
+        this.failure = b.failure;
+        this.measurements = Collections.unmodifiableMap(new LinkedHashMap<>(b.measurements));
+        this.repetitions = List.copyOf(b.repetitions);
+        this.rankSpread = b.rankSpread;
+        this.startedAt = b.startedAt;
+        this.finishedAt = b.finishedAt;
+        this.target = b.target;
+        this.host = b.host;
+        this.provenance = b.provenance;
+        this.conditions = b.conditions;
+    }
+
+    /** @return a builder of a run from nothing: every component empty until set */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding this run's components, to make a changed copy */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.runId = runId;
+        b.benchmark = benchmark;
+        b.parameters = parameters;
+        b.tasks = tasks;
+        b.launcher = launcher;
+        b.warmups = warmups;
+        b.seed = seed;
+        b.timeout = timeout;
+        b.stallThreshold = stallThreshold;
+        b.status = status;
+        b.failure = failure;
+        b.measurements = measurements;
+        b.repetitions = repetitions;
+        b.rankSpread = rankSpread;
+        b.startedAt = startedAt;
+        b.finishedAt = finishedAt;
+        b.target = target;
+        b.host = host;
+        b.provenance = provenance;
+        b.conditions = conditions;
+        return b;
+    }
+
+    /** @return the scenario's run id */
+    public String runId() {
+        return runId;
+    }
+
+    /** @return the benchmark's name */
+    public String benchmark() {
+        return benchmark;
+    }
+
+    /** @return its parameter values, as text */
+    public Map<String, String> parameters() {
+        return parameters;
+    }
+
+    /** @return how many ranks ran it */
+    public int tasks() {
+        return tasks;
+    }
+
+    /** @return how the ranks were started ({@code threads}, …) */
+    public String launcher() {
+        return launcher;
+    }
+
+    /** @return repetitions run first and not kept */
+    public int warmups() {
+        return warmups;
+    }
+
+    /** @return the scenario's seed */
+    public long seed() {
+        return seed;
+    }
+
+    /** @return the deadline of each repetition */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** @return operations slower than this were recorded as stalls */
+    public Duration stallThreshold() {
+        return stallThreshold;
+    }
+
+    /** @return PASS when every repetition passed */
+    public Status status() {
+        return status;
+    }
+
+    /** @return the first failure, or null */
+    public Failure failure() {
+        return failure;
+    }
+
+    /** @return per operation, merged over ranks and repetitions */
+    public Map<String, Measurement> measurements() {
+        return measurements;
+    }
+
+    /** @return each measured repetition */
+    public List<RepetitionResult> repetitions() {
+        return repetitions;
+    }
+
+    /** @return how rank phase durations spread over all repetitions (ranks that timed work) */
+    public RankSpread rankSpread() {
+        return rankSpread;
+    }
+
+    /** @return when the first warm-up or repetition started */
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    /** @return when the last one ended */
+    public Instant finishedAt() {
+        return finishedAt;
+    }
+
+    /** @return the filesystem under test */
+    public TargetInfo target() {
+        return target;
+    }
+
+    /** @return the host that ran it */
+    public HostInfo host() {
+        return host;
+    }
+
+    /** @return what produced it: PRISM's version and commit, the command, labels, the programs' versions */
+    public Provenance provenance() {
+        return provenance;
+    }
+
+    /** @return how busy the host was while it ran (load, other processes, steal, memory pressure) */
+    public HostConditions conditions() {
+        return conditions;
+    }
+
+    /** @return whether {@code o} is a run with equal components */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof RunResult r)) {
+            return false;
+        }
+        return Objects.equals(runId, r.runId)
+                && Objects.equals(benchmark, r.benchmark)
+                && Objects.equals(parameters, r.parameters)
+                && tasks == r.tasks
+                && Objects.equals(launcher, r.launcher)
+                && warmups == r.warmups
+                && seed == r.seed
+                && Objects.equals(timeout, r.timeout)
+                && Objects.equals(stallThreshold, r.stallThreshold)
+                && Objects.equals(status, r.status)
+                && Objects.equals(failure, r.failure)
+                && Objects.equals(measurements, r.measurements)
+                && Objects.equals(repetitions, r.repetitions)
+                && Objects.equals(rankSpread, r.rankSpread)
+                && Objects.equals(startedAt, r.startedAt)
+                && Objects.equals(finishedAt, r.finishedAt)
+                && Objects.equals(target, r.target)
+                && Objects.equals(host, r.host)
+                && Objects.equals(provenance, r.provenance)
+                && Objects.equals(conditions, r.conditions);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(runId, benchmark, parameters, tasks, launcher, warmups, seed, timeout, stallThreshold, status, failure, measurements, repetitions, rankSpread, startedAt, finishedAt, target, host, provenance, conditions);
     }
 
     /** @return true when the run passed */
@@ -84,8 +268,8 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
 
     /**
      * @return the run in a line per operation, in the table's words and units: {@code create_files files=300 tasks=1:
-     *         PASS, 3 rep(s)}, then each operation as {@link Measurement#toString()} prints it (the whole record, twenty
-     *         components, is in its accessors and in {@link #table()})
+     *         PASS, 3 rep(s)}, then each operation as {@link Measurement#toString()} prints it (every
+     *         component is in its accessors and in {@link #table()})
      */
     @Override
     public String toString() {
@@ -183,5 +367,166 @@ public record RunResult(String runId, String benchmark, Map<String, String> para
     /** @return the latency table a person reads: one row per operation */
     public String table() {
         return TextTable.of(List.of(this));
+    }
+    /**
+     * Builds a {@link RunResult}; each setter names a component as its accessor does. {@code status}, {@code
+     * provenance} and {@code conditions} are required, and a failure is given exactly when the status is not PASS.
+     */
+    public static final class Builder {
+        private String runId;
+        private String benchmark;
+        private Map<String, String> parameters = Map.of();
+        private int tasks;
+        private String launcher;
+        private int warmups;
+        private long seed;
+        private Duration timeout;
+        private Duration stallThreshold;
+        private Status status;
+        private Failure failure;
+        private Map<String, Measurement> measurements = Map.of();
+        private List<RepetitionResult> repetitions = List.of();
+        private RankSpread rankSpread;
+        private Instant startedAt;
+        private Instant finishedAt;
+        private TargetInfo target;
+        private HostInfo host;
+        private Provenance provenance;
+        private HostConditions conditions;
+
+        private Builder() {
+        }
+
+        /** @param runId the scenario's run id */
+        public Builder runId(String runId) {
+            this.runId = runId;
+            return this;
+        }
+
+        /** @param benchmark the benchmark's name */
+        public Builder benchmark(String benchmark) {
+            this.benchmark = benchmark;
+            return this;
+        }
+
+        /** @param parameters its parameter values, as text */
+        public Builder parameters(Map<String, String> parameters) {
+            this.parameters = Objects.requireNonNull(parameters, "parameters");
+            return this;
+        }
+
+        /** @param tasks how many ranks ran it */
+        public Builder tasks(int tasks) {
+            this.tasks = tasks;
+            return this;
+        }
+
+        /** @param launcher how the ranks were started ({@code threads}, …) */
+        public Builder launcher(String launcher) {
+            this.launcher = launcher;
+            return this;
+        }
+
+        /** @param warmups repetitions run first and not kept */
+        public Builder warmups(int warmups) {
+            if (warmups < 0) {
+                throw new IllegalArgumentException("warmups must be at least 0, was " + warmups);
+            }
+            this.warmups = warmups;
+            return this;
+        }
+
+        /** @param seed the scenario's seed */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** @param timeout the deadline of each repetition */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** @param stallThreshold operations slower than this were recorded as stalls */
+        public Builder stallThreshold(Duration stallThreshold) {
+            this.stallThreshold = stallThreshold;
+            return this;
+        }
+
+        /** @param status PASS when every repetition passed */
+        public Builder status(Status status) {
+            this.status = status;
+            return this;
+        }
+
+        /** @param failure the first failure, or null */
+        public Builder failure(Failure failure) {
+            this.failure = failure;
+            return this;
+        }
+
+        /** @param measurements per operation, merged over ranks and repetitions */
+        public Builder measurements(Map<String, Measurement> measurements) {
+            this.measurements = Objects.requireNonNull(measurements, "measurements");
+            return this;
+        }
+
+        /** @param repetitions each measured repetition */
+        public Builder repetitions(List<RepetitionResult> repetitions) {
+            this.repetitions = Objects.requireNonNull(repetitions, "repetitions");
+            return this;
+        }
+
+        /** @param rankSpread how rank phase durations spread over all repetitions (ranks that timed work) */
+        public Builder rankSpread(RankSpread rankSpread) {
+            this.rankSpread = rankSpread;
+            return this;
+        }
+
+        /** @param startedAt when the first warm-up or repetition started */
+        public Builder startedAt(Instant startedAt) {
+            this.startedAt = startedAt;
+            return this;
+        }
+
+        /** @param finishedAt when the last one ended */
+        public Builder finishedAt(Instant finishedAt) {
+            this.finishedAt = finishedAt;
+            return this;
+        }
+
+        /** @param target the filesystem under test */
+        public Builder target(TargetInfo target) {
+            this.target = target;
+            return this;
+        }
+
+        /** @param host the host that ran it */
+        public Builder host(HostInfo host) {
+            this.host = host;
+            return this;
+        }
+
+        /** @param provenance what produced it: PRISM's version and commit, the command, labels, the programs' versions */
+        public Builder provenance(Provenance provenance) {
+            this.provenance = provenance;
+            return this;
+        }
+
+        /** @param conditions how busy the host was while it ran (load, other processes, steal, memory pressure) */
+        public Builder conditions(HostConditions conditions) {
+            this.conditions = conditions;
+            return this;
+        }
+
+        /**
+         * @return the run
+         * @throws NullPointerException     when status, provenance or conditions is missing
+         * @throws IllegalArgumentException when the status and the failure disagree
+         */
+        public RunResult build() {
+            return new RunResult(this);
+        }
     }
 }

@@ -466,10 +466,9 @@ public final class History {
         // compact: a pooled window is kept for every statistic of its operation (one decoded histogram is some 270 KB)
         byOp.forEach((name, list) -> merged.put(name, Measurement.combineRepetitions(list).compact()));
         RunResult last = runs.get(runs.size() - 1);
-        return new RunResult(last.runId(), last.benchmark(), last.parameters(), last.tasks(), last.launcher(), last.warmups(),
-                last.seed(), last.timeout(), last.stallThreshold(), last.status(), last.failure(), merged, reps,
-                RankSpread.ofRepetitions(reps), runs.get(0).startedAt(), last.finishedAt(), last.target(), last.host(),
-                last.provenance(), last.conditions());
+        // the last run's, with the measurements and repetitions of all of them
+        return last.toBuilder().measurements(merged).repetitions(reps).rankSpread(RankSpread.ofRepetitions(reps))
+                .startedAt(runs.get(0).startedAt()).build();
     }
 
     /** @return a headline, then one line per series that moved (regressions first), and a summary */

@@ -92,12 +92,28 @@ class CompareAndGateTest {
             for (String op : List.of("create", "stat")) {
                 all.put(op, Measurement.combineRepetitions(reps.stream().map(r -> r.measurements().get(op)).toList()));
             }
-            return new RunResult("id", "bench", parameters, ranks, "threads", 0, 1, Duration.ofMinutes(1),
-                    Duration.ofSeconds(1), failure == null ? Status.PASS : Status.FAIL, failure, all, reps,
-                    RankSpread.ofRepetitions(reps), Instant.EPOCH, Instant.EPOCH,
-                    new TargetInfo("/t", "/", "ext4", "/dev/x", "rw", "rw", 1, 1),
-                    new HostInfo("h", "k", "Linux", "amd64", 2, 1, "17", "0"), dev.prism.Provenance.UNKNOWN,
-                    dev.prism.HostConditions.UNKNOWN);
+            return RunResult.builder()
+                    .runId("id")
+                    .benchmark("bench")
+                    .parameters(parameters)
+                    .tasks(ranks)
+                    .launcher("threads")
+                    .warmups(0)
+                    .seed(1)
+                    .timeout(Duration.ofMinutes(1))
+                    .stallThreshold(Duration.ofSeconds(1))
+                    .status(failure == null ? Status.PASS : Status.FAIL)
+                    .failure(failure)
+                    .measurements(all)
+                    .repetitions(reps)
+                    .rankSpread(RankSpread.ofRepetitions(reps))
+                    .startedAt(Instant.EPOCH)
+                    .finishedAt(Instant.EPOCH)
+                    .target(new TargetInfo("/t", "/", "ext4", "/dev/x", "rw", "rw", 1, 1))
+                    .host(new HostInfo("h", "k", "Linux", "amd64", 2, 1, "17", "0"))
+                    .provenance(dev.prism.Provenance.UNKNOWN)
+                    .conditions(dev.prism.HostConditions.UNKNOWN)
+                    .build();
         }
     }
 

@@ -128,8 +128,27 @@ class HistoryTest {
     /** @return {@code r} as if it started {@code night} days after the epoch */
     private static RunResult shifted(RunResult r, int night) {
         java.time.Instant at = java.time.Instant.EPOCH.plus(Duration.ofDays(night));
-        return new RunResult(r.runId(), r.benchmark(), r.parameters(), r.tasks(), r.launcher(), r.warmups(), r.seed(),
-                r.timeout(), r.stallThreshold(), r.status(), r.failure(), r.measurements(), r.repetitions(), r.rankSpread(),
-                at, at, r.target(), r.host(), r.provenance(), r.conditions());
+        return RunResult.builder()
+                .runId(r.runId())
+                .benchmark(r.benchmark())
+                .parameters(r.parameters())
+                .tasks(r.tasks())
+                .launcher(r.launcher())
+                .warmups(r.warmups())
+                .seed(r.seed())
+                .timeout(r.timeout())
+                .stallThreshold(r.stallThreshold())
+                .status(r.status())
+                .failure(r.failure())
+                .measurements(r.measurements())
+                .repetitions(r.repetitions())
+                .rankSpread(r.rankSpread())
+                .startedAt(at)
+                .finishedAt(at)
+                .target(r.target())
+                .host(r.host())
+                .provenance(r.provenance())
+                .conditions(r.conditions())
+                .build();
     }
 }

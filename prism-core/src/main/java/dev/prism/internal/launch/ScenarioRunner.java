@@ -333,12 +333,28 @@ public final class ScenarioRunner {
                 doneExecutions += executions - i - 1;
             }
         }
-        return new RunResult(scenario.runId(), benchmark.name(), benchmark.recordedParameters(), tasks,
-                launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
-                scenario.stallThreshold(), failure == null ? Status.PASS : Status.FAIL, failure,
-                merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
-                repetitions, RankSpread.ofRepetitions(repetitions), startedAt, Instant.now(), target, host,
-                scenario.provenance().withPrograms(programs(repetitions)), load.finish());
+        return RunResult.builder()
+                .runId(scenario.runId())
+                .benchmark(benchmark.name())
+                .parameters(benchmark.recordedParameters())
+                .tasks(tasks)
+                .launcher(launcherOf(benchmark).name())
+                .warmups(scenario.warmups())
+                .seed(scenario.seed())
+                .timeout(scenario.timeout())
+                .stallThreshold(scenario.stallThreshold())
+                .status(failure == null ? Status.PASS : Status.FAIL)
+                .failure(failure)
+                .measurements(merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false))
+                .repetitions(repetitions)
+                .rankSpread(RankSpread.ofRepetitions(repetitions))
+                .startedAt(startedAt)
+                .finishedAt(Instant.now())
+                .target(target)
+                .host(host)
+                .provenance(scenario.provenance().withPrograms(programs(repetitions)))
+                .conditions(load.finish())
+                .build();
     }
 
     /**
@@ -368,12 +384,28 @@ public final class ScenarioRunner {
     private RunResult brokenRun(Benchmark benchmark, int tasks, Instant startedAt, TargetInfo target, HostInfo host,
                                 RuntimeException e) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        return new RunResult(scenario.runId(), benchmark.name(), benchmark.recordedParameters(), tasks,
-                launcherOf(benchmark).name(), scenario.warmups(), scenario.seed(), scenario.timeout(),
-                scenario.stallThreshold(), Status.FAIL, new Failure(Failure.Kind.EXCEPTION,
-                "the launcher failed: " + message + "; the configurations after it did not run", -1),
-                Map.of(), List.of(), RankSpread.ofRepetitions(List.of()), startedAt,
-                Instant.now(), target, host, scenario.provenance(), dev.prism.HostConditions.UNKNOWN);
+        return RunResult.builder()
+                .runId(scenario.runId())
+                .benchmark(benchmark.name())
+                .parameters(benchmark.recordedParameters())
+                .tasks(tasks)
+                .launcher(launcherOf(benchmark).name())
+                .warmups(scenario.warmups())
+                .seed(scenario.seed())
+                .timeout(scenario.timeout())
+                .stallThreshold(scenario.stallThreshold())
+                .status(Status.FAIL)
+                .failure(new Failure(Failure.Kind.EXCEPTION, "the launcher failed: " + message + "; the configurations after it did not run", -1))
+                .measurements(Map.of())
+                .repetitions(List.of())
+                .rankSpread(RankSpread.ofRepetitions(List.of()))
+                .startedAt(startedAt)
+                .finishedAt(Instant.now())
+                .target(target)
+                .host(host)
+                .provenance(scenario.provenance())
+                .conditions(dev.prism.HostConditions.UNKNOWN)
+                .build();
     }
 
     /** @return each program a rank listed in its note {@value WorkloadContext#PROGRAMS_NOTE}, with the version it noted */

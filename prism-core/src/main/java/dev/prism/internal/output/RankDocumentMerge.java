@@ -157,11 +157,27 @@ public final class RankDocumentMerge {
                 firstRank == null ? -1 : firstRank.rank());
         String rank0Host = byRepetition.values().stream().map(m -> m.get(0)).filter(java.util.Objects::nonNull)
                 .map(RankResult::hostname).findFirst().orElse("?");
-        return new RunResult(runId, benchmark, Map.of(), tasks, "unknown (assembled from rank documents)", 0, 0,
-                Duration.ZERO, Duration.ZERO, Status.FAIL, failure,
-                ScenarioRunner.merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false),
-                repetitions, RankSpread.ofRepetitions(repetitions), first, last,
-                new TargetInfo("?", "?", "?", "?", "", "", 0, 0),
-                new HostInfo(rank0Host, "?", "?", "?", 0, 0, "?", "?"), Provenance.UNKNOWN, HostConditions.UNKNOWN);
+        return RunResult.builder()
+                .runId(runId)
+                .benchmark(benchmark)
+                .parameters(Map.of())
+                .tasks(tasks)
+                .launcher("unknown (assembled from rank documents)")
+                .warmups(0)
+                .seed(0)
+                .timeout(Duration.ZERO)
+                .stallThreshold(Duration.ZERO)
+                .status(Status.FAIL)
+                .failure(failure)
+                .measurements(ScenarioRunner.merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false))
+                .repetitions(repetitions)
+                .rankSpread(RankSpread.ofRepetitions(repetitions))
+                .startedAt(first)
+                .finishedAt(last)
+                .target(new TargetInfo("?", "?", "?", "?", "", "", 0, 0))
+                .host(new HostInfo(rank0Host, "?", "?", "?", 0, 0, "?", "?"))
+                .provenance(Provenance.UNKNOWN)
+                .conditions(HostConditions.UNKNOWN)
+                .build();
     }
 }

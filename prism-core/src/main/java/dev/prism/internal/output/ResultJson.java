@@ -252,20 +252,28 @@ public final class ResultJson {
         List<RepetitionResult> repetitions = keepRanks ? read : read.stream().map(ResultJson::rankless).toList();
         JsonNode t = d.path("target");
         JsonNode h = d.path("host");
-        return new RunResult(d.path("runId").asText(), d.path("benchmark").asText(), parameters, d.path("tasks").asInt(),
-                d.path("launcher").asText(), d.path("warmups").asInt(), d.path("seed").asLong(),
-                java.time.Duration.ofNanos(d.path("timeoutNanos").asLong()),
-                java.time.Duration.ofNanos(d.path("stallThresholdNanos").asLong()),
-                constant(dev.prism.Status.class, d, "status"), readFailure(d.path("failure")),
-                readMeasurements(d.path("measurements")), repetitions, spread,
-                java.time.Instant.parse(d.path("startedAt").asText()), java.time.Instant.parse(d.path("finishedAt").asText()),
-                new TargetInfo(t.path("path").asText(), t.path("mountPoint").asText(), t.path("filesystemType").asText(),
-                        t.path("mountSource").asText(), t.path("mountOptions").asText(), t.path("superOptions").asText(),
-                        t.path("totalBytes").asLong(), t.path("freeBytes").asLong()),
-                new HostInfo(h.path("hostname").asText(), h.path("kernel").asText(), h.path("os").asText(),
-                        h.path("arch").asText(), h.path("cpus").asInt(), h.path("memoryBytes").asLong(),
-                        h.path("java").asText(), h.path("prismVersion").asText()),
-                readProvenance(d.path("provenance")), readConditions(d.path("conditions")));
+        return RunResult.builder()
+                .runId(d.path("runId").asText())
+                .benchmark(d.path("benchmark").asText())
+                .parameters(parameters)
+                .tasks(d.path("tasks").asInt())
+                .launcher(d.path("launcher").asText())
+                .warmups(d.path("warmups").asInt())
+                .seed(d.path("seed").asLong())
+                .timeout(java.time.Duration.ofNanos(d.path("timeoutNanos").asLong()))
+                .stallThreshold(java.time.Duration.ofNanos(d.path("stallThresholdNanos").asLong()))
+                .status(constant(dev.prism.Status.class, d, "status"))
+                .failure(readFailure(d.path("failure")))
+                .measurements(readMeasurements(d.path("measurements")))
+                .repetitions(repetitions)
+                .rankSpread(spread)
+                .startedAt(java.time.Instant.parse(d.path("startedAt").asText()))
+                .finishedAt(java.time.Instant.parse(d.path("finishedAt").asText()))
+                .target(new TargetInfo(t.path("path").asText(), t.path("mountPoint").asText(), t.path("filesystemType").asText(), t.path("mountSource").asText(), t.path("mountOptions").asText(), t.path("superOptions").asText(), t.path("totalBytes").asLong(), t.path("freeBytes").asLong()))
+                .host(new HostInfo(h.path("hostname").asText(), h.path("kernel").asText(), h.path("os").asText(), h.path("arch").asText(), h.path("cpus").asInt(), h.path("memoryBytes").asLong(), h.path("java").asText(), h.path("prismVersion").asText()))
+                .provenance(readProvenance(d.path("provenance")))
+                .conditions(readConditions(d.path("conditions")))
+                .build();
     }
 
     private static dev.prism.Provenance readProvenance(JsonNode p) {

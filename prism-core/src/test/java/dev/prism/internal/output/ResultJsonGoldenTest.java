@@ -76,16 +76,28 @@ class ResultJsonGoldenTest {
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("files", "3");
         parameters.put("file_size", "4KiB");
-        return new RunResult("golden", "create_files", parameters, 2, "threads", 1, 42, Duration.ofSeconds(10),
-                Duration.ofSeconds(1), status, failure, merged, List.of(rep), RankSpread.ofRepetitions(List.of(rep)),
-                Instant.parse("2026-11-29T12:00:00Z"), Instant.parse("2026-11-29T12:00:02Z"),
-                new TargetInfo("/mnt/nfs/prism", "/mnt/nfs", "nfs4", "filer:/export", "rw,relatime",
-                        "rw,vers=4.2", 1L << 40, 1L << 39),
-                new HostInfo("node0", "6.1.0-test", "Linux", "amd64", 64, 1L << 38, "17.0.15 (Debian)", "0.1.0"),
-                new dev.prism.Provenance("0.1.0", "a336053d863f04f24cb24f924a23d1b19e7105b9", "prism run create_files -p files=3",
-                        Map.of("firmware", "4.3"), Map.of("git", "git version 2.39.5")),
-                new dev.prism.HostConditions(64, 0.5, 1.25, 0.0, fail ? Double.NaN : 0.031, 0.0, 0.4,
-                        fail ? "" : "yes (pid 4242) 98% of a CPU"));
+        return RunResult.builder()
+                .runId("golden")
+                .benchmark("create_files")
+                .parameters(parameters)
+                .tasks(2)
+                .launcher("threads")
+                .warmups(1)
+                .seed(42)
+                .timeout(Duration.ofSeconds(10))
+                .stallThreshold(Duration.ofSeconds(1))
+                .status(status)
+                .failure(failure)
+                .measurements(merged)
+                .repetitions(List.of(rep))
+                .rankSpread(RankSpread.ofRepetitions(List.of(rep)))
+                .startedAt(Instant.parse("2026-11-29T12:00:00Z"))
+                .finishedAt(Instant.parse("2026-11-29T12:00:02Z"))
+                .target(new TargetInfo("/mnt/nfs/prism", "/mnt/nfs", "nfs4", "filer:/export", "rw,relatime", "rw,vers=4.2", 1L << 40, 1L << 39))
+                .host(new HostInfo("node0", "6.1.0-test", "Linux", "amd64", 64, 1L << 38, "17.0.15 (Debian)", "0.1.0"))
+                .provenance(new dev.prism.Provenance("0.1.0", "a336053d863f04f24cb24f924a23d1b19e7105b9", "prism run create_files -p files=3", Map.of("firmware", "4.3"), Map.of("git", "git version 2.39.5")))
+                .conditions(new dev.prism.HostConditions(64, 0.5, 1.25, 0.0, fail ? Double.NaN : 0.031, 0.0, 0.4, fail ? "" : "yes (pid 4242) 98% of a CPU"))
+                .build();
     }
 
     @Test
