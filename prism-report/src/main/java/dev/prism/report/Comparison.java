@@ -94,33 +94,163 @@ public record Comparison(Options options, List<Row> rows, List<String> failures,
     }
 
     /**
-     * One statistic of one operation compared.
-     *
-     * @param benchmark            the benchmark
-     * @param parameters           the candidate's parameters as text ({@code k=v …}, empty values left out)
-     * @param pairedOn             the ignored parameters that differ, as {@code access=native→nio}; empty when none
-     * @param tasks                the task count
-     * @param operation            the operation
-     * @param stat                 the statistic
-     * @param baselineRepetitions  repetitions of the baseline that estimate it
-     * @param candidateRepetitions repetitions of the candidate that estimate it
-     * @param baselineValue        the statistic over all the baseline's repetitions (ns, or per second for a rate)
-     * @param candidateValue       the same for the candidate
-     * @param ratio                candidate / baseline
-     * @param differenceLow        lower end of the 95% CI of candidate − baseline, over per-repetition values (NaN when not judged)
-     * @param differenceHigh       upper end
-     * @param pValue               Welch's t-test over per-repetition values, two-sided (NaN when not judged)
-     * @param verdict              the conclusion
-     * @param note                 why it was not judged ({@code 1 rep; need ≥ 3}); empty otherwise
+     * One statistic of one operation compared: what the table prints in a row. Made by {@link Comparison} only (its
+     * constructor is not API), read through its accessors.
      */
-    public record Row(String benchmark, String parameters, String pairedOn, int tasks, String operation, Stat stat,
-                      int baselineRepetitions, int candidateRepetitions, double baselineValue, double candidateValue,
-                      double ratio, double differenceLow, double differenceHigh, double pValue, Verdict verdict,
-                      String note) {
-        /** Checks. */
-        public Row {
-            Objects.requireNonNull(stat, "stat");
-            Objects.requireNonNull(verdict, "verdict");
+    public static final class Row {
+        private final String benchmark;
+        private final String parameters;
+        private final String pairedOn;
+        private final int tasks;
+        private final String operation;
+        private final Stat stat;
+        private final int baselineRepetitions;
+        private final int candidateRepetitions;
+        private final double baselineValue;
+        private final double candidateValue;
+        private final double ratio;
+        private final double differenceLow;
+        private final double differenceHigh;
+        private final double pValue;
+        private final Verdict verdict;
+        private final String note;
+
+        Row(String benchmark, String parameters, String pairedOn, int tasks, String operation, Stat stat, int baselineRepetitions, int candidateRepetitions, double baselineValue, double candidateValue, double ratio, double differenceLow, double differenceHigh, double pValue, Verdict verdict, String note) {
+            this.benchmark = benchmark;
+            this.parameters = parameters;
+            this.pairedOn = pairedOn;
+            this.tasks = tasks;
+            this.operation = operation;
+            this.stat = Objects.requireNonNull(stat, "stat");
+            this.baselineRepetitions = baselineRepetitions;
+            this.candidateRepetitions = candidateRepetitions;
+            this.baselineValue = baselineValue;
+            this.candidateValue = candidateValue;
+            this.ratio = ratio;
+            this.differenceLow = differenceLow;
+            this.differenceHigh = differenceHigh;
+            this.pValue = pValue;
+            this.verdict = Objects.requireNonNull(verdict, "verdict");
+            this.note = note;
+        }
+
+        /** @return the benchmark */
+        public String benchmark() {
+            return benchmark;
+        }
+
+        /** @return the candidate's parameters as text ({@code k=v …}, empty values left out) */
+        public String parameters() {
+            return parameters;
+        }
+
+        /** @return the ignored parameters that differ, as {@code access=native→nio}; empty when none */
+        public String pairedOn() {
+            return pairedOn;
+        }
+
+        /** @return the task count */
+        public int tasks() {
+            return tasks;
+        }
+
+        /** @return the operation */
+        public String operation() {
+            return operation;
+        }
+
+        /** @return the statistic */
+        public Stat stat() {
+            return stat;
+        }
+
+        /** @return repetitions of the baseline that estimate it */
+        public int baselineRepetitions() {
+            return baselineRepetitions;
+        }
+
+        /** @return repetitions of the candidate that estimate it */
+        public int candidateRepetitions() {
+            return candidateRepetitions;
+        }
+
+        /** @return the statistic over all the baseline's repetitions (ns, or per second for a rate) */
+        public double baselineValue() {
+            return baselineValue;
+        }
+
+        /** @return the same for the candidate */
+        public double candidateValue() {
+            return candidateValue;
+        }
+
+        /** @return candidate / baseline */
+        public double ratio() {
+            return ratio;
+        }
+
+        /** @return lower end of the 95% CI of candidate − baseline, over per-repetition values (NaN when not judged) */
+        public double differenceLow() {
+            return differenceLow;
+        }
+
+        /** @return upper end */
+        public double differenceHigh() {
+            return differenceHigh;
+        }
+
+        /** @return Welch's t-test over per-repetition values, two-sided (NaN when not judged) */
+        public double pValue() {
+            return pValue;
+        }
+
+        /** @return the conclusion */
+        public Verdict verdict() {
+            return verdict;
+        }
+
+        /** @return why it was not judged ({@code 1 rep; need ≥ 3}); empty otherwise */
+        public String note() {
+            return note;
+        }
+
+        /** @return whether {@code o} is a row with equal components */
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof Row r)) {
+                return false;
+            }
+            return Objects.equals(benchmark, r.benchmark)
+                    && Objects.equals(parameters, r.parameters)
+                    && Objects.equals(pairedOn, r.pairedOn)
+                    && tasks == r.tasks
+                    && Objects.equals(operation, r.operation)
+                    && Objects.equals(stat, r.stat)
+                    && baselineRepetitions == r.baselineRepetitions
+                    && candidateRepetitions == r.candidateRepetitions
+                    && Double.compare(baselineValue, r.baselineValue) == 0
+                    && Double.compare(candidateValue, r.candidateValue) == 0
+                    && Double.compare(ratio, r.ratio) == 0
+                    && Double.compare(differenceLow, r.differenceLow) == 0
+                    && Double.compare(differenceHigh, r.differenceHigh) == 0
+                    && Double.compare(pValue, r.pValue) == 0
+                    && Objects.equals(verdict, r.verdict)
+                    && Objects.equals(note, r.note);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(benchmark, parameters, pairedOn, tasks, operation, stat, baselineRepetitions, candidateRepetitions, baselineValue, candidateValue, ratio, differenceLow, differenceHigh, pValue, verdict, note);
+        }
+
+        /** @return the row in the table's words: {@code create_files tasks=1 create p99: 1.02× REGRESSION p99} */
+        @Override
+        public String toString() {
+            return benchmark + (parameters.isEmpty() ? "" : " " + parameters) + " tasks=" + tasks + " " + operation + " "
+                    + stat.label() + ": " + String.format(Locale.ROOT, "%.2f×", ratio) + " " + verdictText();
         }
 
         /** @return whether the difference is significant at {@link #ALPHA} */

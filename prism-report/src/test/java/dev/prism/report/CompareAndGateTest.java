@@ -140,6 +140,9 @@ class CompareAndGateTest {
         assertThat(c.passed()).isTrue();
         assertThat(c.table(false)).endsWith("outcome: passed (every statistic judged, none regressed)\n");
         assertThat(c.rows()).allSatisfy(r -> assertThat(r.ratio()).isEqualTo(1.0));
+        // a row says itself in the table's words, and rows of equal inputs are equal
+        assertThat(c.rows().get(1).toString()).isEqualTo("bench files=10 tasks=2 create p99: 1.00× same");
+        assertThat(Comparison.of(List.of(a), List.of(a), 10).rows()).isEqualTo(c.rows());
     }
 
     @Test
