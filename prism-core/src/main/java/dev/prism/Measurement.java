@@ -72,13 +72,123 @@ public final class Measurement {
     }
 
     /**
-     * Rebuilds a measurement from the fields of a result document (see {@link #encodedHistogram()}).
+     * Rebuilds a measurement from the fields of a result document, each named: the operation and its encoded histogram
+     * (see {@link #encodedHistogram()}), then the exact figures the histogram only approximates.
      *
-     * @throws IllegalArgumentException when the histogram does not decode or disagrees with {@code count}
+     * <pre>{@code
+     * import dev.prism.LatencyRecorder;
+     * import dev.prism.Measurement;
+     *
+     * LatencyRecorder recorder = new LatencyRecorder("stat");
+     * recorder.record(2_000);
+     * recorder.record(3_000);
+     * Measurement m = recorder.snapshot(5_000);
+     * Measurement back = Measurement.decoder("stat", m.encodedHistogram()).count(m.count()).meanNanos(m.meanNanos())
+     *         .stddevNanos(m.stddevNanos()).minNanos(m.minNanos()).maxNanos(m.maxNanos()).decode();
+     * System.out.println(back);
+     * }</pre>
+     *
+     * @param operation        the operation's name
+     * @param encodedHistogram its latencies, as {@link #encodedHistogram()} writes them
+     * @return a decoder whose figures are zero until set
      */
-    public static Measurement decode(String operation, long count, long bytes, double meanNanos,
-                                     double stddevNanos, long minNanos, long maxNanos, long elapsedNanos,
-                                     String encodedHistogram, long errors) {
+    public static Decoder decoder(String operation, String encodedHistogram) {
+        return new Decoder(checkOperation(operation), java.util.Objects.requireNonNull(encodedHistogram, "encodedHistogram"));
+    }
+
+    /** The fields of a measurement in a result document, each set by name, then {@link #decode()}. */
+    public static final class Decoder {
+        private final String operation;
+        private final String encodedHistogram;
+        private long count;
+        private long bytes;
+        private double meanNanos;
+        private double stddevNanos;
+        private long minNanos;
+        private long maxNanos;
+        private long elapsedNanos;
+        private long errors;
+
+        private Decoder(String operation, String encodedHistogram) {
+            this.operation = operation;
+            this.encodedHistogram = encodedHistogram;
+        }
+
+        private static long notNegative(String name, long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException(name + " must be at least 0, was " + value);
+            }
+            return value;
+        }
+
+        private static double finiteNotNegative(String name, double value) {
+            if (!(value >= 0) || Double.isInfinite(value)) {
+                throw new IllegalArgumentException(name + " must be a finite number at least 0, was " + value);
+            }
+            return value;
+        }
+
+        /** @param count operations measured: the histogram must hold as many */
+        public Decoder count(long count) {
+            this.count = notNegative("count", count);
+            return this;
+        }
+
+        /** @param bytes bytes the operations moved */
+        public Decoder bytes(long bytes) {
+            this.bytes = notNegative("bytes", bytes);
+            return this;
+        }
+
+        /** @param meanNanos the exact mean latency, in nanoseconds */
+        public Decoder meanNanos(double meanNanos) {
+            this.meanNanos = finiteNotNegative("meanNanos", meanNanos);
+            return this;
+        }
+
+        /** @param stddevNanos the exact standard deviation, in nanoseconds */
+        public Decoder stddevNanos(double stddevNanos) {
+            this.stddevNanos = finiteNotNegative("stddevNanos", stddevNanos);
+            return this;
+        }
+
+        /** @param minNanos the exact fastest latency, in nanoseconds */
+        public Decoder minNanos(long minNanos) {
+            this.minNanos = notNegative("minNanos", minNanos);
+            return this;
+        }
+
+        /** @param maxNanos the exact slowest latency, in nanoseconds */
+        public Decoder maxNanos(long maxNanos) {
+            this.maxNanos = notNegative("maxNanos", maxNanos);
+            return this;
+        }
+
+        /** @param elapsedNanos the timed phase's length, in nanoseconds */
+        public Decoder elapsedNanos(long elapsedNanos) {
+            this.elapsedNanos = notNegative("elapsedNanos", elapsedNanos);
+            return this;
+        }
+
+        /** @param errors operations that failed and were passed over */
+        public Decoder errors(long errors) {
+            this.errors = notNegative("errors", errors);
+            return this;
+        }
+
+        /**
+         * @return the measurement
+         * @throws IllegalArgumentException when the histogram does not decode or disagrees with {@code count}
+         */
+        public Measurement decode() {
+            return Measurement.decode(operation, count, bytes, meanNanos, stddevNanos, minNanos, maxNanos, elapsedNanos,
+                    encodedHistogram, errors);
+        }
+    }
+
+    private static Measurement decode(String operation, long count, long bytes, double meanNanos,
+                                      double stddevNanos, long minNanos, long maxNanos, long elapsedNanos,
+                                      String encodedHistogram, long errors) {
         byte[] compressed;
         Histogram histogram;
         try {

@@ -103,14 +103,17 @@ class MeasurementTest {
     @Test
     void decode_rebuildsWhatTheDocumentHolds() {
         Measurement m = of(5_000, 100, 250, 900, 4_000_000);
-        Measurement back = Measurement.decode("op", m.count(), m.bytes(), m.meanNanos(), m.stddevNanos(),
-                m.minNanos(), m.maxNanos(), m.elapsedNanos(), m.encodedHistogram(), 0);
+        Measurement back = Measurement.decoder("op", m.encodedHistogram()).count(m.count()).bytes(m.bytes())
+                .meanNanos(m.meanNanos()).stddevNanos(m.stddevNanos()).minNanos(m.minNanos()).maxNanos(m.maxNanos())
+                .elapsedNanos(m.elapsedNanos()).decode();
         assertThat(back.count()).isEqualTo(m.count());
         assertThat(back.p99Nanos()).isEqualTo(m.p99Nanos());
         assertThat(back.meanNanos()).isEqualTo(m.meanNanos());
         assertThat(back.stddevNanos()).isCloseTo(m.stddevNanos(), within(1e-6));
-        assertThatThrownBy(() -> Measurement.decode("op", 99, 0, 0, 0, 0, 0, 0, m.encodedHistogram(), 0))
+        assertThatThrownBy(() -> Measurement.decoder("op", m.encodedHistogram()).count(99).decode())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count says 99");
+        assertThatThrownBy(() -> Measurement.decoder("op", m.encodedHistogram()).minNanos(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("minNanos must be at least 0, was -1");
     }
 
     @Test

@@ -340,10 +340,11 @@ public final class ResultJson {
     }
 
     private static Measurement readMeasurement(String op, JsonNode m) {
-        return Measurement.decode(op, m.path("count").asLong(), m.path("bytes").asLong(),
-                m.path("meanNanos").asDouble(), m.path("stddevNanos").asDouble(), m.path("minNanos").asLong(),
-                m.path("maxNanos").asLong(), m.path("elapsedNanos").asLong(), m.path("histogram").asText(),
-                m.path("errors").asLong());
+        return Measurement.decoder(op, m.path("histogram").asText()).count(m.path("count").asLong())
+                .bytes(m.path("bytes").asLong()).meanNanos(m.path("meanNanos").asDouble())
+                .stddevNanos(m.path("stddevNanos").asDouble()).minNanos(m.path("minNanos").asLong())
+                .maxNanos(m.path("maxNanos").asLong()).elapsedNanos(m.path("elapsedNanos").asLong())
+                .errors(m.path("errors").asLong()).decode();
     }
 
     static RankResult readRank(JsonNode node) {
