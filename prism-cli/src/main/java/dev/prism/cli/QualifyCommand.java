@@ -66,9 +66,7 @@ final class QualifyCommand implements Callable<Integer> {
         }
         Qualification q = file != null ? Qualification.fromJson(file) : Qualification.profile(profile);
         int at = tasks != null ? tasks : Math.max(1, Math.min(q.jobRanks(), Runtime.getRuntime().availableProcessors()));
-        if (at < 1 || at > 4096) {
-            throw new IllegalArgumentException("--tasks must be in 1..4096, was " + at);
-        }
+        dev.prism.Scenario.builder().tasks(at); // the API's rule for task counts, said before the plan too
         if (plan) {
             out.print(q.plan(at));
             out.flush();

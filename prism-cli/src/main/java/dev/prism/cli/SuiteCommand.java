@@ -79,14 +79,8 @@ final class SuiteCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Suite suite = Suite.named(name);
-        if (tasks != null) {
-            for (int n : tasks) {
-                if (n < 1 || n > 4096) {
-                    throw new IllegalArgumentException("--tasks must each be in 1..4096, was " + n);
-                }
-            }
-        }
         int[] taskCounts = tasks != null ? tasks : suite.tasks();
+        dev.prism.Scenario.builder().tasks(taskCounts); // the API's rule for task counts, said before the plan too
         List<Suite.Entry> entries = suite.plan();
         if (plan) {
             printPlan(suite, entries, taskCounts);

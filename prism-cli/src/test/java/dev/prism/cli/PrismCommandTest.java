@@ -312,7 +312,7 @@ class PrismCommandTest {
         assertThat(paper.out()).contains("tasks 8,64;").contains("model=gpt2 params=124000000")
                 .contains("size_classes=32KiB files_per_class=800000").contains("layout=flat");
         assertThat(prism("list").out()).contains("standard").contains("paper").contains("needs:");
-        assertThat(prism("suite", "quick", "--tasks", "0").err()).contains("--tasks must each be in 1..4096, was 0");
+        assertThat(prism("suite", "quick", "--tasks", "0").err()).contains("tasks must each be in 1..100000, was 0");
     }
 
     @Test
