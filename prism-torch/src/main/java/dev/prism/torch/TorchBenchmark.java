@@ -177,16 +177,7 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
 
     /** @return the parameters the torch benchmark {@code name} takes */
     public static List<Parameter<?>> parametersOf(String name) {
-        return switch (name) {
-            case "hf_load" -> HF_LOAD_PARAMETERS;
-            case "dataloader" -> DATALOADER_PARAMETERS;
-            case "ddp_save" -> DDP_SAVE_PARAMETERS;
-            case "ddp_load" -> DDP_LOAD_PARAMETERS;
-            case "fsdp_save" -> FSDP_SAVE_PARAMETERS;
-            case "fsdp_load" -> FSDP_LOAD_PARAMETERS;
-            case "rl_load" -> RL_LOAD_PARAMETERS;
-            default -> throw new IllegalArgumentException("not a torch benchmark: " + name);
-        };
+        return TorchBenchmarks.parametersOf(name);
     }
 
     private final TorchRun torchRun;

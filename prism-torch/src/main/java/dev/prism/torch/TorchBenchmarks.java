@@ -1,6 +1,12 @@
 package dev.prism.torch;
 
+import dev.prism.Parameter;
 import dev.prism.Parameters;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Typed factories for the PyTorch benchmarks: checkpoints of a 25M-parameter synthetic model with Adam
@@ -16,54 +22,77 @@ public final class TorchBenchmarks {
     private TorchBenchmarks() {
     }
 
+    /** What makes one torch benchmark: the parameters it declares and its type's constructor. */
+    private record Kind(List<Parameter<?>> parameters, BiFunction<Parameters, TorchRun, TorchBenchmark> make) {
+    }
+
+    /** Every torch benchmark by name, in the order {@code prism list} shows them: the one table of them. */
+    private static final Map<String, Kind> KINDS = kinds();
+
+    private static Map<String, Kind> kinds() {
+        Map<String, Kind> kinds = new LinkedHashMap<>();
+        kinds.put("ddp_save", new Kind(TorchBenchmark.DDP_SAVE_PARAMETERS, DdpSave::new));
+        kinds.put("ddp_load", new Kind(TorchBenchmark.DDP_LOAD_PARAMETERS, DdpLoad::new));
+        kinds.put("fsdp_save", new Kind(TorchBenchmark.FSDP_SAVE_PARAMETERS, FsdpSave::new));
+        kinds.put("fsdp_load", new Kind(TorchBenchmark.FSDP_LOAD_PARAMETERS, FsdpLoad::new));
+        kinds.put("rl_load", new Kind(TorchBenchmark.RL_LOAD_PARAMETERS, RlLoad::new));
+        kinds.put("hf_load", new Kind(TorchBenchmark.HF_LOAD_PARAMETERS, HfLoad::new));
+        kinds.put("dataloader", new Kind(TorchBenchmark.DATALOADER_PARAMETERS, Dataloader::new));
+        return java.util.Collections.unmodifiableMap(kinds);
+    }
+
+    private static Kind kind(String name) {
+        Kind kind = KINDS.get(name);
+        if (kind == null) {
+            throw new IllegalArgumentException("not a torch benchmark: " + name + "; the torch benchmarks are "
+                    + String.join(", ", KINDS.keySet()));
+        }
+        return kind;
+    }
+
+    /** @return the parameters the torch benchmark {@code name} declares */
+    static List<Parameter<?>> parametersOf(String name) {
+        return kind(name).parameters();
+    }
+
     /** @return a named torch benchmark with these parameter values (missing ones at their defaults) */
-    public static TorchBenchmark named(String name, java.util.Map<String, String> values) {
-        Parameters p = Parameters.defaults(TorchBenchmark.parametersOf(name)).withText(values);
-        TorchRun run = TorchRun.builder().build();
-        return switch (name) {
-            case "ddp_save" -> new DdpSave(p, run);
-            case "ddp_load" -> new DdpLoad(p, run);
-            case "fsdp_save" -> new FsdpSave(p, run);
-            case "fsdp_load" -> new FsdpLoad(p, run);
-            case "rl_load" -> new RlLoad(p, run);
-            case "hf_load" -> new HfLoad(p, run);
-            case "dataloader" -> new Dataloader(p, run);
-            default -> throw new IllegalArgumentException("not a torch benchmark: " + name);
-        };
+    public static TorchBenchmark named(String name, Map<String, String> values) {
+        Kind kind = kind(name);
+        return kind.make().apply(Parameters.defaults(kind.parameters()).withText(values), TorchRun.builder().build());
     }
 
     /** @return {@code ddp_save}: a 25M-parameter synthetic model with Adam state */
     public static DdpSave ddpSave() {
-        return (DdpSave) named("ddp_save", java.util.Map.of());
+        return (DdpSave) named("ddp_save", Map.of());
     }
 
     /** @return {@code ddp_load} */
     public static DdpLoad ddpLoad() {
-        return (DdpLoad) named("ddp_load", java.util.Map.of());
+        return (DdpLoad) named("ddp_load", Map.of());
     }
 
     /** @return {@code fsdp_save} */
     public static FsdpSave fsdpSave() {
-        return (FsdpSave) named("fsdp_save", java.util.Map.of());
+        return (FsdpSave) named("fsdp_save", Map.of());
     }
 
     /** @return {@code fsdp_load} */
     public static FsdpLoad fsdpLoad() {
-        return (FsdpLoad) named("fsdp_load", java.util.Map.of());
+        return (FsdpLoad) named("fsdp_load", Map.of());
     }
 
     /** @return {@code rl_load} */
     public static RlLoad rlLoad() {
-        return (RlLoad) named("rl_load", java.util.Map.of());
+        return (RlLoad) named("rl_load", Map.of());
     }
 
     /** @return {@code hf_load}: a 25M-parameter GPT-2 */
     public static HfLoad hfLoad() {
-        return (HfLoad) named("hf_load", java.util.Map.of());
+        return (HfLoad) named("hf_load", Map.of());
     }
 
     /** @return {@code dataloader}: 1,000 generated files of 128 KiB, 2 workers, batches of 16 */
     public static Dataloader dataloader() {
-        return (Dataloader) named("dataloader", java.util.Map.of());
+        return (Dataloader) named("dataloader", Map.of());
     }
 }
