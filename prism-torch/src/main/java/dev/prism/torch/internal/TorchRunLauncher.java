@@ -138,7 +138,7 @@ public final class TorchRunLauncher implements Launcher {
         return results;
     }
 
-    /** @return the script's arguments: where to write, then every parameter of the benchmark as {@code --name value} */
+    /** @return the script's arguments: where to write, then every parameter of the benchmark as {@code --name value}, but nodes */
     static List<String> arguments(TorchBenchmark b, Path out, Path shared) {
         return arguments(b, out, shared, "off");
     }
@@ -149,6 +149,9 @@ public final class TorchRunLauncher implements Launcher {
                 "--shared-dir", shared.toString()));
         Parameters p = b.parameters();
         for (Parameter<?> parameter : p.declared()) {
+            if (parameter == TorchBenchmark.NODES) {
+                continue; // torchrun's, which starts an agent per node; the script's ranks do not ask
+            }
             arguments.add("--" + parameter.name().replace('_', '-'));
             arguments.add(parameter == TorchBenchmark.SYSCALLS ? syscalls : scriptValue(p.get(parameter)));
         }
