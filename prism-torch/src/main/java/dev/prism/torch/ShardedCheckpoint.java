@@ -108,7 +108,7 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
      */
     @Override
     public java.util.Map<String, String> recordedParameters() {
-        java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
+        java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(super.recordedParameters());
         (parameters().get(MODEL).isPreset() ? java.util.List.of(PARAMS, LAYERS, BATCH, FAULT)
                 : java.util.List.of(TP, PP, DP, FIRST_RANK, PRECISION)).forEach(p -> recorded.remove(p.name()));
         return recorded;

@@ -234,6 +234,19 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
         return Optional.empty();
     }
 
+    /**
+     * @return every parameter, but {@code nodes} on one node: results written before it was a parameter hold the same
+     *         configuration, and a comparison, a gate or a history pairs them with these by their parameters
+     */
+    @Override
+    public java.util.Map<String, String> recordedParameters() {
+        java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
+        if (parameters().get(NODES) == 1) {
+            recorded.remove(NODES.name());
+        }
+        return recorded;
+    }
+
     /** Torch ranks are torchrun's processes, never PRISM workloads. */
     @Override
     public Workload newWorkload() {

@@ -87,6 +87,9 @@ class TorchRunTest {
         TorchBenchmark byParameter = TorchBenchmarks.named("fsdp_save", Map.of("nodes", "2"));
         assertThat(byParameter.torchRun().nodes()).isEqualTo(2);
         assertThat(byParameter.recordedParameters()).containsEntry("nodes", "2");
+        // on one node it is not recorded: results from before it was a parameter pair with these
+        assertThat(TorchBenchmarks.fsdpSave().recordedParameters()).doesNotContainKey("nodes").containsKey("thread_count");
+        assertThat(TorchBenchmarks.dataloader().recordedParameters()).doesNotContainKey("nodes");
         // set through TorchRun, the parameter follows, so the result records it
         TorchBenchmark byTorchRun = TorchBenchmarks.dataloader().torchRun(TorchRun.builder().nodes(4).build());
         assertThat(byTorchRun.parameters().get(TorchBenchmark.NODES)).isEqualTo(4);
