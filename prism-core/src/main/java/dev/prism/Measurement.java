@@ -531,6 +531,16 @@ public final class Measurement {
         return DataSize.ofBytes(bytes);
     }
 
+    /** @return operations per second over the elapsed time, as a rate ({@link #opsPerSecond()} as a number); 0 when no time elapsed */
+    public Rate operationRate() {
+        return Rate.ofOperations(opsPerSecond());
+    }
+
+    /** @return bytes per second over the elapsed time, as a rate ({@link #bytesPerSecond()} as a number); 0 when no time elapsed */
+    public Rate dataRate() {
+        return Rate.ofBytes(bytesPerSecond());
+    }
+
     /**
      * @return the measurement as the table prints it: {@code create: 1,500 ops, mean 2.5 µs [2.5 µs, 2.6 µs], p50 2.4 µs,
      *         p99 2.6 µs, max 76.7 µs, 153,466 ops/s}, then the bytes and their rate, and the errors, where there are any

@@ -111,6 +111,16 @@ public record RepetitionResult(int index, Status status, Failure failure, Map<St
         return done * 1e9 / fastest;
     }
 
+    /** @return {@link #firstDoneOpsPerSecond} as a rate */
+    public Rate firstDoneRate(String operation) {
+        return Rate.ofOperations(firstDoneOpsPerSecond(operation));
+    }
+
+    /** @return {@link #lastDoneOpsPerSecond} as a rate */
+    public Rate lastDoneRate(String operation) {
+        return Rate.ofOperations(lastDoneOpsPerSecond(operation));
+    }
+
     /** @return this repetition's counters: each summed over its ranks, in the order first seen */
     public Map<String, Long> counters() {
         Map<String, Long> sums = new LinkedHashMap<>();

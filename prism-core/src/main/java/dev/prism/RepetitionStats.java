@@ -40,6 +40,49 @@ public record RepetitionStats(int repetitions, double meanNanos, double ci95LowN
                 rate, rateCi[0], rateCi[1]);
     }
 
+    /** @return the mean of the repetitions' mean latencies, to the nearest nanosecond */
+    public java.time.Duration mean() {
+        return java.time.Duration.ofNanos(Math.round(meanNanos));
+    }
+
+    /** @return the lower end of the mean latency's 95% confidence interval, to the nearest nanosecond */
+    public java.time.Duration ci95Low() {
+        return java.time.Duration.ofNanos(Math.round(ci95LowNanos));
+    }
+
+    /** @return the upper end of the mean latency's 95% confidence interval, to the nearest nanosecond */
+    public java.time.Duration ci95High() {
+        return java.time.Duration.ofNanos(Math.round(ci95HighNanos));
+    }
+
+    /** @return the mean of the repetitions' aggregate rates */
+    public Rate meanRate() {
+        return Rate.ofOperations(meanOpsPerSecond);
+    }
+
+    /** @return the lower end of the rate's 95% confidence interval */
+    public Rate ci95LowRate() {
+        return Rate.ofOperations(ci95LowOpsPerSecond);
+    }
+
+    /** @return the upper end of the rate's 95% confidence interval */
+    public Rate ci95HighRate() {
+        return Rate.ofOperations(ci95HighOpsPerSecond);
+    }
+
+    /** @return the statistics in the table's units: {@code mean 2.5 µs [2.4 µs, 2.6 µs], 153,466 ops/s [150,001 ops/s, 156,002 ops/s] over 3 repetitions} */
+    @Override
+    public String toString() {
+        return "mean " + dev.prism.spi.Formats.latency(meanNanos) + " [" + dev.prism.spi.Formats.latency(ci95LowNanos)
+                + ", " + dev.prism.spi.Formats.latency(ci95HighNanos) + "], " + rateText(meanOpsPerSecond) + " ["
+                + rateText(ci95LowOpsPerSecond) + ", " + rateText(ci95HighOpsPerSecond) + "] over " + repetitions
+                + " repetition" + (repetitions == 1 ? "" : "s");
+    }
+
+    private static String rateText(double perSecond) {
+        return Double.isFinite(perSecond) && perSecond >= 0 ? Rate.ofOperations(perSecond).toString() : "n/a";
+    }
+
     /** @return the statistics of {@code operation} over {@code repetitions} (those that measured it) */
     static RepetitionStats of(String operation, List<RepetitionResult> repetitions) {
         List<Measurement> measured = repetitions.stream().map(r -> r.measurements().get(operation))

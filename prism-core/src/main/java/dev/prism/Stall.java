@@ -27,6 +27,11 @@ import java.time.Instant;
  */
 public record Stall(int rank, String operation, String path, Instant startedAt, long durationNanos,
                     boolean finished) {
+    /** @return how long it took, or had taken when the run ended */
+    public java.time.Duration duration() {
+        return java.time.Duration.ofNanos(durationNanos);
+    }
+
     @Override
     public String toString() {
         return String.format("rank %d %s%s %.3fs%s", rank, operation, path == null ? "" : " " + path,
