@@ -63,28 +63,7 @@ class ReportVerdictTest {
         for (int i = 1; i <= n; i++) {
             RunResult r = CompareAndGateTest.Fixture.of(i < from ? before : after, 5_000, 0.01, seed + i).repetitions(3).run();
             java.time.Instant at = java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(i));
-            nights.put("night-" + i, List.of(RunResult.builder()
-                    .runId(r.runId())
-                    .benchmark(r.benchmark())
-                    .parameters(r.parameters())
-                    .tasks(r.tasks())
-                    .launcher(r.launcher())
-                    .warmups(r.warmups())
-                    .seed(r.seed())
-                    .timeout(r.timeout())
-                    .stallThreshold(r.stallThreshold())
-                    .status(r.status())
-                    .failure(r.failure())
-                    .measurements(r.measurements())
-                    .repetitions(r.repetitions())
-                    .rankSpread(r.rankSpread())
-                    .startedAt(at)
-                    .finishedAt(at)
-                    .target(r.target())
-                    .host(r.host())
-                    .provenance(r.provenance())
-                    .conditions(r.conditions())
-                    .build()));
+            nights.put("night-" + i, List.of(r.toBuilder().startedAt(at).finishedAt(at).build()));
         }
         return nights;
     }

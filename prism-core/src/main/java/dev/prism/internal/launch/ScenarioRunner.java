@@ -333,16 +333,7 @@ public final class ScenarioRunner {
                 doneExecutions += executions - i - 1;
             }
         }
-        return RunResult.builder()
-                .runId(scenario.runId())
-                .benchmark(benchmark.name())
-                .parameters(benchmark.recordedParameters())
-                .tasks(tasks)
-                .launcher(launcherOf(benchmark).name())
-                .warmups(scenario.warmups())
-                .seed(scenario.seed())
-                .timeout(scenario.timeout())
-                .stallThreshold(scenario.stallThreshold())
+        return runOf(benchmark, tasks)
                 .status(failure == null ? Status.PASS : Status.FAIL)
                 .failure(failure)
                 .measurements(merge(repetitions.stream().map(RepetitionResult::measurements).toList(), false))
@@ -355,6 +346,20 @@ public final class ScenarioRunner {
                 .provenance(scenario.provenance().withPrograms(programs(repetitions)))
                 .conditions(load.finish())
                 .build();
+    }
+
+    /** @return a run of {@code benchmark} at {@code tasks} in this scenario, what it measured still to be set */
+    private RunResult.Builder runOf(Benchmark benchmark, int tasks) {
+        return RunResult.builder()
+                .runId(scenario.runId())
+                .benchmark(benchmark.name())
+                .parameters(benchmark.recordedParameters())
+                .tasks(tasks)
+                .launcher(launcherOf(benchmark).name())
+                .warmups(scenario.warmups())
+                .seed(scenario.seed())
+                .timeout(scenario.timeout())
+                .stallThreshold(scenario.stallThreshold());
     }
 
     /**
@@ -384,16 +389,7 @@ public final class ScenarioRunner {
     private RunResult brokenRun(Benchmark benchmark, int tasks, Instant startedAt, TargetInfo target, HostInfo host,
                                 RuntimeException e) {
         String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        return RunResult.builder()
-                .runId(scenario.runId())
-                .benchmark(benchmark.name())
-                .parameters(benchmark.recordedParameters())
-                .tasks(tasks)
-                .launcher(launcherOf(benchmark).name())
-                .warmups(scenario.warmups())
-                .seed(scenario.seed())
-                .timeout(scenario.timeout())
-                .stallThreshold(scenario.stallThreshold())
+        return runOf(benchmark, tasks)
                 .status(Status.FAIL)
                 .failure(new Failure(Failure.Kind.EXCEPTION, "the launcher failed: " + message + "; the configurations after it did not run", -1))
                 .measurements(Map.of())
