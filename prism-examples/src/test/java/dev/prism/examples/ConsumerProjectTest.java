@@ -17,7 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * benchmark written in Java (a workload class, no provider file), run by {@code mvn exec:java} — where PRISM is loaded
  * by Maven's class loader, not the JVM's class path — under the processes launcher, beside a built-in benchmark. Before
  * issue 40 the rank JVMs were started with {@code java.class.path} (Maven's launcher jar) and could not find
- * {@code RankWorker}, and a lambda benchmark could not cross processes at all.
+ * {@code RankWorker}, and a lambda benchmark could not cross processes at all. The same project holds the storage
+ * acceptance test a team writes with {@code prism-junit} and a gate on the benchmark itself, run by surefire in the same
+ * {@code mvn} (offline: nothing is fetched).
  */
 class ConsumerProjectTest {
     private static final String POM = """
@@ -36,12 +38,31 @@ class ConsumerProjectTest {
                   <artifactId>prism-posix</artifactId>
                   <version>VERSION</version>
                 </dependency>
+                <dependency>
+                  <groupId>dev.prism</groupId>
+                  <artifactId>prism-report</artifactId>
+                  <version>VERSION</version>
+                  <scope>test</scope>
+                </dependency>
+                <dependency>
+                  <groupId>dev.prism</groupId>
+                  <artifactId>prism-junit</artifactId>
+                  <version>VERSION</version>
+                  <scope>test</scope>
+                </dependency>
+                <dependency>
+                  <groupId>org.junit.jupiter</groupId>
+                  <artifactId>junit-jupiter</artifactId>
+                  <version>JUNIT</version>
+                  <scope>test</scope>
+                </dependency>
               </dependencies>
               <build>
                 <plugins>
                   <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
                   <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
                   <plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.5.0</version></plugin>
+                  <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
                 </plugins>
               </build>
             </project>
@@ -98,16 +119,50 @@ class ConsumerProjectTest {
             }
             """;
 
+    /** The tool's acceptance test, as a team writes one: a target from the extension, a gate on the benchmark itself. */
+    private static final String ACCEPTANCE_TEST = """
+            package com.example;
+
+            import dev.prism.Scenario;
+            import dev.prism.ScenarioResult;
+            import dev.prism.junit.PrismTarget;
+            import dev.prism.junit.PrismTargetExtension;
+            import dev.prism.posix.PosixBenchmarks;
+            import dev.prism.posix.metadata.CreateFiles;
+            import dev.prism.report.Gate;
+            import java.nio.file.Path;
+            import java.time.Duration;
+            import org.junit.jupiter.api.Test;
+            import org.junit.jupiter.api.extension.ExtendWith;
+
+            @ExtendWith(PrismTargetExtension.class)
+            class StorageAcceptanceTest {
+                @Test
+                void createsMeetTheGate(@PrismTarget Path target) {
+                    CreateFiles creates = PosixBenchmarks.createFiles().files(50);
+                    ScenarioResult result = Scenario.builder().target(target).benchmark(creates).build().execute();
+                    Gate.of(Gate.expect(creates).op(CreateFiles.OP_CREATE).p99().below(Duration.ofSeconds(30)))
+                            .evaluate(result.runs()).assertPassed();
+                }
+            }
+            """;
+
     @Test
-    void aJavaWrittenBenchmark_runsUnderExecJava_withTheProcessesLauncher(@TempDir Path work) throws Exception {
+    void aJavaWrittenBenchmark_runsUnderExecJava_withTheProcessesLauncher_andAnAcceptanceTestUnderJUnit(@TempDir Path work)
+            throws Exception {
         Path project = Files.createDirectories(work.resolve("storage-tool"));
         Path target = Files.createDirectories(work.resolve("target-dir"));
         String version = dev.prism.HostInfo.current().prismVersion();
-        Files.writeString(project.resolve("pom.xml"), POM.replace("VERSION", version));
+        Files.writeString(project.resolve("pom.xml"), POM.replace("VERSION", version)
+                .replace("JUNIT", org.junit.jupiter.api.Test.class.getPackage().getImplementationVersion()));
         Path source = Files.createDirectories(project.resolve("src/main/java/com/example")).resolve("Main.java");
         Files.writeString(source, MAIN);
+        Files.writeString(Files.createDirectories(project.resolve("src/test/java/com/example"))
+                .resolve("StorageAcceptanceTest.java"), ACCEPTANCE_TEST);
 
-        Process mvn = new ProcessBuilder("mvn", "-B", "-q", "-Dstyle.color=never", "compile", "exec:java",
+        // offline: everything it needs is what PRISM's own build installed and used; nothing is fetched or written
+        // to the local repository beyond what Maven records of a build
+        Process mvn = new ProcessBuilder("mvn", "-o", "-B", "-q", "-Dstyle.color=never", "test", "exec:java",
                 "-Dexec.mainClass=com.example.Main", "-Dexec.args=" + target)
                 .directory(project.toFile()).redirectErrorStream(true).start();
         String out = new String(mvn.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -119,6 +174,10 @@ class ConsumerProjectTest {
         // each rank in a JVM of its own, none of them the exec:java JVM
         assertThat(pids).hasSize(2).doesNotHaveDuplicates().doesNotContain("null", driver);
         assertThat(leftIn(target)).as("what the run left in the target").isEmpty();
+        // the acceptance test ran and passed, as surefire reports it
+        String report = Files.readString(project.resolve("target/surefire-reports/TEST-com.example.StorageAcceptanceTest.xml"));
+        assertThat(report).contains("tests=\"1\"").contains("failures=\"0\"").contains("errors=\"0\"")
+                .contains("testcase name=\"createsMeetTheGate(Path)\"");
     }
 
     private static List<Path> leftIn(Path dir) throws IOException {
