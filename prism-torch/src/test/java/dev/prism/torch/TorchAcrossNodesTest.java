@@ -62,9 +62,11 @@ class TorchAcrossNodesTest {
     @Test
     void aTaskCountTheNodesCannotShare_isRefusedNamingBoth() throws IOException {
         TorchRun acrossTwo = TorchRun.builder().nodes(2).rendezvousEndpoint("127.0.0.1:29999").build();
-        Scenario scenario = Scenario.builder().target(target)
-                .benchmark(TorchBenchmarks.ddpSave().parameters(2_000_000).torchRun(acrossTwo)).tasks(3).build();
-        assertThatThrownBy(scenario::execute).isInstanceOf(dev.prism.PrismException.class)
+        // said when the scenario is built, before any configuration runs (it failed as a run when its turn came)
+        assertThatThrownBy(() -> Scenario.builder().target(target)
+                .benchmark(TorchBenchmarks.ddpSave().parameters(2_000_000).torchRun(acrossTwo)).tasks(3).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ddp_save at 3 tasks: nodes 2: torchrun runs the same number of ranks on each node")
                 .hasMessageContaining("task count must be a multiple of 2, was 3");
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
