@@ -74,11 +74,6 @@ public final class SlurmLauncher implements Launcher {
         return coordinationDirectory == null ? "slurm" : "slurm+file";
     }
 
-    /** @return the step's task count: the only task count this launcher runs */
-    public int worldSize() {
-        return environment.worldSize();
-    }
-
     /** @return why {@code tasks} cannot run under this step, or null when it is the step's count */
     public String refusal(int tasks) {
         return tasks == environment.worldSize() ? null : "under SLURM the task count is the step's ("
