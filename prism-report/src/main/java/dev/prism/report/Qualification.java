@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.Benchmark;
 import dev.prism.DataSize;
-import dev.prism.Benchmarks;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.report.internal.QualificationFile;

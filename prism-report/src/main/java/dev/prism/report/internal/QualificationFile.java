@@ -13,7 +13,6 @@ import dev.prism.report.Qualification.Requirement;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
