@@ -137,6 +137,15 @@ class PrismNodesIT {
             assertThat(run.at("/nodes/n2/0").asInt()).isEqualTo(1);
         }
         assertThat(runs.get(1).at("/measurements/load/count").asLong()).isEqualTo(2);
+        // the four clocks of the save, the last taken on the other node: it opened the .metadata and read the other
+        // rank's file to its end no sooner than its own save was durable
+        JsonNode save = runs.get(0);
+        for (JsonNode rank : save.at("/repetitions/0/ranks")) {
+            assertThat(rank.at("/notes/visible_from").asText()).isEqualTo("another node");
+            long durable = rank.at("/measurements/durable/maxNanos").asLong();
+            assertThat(rank.at("/measurements/blocked/maxNanos").asLong()).isPositive().isLessThanOrEqualTo(durable);
+            assertThat(rank.at("/measurements/visible/maxNanos").asLong()).isGreaterThanOrEqualTo(durable);
+        }
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }

@@ -40,6 +40,15 @@ public final class DdpLoad extends ShardedCheckpoint<DdpLoad> {
         return with(TorchBenchmark.MMAP, mmap);
     }
 
+    /**
+     * @param broadcast a preset's data-parallel replicas among the ranks run get their model-parallel shard from the
+     *                  first of them, which reads it and broadcasts it, instead of each reading it from storage (what a
+     *                  restart that reads once per shard saves the storage; each rank's bytes read are its counters)
+     */
+    public DdpLoad replicaBroadcast(boolean broadcast) {
+        return with(TorchBenchmark.REPLICA_BROADCAST, broadcast);
+    }
+
     @Override
     int extraCopies() {
         return 1; // torch.load's tensors beside the rank's own until they are copied in

@@ -88,11 +88,14 @@ public record ParallelLayout(int tp, int pp, int dp) {
      *
      * @param parameters the weights' elements
      * @param tensors    the weight tensors (each has its optimizer state beside it)
+     * @param steps      the Adam step counts the rank writes: one per tensor in a {@code torch.save} file; in a DCP
+     *                   checkpoint one per tensor whose first piece the rank holds, since DCP writes a value every
+     *                   rank holds alike once
      */
-    public record Shard(long parameters, int tensors) {
+    public record Shard(long parameters, int tensors, int steps) {
         /** @return the checkpoint's bytes for this shard: weights and optimizer state (Adam's step counts included) */
         public long bytes(TorchPrecision precision, TorchOptimizer optimizer) {
-            return parameters * precision.bytesPerParameter(optimizer) + (optimizer == TorchOptimizer.ADAM ? 4L * tensors : 0);
+            return parameters * precision.bytesPerParameter(optimizer) + (optimizer == TorchOptimizer.ADAM ? 4L * steps : 0);
         }
     }
 
@@ -108,60 +111,152 @@ public record ParallelLayout(int tp, int pp, int dp) {
         if (why != null) {
             throw new IllegalArgumentException(why);
         }
-        int[] c = coordinates(jobRank);
-        int tpRank = c[0];
-        int dpRank = c[1];
-        int groups = fsdp ? dp : 1;
+        ParallelLayout pieces = fsdp ? this : ParallelLayout.of(tp, pp, 1);
+        long rank = fsdp ? jobRank : (long) coordinates(jobRank)[2] * tp + coordinates(jobRank)[0];
         long parameters = 0;
         int tensors = 0;
-        for (long[] t : stageTensors(model, c[2])) {
-            boolean replicated = t[2] < 0;
-            if (replicated && tpRank != 0) {
-                continue;
-            }
-            long rows = t[0];
-            long columns = t[1];
-            if (t[2] == 0) {
-                rows /= tp;
-            } else if (t[2] == 1) {
-                columns /= tp;
-            }
-            long chunk = (rows + groups - 1) / groups;
-            long start = Math.min(rows, (fsdp ? dpRank : 0) * chunk);
-            long held = Math.min(rows, start + chunk) - start;
-            parameters += held * columns;
+        int first = 0;
+        for (Piece piece : pieces.pieces(model, rank)) {
+            parameters += piece.elements();
             tensors++;
+            first += piece.isFirst() ? 1 : 0;
         }
-        return new Shard(parameters, tensors);
+        return new Shard(parameters, tensors, fsdp ? first : tensors);
     }
 
-    /** @return {rows, columns (1 for a vector), tensor-parallel split dimension or -1} of each tensor of a stage */
-    private List<long[]> stageTensors(TorchModel m, int stage) {
+    /**
+     * One job rank's piece of one weight tensor: where it sits in the full tensor (columns 1 for a vector).
+     *
+     * @param tensor       the tensor's name in the model's state dict
+     * @param rows         the full tensor's rows
+     * @param columns      its columns
+     * @param rowOffset    the piece's first row
+     * @param columnOffset its first column
+     * @param heldRows     its rows (0 where FSDP's chunks run out before this rank)
+     * @param heldColumns  its columns
+     */
+    record Piece(String tensor, long rows, long columns, long rowOffset, long columnOffset, long heldRows, long heldColumns) {
+        long elements() {
+            return heldRows * heldColumns;
+        }
+
+        /** @return whether this is the tensor's first piece, whose holder writes the tensor's step count */
+        boolean isFirst() {
+            return rowOffset == 0 && columnOffset == 0;
+        }
+
+        boolean overlaps(Piece o) {
+            return elements() > 0 && o.elements() > 0 && rowOffset < o.rowOffset + o.heldRows
+                    && o.rowOffset < rowOffset + heldRows && columnOffset < o.columnOffset + o.heldColumns
+                    && o.columnOffset < columnOffset + heldColumns;
+        }
+    }
+
+    /**
+     * @return the pieces of weights the job's rank holds and writes: its tensor-parallel slice of each tensor of its
+     *         pipeline stage, then its FSDP chunk of that slice's rows; a norm replicated across tensor-parallel ranks
+     *         only at tensor-parallel rank 0
+     */
+    List<Piece> pieces(TorchModel model, long jobRank) {
+        int[] c = coordinates(jobRank);
+        List<Piece> out = new ArrayList<>();
+        for (Tensor t : stageTensors(model, c[2])) {
+            if (t.split < 0 && c[0] != 0) {
+                continue;
+            }
+            long rows = t.rows;
+            long columns = t.columns;
+            long rowOffset = 0;
+            long columnOffset = 0;
+            if (t.split == 0) {
+                rows /= tp;
+                rowOffset = c[0] * rows;
+            } else if (t.split == 1) {
+                columns /= tp;
+                columnOffset = c[0] * columns;
+            }
+            long chunk = (rows + dp - 1) / dp;
+            long start = Math.min(rows, c[1] * chunk);
+            out.add(new Piece(t.name, t.rows, t.columns, rowOffset + start, columnOffset,
+                    Math.min(rows, start + chunk) - start, columns));
+        }
+        return out;
+    }
+
+    /** A tensor of a stage: {@code split} is the tensor-parallel split dimension, -1 for a replicated norm. */
+    private record Tensor(String name, long rows, long columns, int split) {
+    }
+
+    /** @return each tensor of a stage, in the order the Python side lists them */
+    private List<Tensor> stageTensors(TorchModel m, int stage) {
         long h = m.hidden;
         long headDim = h / m.heads;
         long q = m.heads * headDim;
         long kv = m.kvHeads * headDim;
-        List<long[]> out = new ArrayList<>();
+        List<Tensor> out = new ArrayList<>();
         if (stage == 0) {
-            out.add(new long[]{m.vocab, h, 0});
+            out.add(new Tensor("tok_embeddings.weight", m.vocab, h, 0));
         }
         int base = m.layers / pp;
         int extra = m.layers % pp;
+        int start = stage * base + Math.min(stage, extra);
         int layers = base + (stage < extra ? 1 : 0);
-        for (int i = 0; i < layers; i++) {
-            out.add(new long[]{q, h, 0});
-            out.add(new long[]{kv, h, 0});
-            out.add(new long[]{kv, h, 0});
-            out.add(new long[]{h, q, 1});
-            out.add(new long[]{m.ffn, h, 0});
-            out.add(new long[]{m.ffn, h, 0});
-            out.add(new long[]{h, m.ffn, 1});
-            out.add(new long[]{h, 1, -1});
-            out.add(new long[]{h, 1, -1});
+        for (int i = start; i < start + layers; i++) {
+            String p = "layers." + i + ".";
+            out.add(new Tensor(p + "attention.wq.weight", q, h, 0));
+            out.add(new Tensor(p + "attention.wk.weight", kv, h, 0));
+            out.add(new Tensor(p + "attention.wv.weight", kv, h, 0));
+            out.add(new Tensor(p + "attention.wo.weight", h, q, 1));
+            out.add(new Tensor(p + "feed_forward.w1.weight", m.ffn, h, 0));
+            out.add(new Tensor(p + "feed_forward.w3.weight", m.ffn, h, 0));
+            out.add(new Tensor(p + "feed_forward.w2.weight", h, m.ffn, 1));
+            out.add(new Tensor(p + "attention_norm.weight", h, 1, -1));
+            out.add(new Tensor(p + "ffn_norm.weight", h, 1, -1));
         }
         if (stage == pp - 1) {
-            out.add(new long[]{h, 1, -1});
-            out.add(new long[]{m.vocab, h, 0});
+            out.add(new Tensor("norm.weight", h, 1, -1));
+            out.add(new Tensor("output.weight", m.vocab, h, 0));
+        }
+        return out;
+    }
+
+    /**
+     * What a restore reads of a checkpoint saved at this layout: for each job rank of this layout whose pieces the
+     * restoring ranks' pieces overlap, the elements and step counts of those pieces; the same rule the Python side
+     * uses to decide what the untimed save writes.
+     *
+     * @param model    a preset
+     * @param restored the layout restored into (this one, or another)
+     * @param first    the first job rank of {@code restored} the restoring ranks play
+     * @param ranks    how many they are
+     * @return job rank of this layout → what it must have written, in rank order
+     */
+    java.util.SortedMap<Long, Shard> readBy(TorchModel model, ParallelLayout restored, long first, int ranks) {
+        java.util.Map<String, List<Piece>> wanted = new java.util.HashMap<>();
+        for (long r = first; r < first + ranks; r++) {
+            for (Piece p : restored.pieces(model, r)) {
+                wanted.computeIfAbsent(p.tensor, k -> new ArrayList<>()).add(p);
+            }
+        }
+        java.util.SortedMap<Long, Shard> out = new java.util.TreeMap<>();
+        for (long r = 0; r < world(); r++) {
+            long parameters = 0;
+            int tensors = 0;
+            int steps = 0;
+            for (Piece p : pieces(model, r)) {
+                List<Piece> targets = wanted.get(p.tensor);
+                if (targets == null) {
+                    continue;
+                }
+                if (targets.stream().anyMatch(p::overlaps)) {
+                    parameters += p.elements();
+                    tensors++;
+                }
+                steps += p.isFirst() ? 1 : 0;
+            }
+            if (tensors > 0 || steps > 0) {
+                out.put(r, new Shard(parameters, tensors, steps));
+            }
         }
         return out;
     }

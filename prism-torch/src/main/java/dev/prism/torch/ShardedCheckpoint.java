@@ -97,11 +97,6 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
     }
 
     /**
-     * @return for a preset, the bytes its ranks write at their peak (with {@code saves} above 1 the last checkpoint and
-     *         the next one, until the next is whole) and the memory each node's ranks hold (their largest shard, its
-     *         extra copies, and 1 GiB for Python and torch per rank); empty for a model built whole
-     */
-    /**
      * @return every parameter but those that do not apply: a preset's size, layers, batch and fault (it has its
      *         architecture's, and is saved without training) or a model built whole's layout and precision (it is
      *         built whole on every rank), so a title and a history series say only what was run
@@ -110,19 +105,44 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
     public java.util.Map<String, String> recordedParameters() {
         java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(super.recordedParameters());
         (parameters().get(MODEL).isPreset() ? java.util.List.of(PARAMS, LAYERS, BATCH, FAULT)
-                : java.util.List.of(TP, PP, DP, FIRST_RANK, PRECISION)).forEach(p -> recorded.remove(p.name()));
+                : java.util.List.of(TP, PP, DP, FIRST_RANK, PRECISION, JOB_METADATA, RESTORE_TP, RESTORE_PP, RESTORE_DP,
+                        REPLICA_BROADCAST))
+                .forEach(p -> recorded.remove(p.name()));
         return recorded;
     }
 
+    /**
+     * @param saved the layout the checkpoint is saved at
+     * @return the layout a load restores into (the saved one unless given), or null for a benchmark that only saves
+     */
+    ParallelLayout restoredInto(ParallelLayout saved) {
+        return null;
+    }
+
+    /**
+     * @return for a preset, the bytes its ranks write at their peak (with {@code saves} above 1 the last checkpoint and
+     *         the next one, until the next is whole) and the memory each node's ranks hold (their largest shard, its
+     *         extra copies, and 1 GiB for Python and torch per rank); empty for a model built whole
+     */
     @Override
     public Optional<Footprint> footprint(int tasks) {
         super.footprint(tasks);
         Parameters p = parameters();
         TorchModel model = p.get(MODEL);
         if (!model.isPreset()) {
-            if (p.get(TP) != 1 || p.get(PP) != 1 || p.get(DP) != 0 || p.get(FIRST_RANK) != 0) {
-                throw new IllegalArgumentException("tp, pp, dp and first_rank lay out a preset (llama3-8b, llama3-70b,"
-                        + " llama3-405b); " + model.label() + " is built whole on every rank");
+            boolean restores = p.declared().contains(RESTORE_TP) && (p.get(RESTORE_TP) != 0 || p.get(RESTORE_PP) != 0
+                    || p.get(RESTORE_DP) != 0);
+            if (p.get(TP) != 1 || p.get(PP) != 1 || p.get(DP) != 0 || p.get(FIRST_RANK) != 0 || restores) {
+                throw new IllegalArgumentException("tp, pp, dp, first_rank and the layout restored into lay out a preset"
+                        + " (llama3-8b, llama3-70b, llama3-405b); " + model.label() + " is built whole on every rank");
+            }
+            if (p.declared().contains(REPLICA_BROADCAST) && p.get(REPLICA_BROADCAST)) {
+                throw new IllegalArgumentException("replica_broadcast shares a preset's model-parallel shard among its"
+                        + " replicas; " + model.label() + " is built whole on every rank");
+            }
+            if (p.declared().contains(JOB_METADATA) && !p.get(JOB_METADATA)) {
+                throw new IllegalArgumentException("job_metadata=false leaves the absent ranks of a preset's job out of"
+                        + " its .metadata; " + model.label() + " is built whole on every rank, and its ranks are the job");
             }
             return Optional.empty();
         }
@@ -140,19 +160,63 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         TorchPrecision precision = p.get(PRECISION);
         TorchOptimizer optimizer = p.get(OPTIMIZER);
         long first = p.get(FIRST_RANK);
+        ParallelLayout restored = fsdp() ? restoredInto(layout) : null;
         long written = 0;
         long largest = 0;
-        Set<Long> writers = new HashSet<>();
-        ParallelLayout modelParallel = ParallelLayout.of(layout.tp(), layout.pp(), 1);
-        for (long r = first; r < first + tasks; r++) {
-            int[] c = layout.coordinates(r);
-            long modelParallelRank = (long) c[2] * layout.tp() + c[0];
-            long bytes = fsdp() ? layout.shard(model, r, true).bytes(precision, optimizer)
-                    : modelParallel.shard(model, modelParallelRank, false).bytes(precision, optimizer);
-            largest = Math.max(largest, bytes);
-            // under DDP the first rank run with each (pp, tp) coordinate writes that model-parallel shard
-            if (fsdp() || writers.add(modelParallelRank)) {
+        String restoring = "";
+        if (restored != null) {
+            String why = restored.unsplittable(model);
+            if (why != null) {
+                throw new IllegalArgumentException("the layout restored into: " + why);
+            }
+            if (first + tasks > restored.world()) {
+                throw new IllegalArgumentException("ranks " + first + "-" + (first + tasks - 1) + " are not all ranks of"
+                        + " the " + restored.world() + "-rank job " + restored + " the checkpoint is restored into");
+            }
+            // the untimed save writes what the loads read, each job rank by one process: the ranks played by
+            // their own, the others dealt out largest first to the process with least so far
+            java.util.SortedMap<Long, ParallelLayout.Shard> read = layout.readBy(model, restored, first, tasks);
+            long[] share = new long[tasks];
+            java.util.List<java.util.Map.Entry<Long, Long>> others = new java.util.ArrayList<>();
+            for (var e : read.entrySet()) {
+                long bytes = e.getValue().bytes(precision, optimizer);
                 written += bytes;
+                if (e.getKey() >= first && e.getKey() < first + tasks) {
+                    share[(int) (e.getKey() - first)] += bytes;
+                } else {
+                    others.add(java.util.Map.entry(e.getKey(), bytes));
+                }
+            }
+            others.sort(java.util.Comparator.comparing((java.util.Map.Entry<Long, Long> e) -> -e.getValue())
+                    .thenComparing(java.util.Map.Entry::getKey));
+            for (var e : others) {
+                int least = 0;
+                for (int i = 1; i < tasks; i++) {
+                    least = share[i] < share[least] ? i : least;
+                }
+                share[least] += e.getValue();
+            }
+            for (int i = 0; i < tasks; i++) {
+                ParallelLayout.Shard held = restored.shard(model, first + i, true);
+                long load = held.parameters() * precision.bytesPerParameter(optimizer)
+                        + (optimizer == TorchOptimizer.ADAM ? 4L * held.tensors() : 0);
+                largest = Math.max(largest, Math.max(share[i], load));
+            }
+            restoring = restored.equals(layout) ? "" : ", restored into " + restored + " (" + read.size()
+                    + " saved ranks read)";
+        } else {
+            Set<Long> writers = new HashSet<>();
+            ParallelLayout modelParallel = ParallelLayout.of(layout.tp(), layout.pp(), 1);
+            for (long r = first; r < first + tasks; r++) {
+                int[] c = layout.coordinates(r);
+                long modelParallelRank = (long) c[2] * layout.tp() + c[0];
+                long bytes = fsdp() ? layout.shard(model, r, true).bytes(precision, optimizer)
+                        : modelParallel.shard(model, modelParallelRank, false).bytes(precision, optimizer);
+                largest = Math.max(largest, bytes);
+                // under DDP the first rank run with each (pp, tp) coordinate writes that model-parallel shard
+                if (fsdp() || writers.add(modelParallelRank)) {
+                    written += bytes;
+                }
             }
         }
         long peak = p.get(SAVES) > 1 ? 2 * written : written;
@@ -162,7 +226,7 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         long memory = ranksPerNode * perRank;
         long whole = model.parameterCount() * precision.bytesPerParameter(optimizer);
         String ranks = tasks == 1 ? "rank " + first : "ranks " + first + "-" + (first + tasks - 1);
-        String summary = ranks + " of " + layout.world() + ", " + model.label() + " " + layout + ": up to "
+        String summary = ranks + " of " + layout.world() + ", " + model.label() + " " + layout + restoring + ": up to "
                 + Formats.bytes(largest) + " per rank (" + Formats.bytes(perRank) + " of memory), " + Formats.bytes(written)
                 + " per checkpoint of these ranks, " + Formats.bytes(whole) + " for the whole job";
         return Optional.of(new Footprint(peak, memory, summary));

@@ -116,6 +116,21 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     /** The job rank local rank 0 plays. */
     public static final Parameter<Integer> FIRST_RANK = Parameter.ofInt("first_rank", 0, 0, 100_000_000, "rank",
             "presets: the full job's rank that rank 0 plays; rank i plays first_rank + i");
+    /** fsdp_*: whether rank 0 writes the whole job's .metadata or only the pieces of the ranks played. */
+    public static final Parameter<Boolean> JOB_METADATA = Parameter.ofBoolean("job_metadata", true,
+            "presets under DCP: rank 0 writes the .metadata the whole job's coordinator writes, every rank's pieces in it"
+                    + " (its size, planning and load cost grow with the job's ranks); false: only the pieces of the ranks"
+                    + " played (quicker at tens of thousands of ranks, and not the job's restart cost)");
+    /** fsdp_load: the tensor-parallel degree restored into. */
+    public static final Parameter<Integer> RESTORE_TP = Parameter.ofInt("restore_tp", 0, 0, 1024, "ranks",
+            "fsdp_load: the tensor-parallel degree of the layout the checkpoint is restored into; 0: as saved (tp)");
+    /** fsdp_load: the pipeline stages restored into. */
+    public static final Parameter<Integer> RESTORE_PP = Parameter.ofInt("restore_pp", 0, 0, 1024, "stages",
+            "fsdp_load: the pipeline stages of the layout restored into; 0: as saved (pp)");
+    /** fsdp_load: the data-parallel degree restored into. */
+    public static final Parameter<Integer> RESTORE_DP = Parameter.ofInt("restore_dp", 0, 0, 1_000_000, "ranks",
+            "fsdp_load: the data-parallel degree of the layout restored into (a restart on fewer nodes, evaluation);"
+                    + " 0: as saved (dp)");
     /** Checkpoints written. */
     public static final Parameter<Integer> SAVES = Parameter.ofInt("saves", 1, 1, 1000, "checkpoints",
             "checkpoints written one after another (each into a fresh directory; the one before removed, untimed, once the next is whole)");
@@ -131,8 +146,17 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
             "DCP FileSystemWriter per_thread_copy_ahead: bytes each writer thread stages ahead of its writes");
     /** DCP async_save. */
     public static final Parameter<Boolean> ASYNC_SAVE = Parameter.ofBoolean("async_save", false,
-            "save with dcp.async_save: the time until training may go on (async_staging) and until the checkpoint is"
-                    + " durable (async_durable) timed apart, the staging memory recorded");
+            "save with dcp.async_save (async_mode says how): training is given back before the checkpoint is durable;"
+                    + " the four clocks of every save (blocked, staged, durable, visible) show when, the staging memory recorded");
+    /** DCP async_save: how the state is taken off training's hands. */
+    public static final Parameter<TorchAsyncMode> ASYNC_MODE = Parameter.ofEnum("async_mode", TorchAsyncMode.class,
+            TorchAsyncMode.THREAD, "with async_save: thread (copy to CPU, write from a thread), process (copy, write"
+                    + " from a process DCP keeps) or staged (DefaultStager: pinned memory on a CUDA stream, returns before"
+                    + " staging ends; needs a GPU)");
+    /** ddp_load: one replica reads each model-parallel shard and broadcasts it to the others. */
+    public static final Parameter<Boolean> REPLICA_BROADCAST = Parameter.ofBoolean("replica_broadcast", false,
+            "ddp_load of a preset: the first rank run with each model-parallel shard reads it and broadcasts it to the"
+                    + " replicas among the ranks run, instead of every replica reading it from storage");
     /** ddp_load: torch.load through mmap. */
     public static final Parameter<Boolean> MMAP = Parameter.ofBoolean("mmap", false,
             "torch.load(mmap=True): map the checkpoint and fault its pages in, instead of reading it");
@@ -159,15 +183,16 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
             PRECISION, TP, PP, DP, FIRST_RANK, SAVES, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** ddp_load's parameters. */
     public static final List<Parameter<?>> DDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, DROP_CACHE, FAULT, NODES, SYSCALLS);
+            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, MMAP, REPLICA_BROADCAST, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** fsdp_save's parameters. */
     public static final List<Parameter<?>> FSDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FAULT, NODES, SYSCALLS);
+            PRECISION, TP, PP, DP, FIRST_RANK, JOB_METADATA, SAVES, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, ASYNC_MODE, DROP_CACHE, FAULT, NODES, SYSCALLS);
     /** fsdp_load's parameters. */
     public static final List<Parameter<?>> FSDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
-            PRECISION, TP, PP, DP, FIRST_RANK, SAVES, LOADS, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, DROP_CACHE, FULL_STATE_DICT, FAULT, NODES, SYSCALLS);
+            PRECISION, TP, PP, DP, FIRST_RANK, JOB_METADATA, RESTORE_TP, RESTORE_PP, RESTORE_DP, SAVES, LOADS, THREAD_COUNT,
+            SINGLE_FILE_PER_RANK, SYNC_FILES, PER_THREAD_COPY_AHEAD, ASYNC_SAVE, ASYNC_MODE, DROP_CACHE, FULL_STATE_DICT, FAULT, NODES,
+            SYSCALLS);
     /** hf_load's parameters. */
     public static final List<Parameter<?>> HF_LOAD_PARAMETERS = List.of(HF_MODEL, PARAMS, LAYERS, BATCH, SHARD_SIZE,
             HF_MMAP, DROP_CACHE, NODES, SYSCALLS);
@@ -235,14 +260,27 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     }
 
     /**
-     * @return every parameter, but {@code nodes} on one node: results written before it was a parameter hold the same
-     *         configuration, and a comparison, a gate or a history pairs them with these by their parameters
+     * @return every parameter, but {@code nodes} on one node and a restore layout that is the saved one
+     *         ({@code restore_tp}, {@code restore_pp}, {@code restore_dp} at 0): results written before they were
+     *         parameters hold the same configuration, and a comparison, a gate or a history pairs them with these by
+     *         their parameters
      */
     @Override
     public java.util.Map<String, String> recordedParameters() {
         java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
         if (parameters().get(NODES) == 1) {
             recorded.remove(NODES.name());
+        }
+        if (recorded.containsKey(REPLICA_BROADCAST.name()) && !parameters().get(REPLICA_BROADCAST)) {
+            recorded.remove(REPLICA_BROADCAST.name());
+        }
+        if (recorded.containsKey(ASYNC_MODE.name()) && !parameters().get(ASYNC_SAVE)) {
+            recorded.remove(ASYNC_MODE.name());
+        }
+        for (Parameter<Integer> restore : List.of(RESTORE_TP, RESTORE_PP, RESTORE_DP)) {
+            if (recorded.containsKey(restore.name()) && parameters().get(restore) == 0) {
+                recorded.remove(restore.name());
+            }
         }
         return recorded;
     }

@@ -83,25 +83,29 @@ def stage_tensors(arch, pp, stage):
         yield "output.weight", (a["vocab"], h), 0
 
 
-def local_shape(shape, split, layout, tp_rank, dp_rank):
-    """The shape one rank holds of a tensor: its tensor-parallel slice, then its FSDP chunk of the rows."""
-    shape = list(shape)
+def chunk(shape, split, layout, tp_rank, dp_rank):
+    """Where the rank's piece of a tensor sits in the full tensor: (offsets, sizes). Its tensor-parallel slice along
+    the split dimension, then its FSDP chunk of that slice's rows (dp=1: the whole slice)."""
+    offsets, sizes = [0] * len(shape), list(shape)
     if split is not None:
-        shape[split] //= layout.tp
-    rows = shape[0]
-    chunk = math.ceil(rows / layout.dp)
-    start = min(rows, dp_rank * chunk)
-    shape[0] = min(rows, start + chunk) - start
-    return tuple(shape)
+        sizes[split] //= layout.tp
+        offsets[split] = tp_rank * sizes[split]
+    rows = sizes[0]
+    step = math.ceil(rows / layout.dp)
+    start = min(rows, dp_rank * step)
+    sizes[0] = min(rows, start + step) - start
+    offsets[0] += start
+    return tuple(offsets), tuple(sizes)
 
 
-def rank_tensors(arch, layout, job_rank):
-    """(name, local shape) of every weight the job's rank holds and writes."""
+def rank_chunks(arch, layout, job_rank):
+    """(name, full shape, offsets, sizes) of every weight the job's rank holds and writes."""
     t, d, p = layout.coordinates(job_rank)
     for name, shape, split in stage_tensors(arch, layout.pp, p):
         if split is None and t != 0:
             continue  # replicated across tensor-parallel ranks: written once, by tp rank 0
-        yield name, local_shape(shape, split, layout, t, d)
+        offsets, sizes = chunk(shape, split, layout, t, d)
+        yield name, shape, offsets, sizes
 
 
 def parameters(arch):
@@ -109,25 +113,43 @@ def parameters(arch):
     return sum(math.prod(shape) for _, shape, _ in stage_tensors(arch, 1, 0))
 
 
-def state_shapes(arch, layout, job_rank, precision, optimizer):
-    """(key, shape, dtype name) of every tensor of the rank's checkpoint: weights, then the optimizer's state per
-    weight (Adam: exp_avg, exp_avg_sq and its step count; SGD: momentum), with an fp32 master copy under mixed."""
+class Entry:
+    """One tensor of a rank's checkpoint: its key in the job's state dict, the full tensor's shape, where the rank's
+    piece sits in it, and its dtype."""
+    __slots__ = ("key", "shape", "offsets", "sizes", "dtype")
+
+    def __init__(self, key, shape, offsets, sizes, dtype):
+        self.key, self.shape, self.offsets, self.sizes, self.dtype = key, tuple(shape), tuple(offsets), tuple(sizes), dtype
+
+    def nbytes(self):
+        return math.prod(self.sizes) * DTYPE_BYTES[self.dtype]
+
+
+DTYPE_BYTES = {"bfloat16": 2, "float32": 4}
+
+
+def state_entries(arch, layout, job_rank, precision, optimizer, scalars_once):
+    """Every tensor of the rank's checkpoint: weights, then the optimizer's state per weight (Adam: exp_avg, exp_avg_sq
+    and its step count; SGD: momentum), with an fp32 master copy under mixed. Keys follow a job that saves
+    {"model": model state, "optim": optimizer state}. With scalars_once a step count, the same on every rank, is
+    written by the rank holding the weight's first piece only, as DCP writes a tensor every rank holds alike once."""
     weight_bytes, master = PRECISIONS[precision]
     weight_dtype = "bfloat16" if weight_bytes == 2 else "float32"
     out = []
-    for name, shape in rank_tensors(arch, layout, job_rank):
-        out.append((f"model.{name}", shape, weight_dtype))
+    for name, shape, offsets, sizes in rank_chunks(arch, layout, job_rank):
+        out.append(Entry(f"model.{name}", shape, offsets, sizes, weight_dtype))
+        state = f"optim.state.{name}."
         if master:
-            out.append((f"optim.{name}.master", shape, "float32"))
+            out.append(Entry(state + "master", shape, offsets, sizes, "float32"))
         if optimizer == "adam":
-            out.append((f"optim.{name}.exp_avg", shape, "float32"))
-            out.append((f"optim.{name}.exp_avg_sq", shape, "float32"))
-            out.append((f"optim.{name}.step", (), "float32"))
+            out.append(Entry(state + "exp_avg", shape, offsets, sizes, "float32"))
+            out.append(Entry(state + "exp_avg_sq", shape, offsets, sizes, "float32"))
+            if not scalars_once or not any(offsets):
+                out.append(Entry(state + "step", (), (), (), "float32"))
         else:
-            out.append((f"optim.{name}.momentum_buffer", shape, "float32"))
+            out.append(Entry(state + "momentum_buffer", shape, offsets, sizes, "float32"))
     return out
 
 
-def state_bytes(shapes):
-    size = {"bfloat16": 2, "float32": 4}
-    return sum(math.prod(shape) * size[dtype] for _, shape, dtype in shapes)
+def state_bytes(entries):
+    return sum(e.nbytes() for e in entries)

@@ -69,12 +69,19 @@ def parse_args(argv):
     p.add_argument("--pp", type=int, default=1)
     p.add_argument("--dp", type=int, default=0, help="0: the ranks run divided by tp × pp")
     p.add_argument("--first-rank", type=int, default=0)
+    p.add_argument("--job-metadata", default="true", help="fsdp_* presets: the whole job's .metadata (false: the"
+                   " pieces written only)")
+    p.add_argument("--restore-tp", type=int, default=0, help="fsdp_load: the layout restored into (0: as saved)")
+    p.add_argument("--restore-pp", type=int, default=0)
+    p.add_argument("--restore-dp", type=int, default=0)
     p.add_argument("--precision", default="mixed", choices=("bf16", "fp32", "mixed"))
     p.add_argument("--saves", type=int, default=1)
     p.add_argument("--loads", type=int, default=1)
     p.add_argument("--single-file-per-rank", default="true")
     p.add_argument("--per-thread-copy-ahead", type=int, default=10_000_000)
     p.add_argument("--async-save", default="false")
+    p.add_argument("--replica-broadcast", default="false", help="ddp_load: one replica reads, broadcasts to the others")
+    p.add_argument("--async-mode", default="thread", choices=("thread", "process", "staged"))
     p.add_argument("--mmap", default="false", help="ddp_load: torch.load(mmap=True); hf_load: safetensors mmap")
     p.add_argument("--syscalls", default="off", choices=("off", "kernel", "python"),
                    help="kernel: PRISM traces this process in the kernel (the windows say when its timed phase ran);"
@@ -616,7 +623,7 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
     del full_model, full_optim
     model_state, optim_state = get_state_dict(model, optimizer)
     dcp_dir = dcp_save_cycles(args, rec, rank, world, {"model": model_state, "optim": optim_state},
-                              os.path.join(args.shared_dir, "dcp"), timed=bench == "fsdp_save")
+                              os.path.join(args.shared_dir, "dcp"), timed=bench == "fsdp_save", device=device)
     if bench == "fsdp_save":
         return {}
     dist.barrier()
@@ -762,59 +769,189 @@ def my_dcp_files(directory, rank):
     return [f for f in os.listdir(directory) if f.startswith(f"__{rank}_") or (rank == 0 and f == ".metadata")]
 
 
-def dcp_save_cycles(args, rec, rank, world, state, root, timed):
+class PlainSave:
+    """dcp.save as training calls it: DCP's own planner and FileSystemWriter; the process's files are its rank's."""
+
+    def __init__(self, args, rank):
+        self.args, self.rank = args, rank
+
+    def writer_and_planner(self, directory):
+        return dcp_writer(self.args, directory), None
+
+    def files(self, directory):
+        return my_dcp_files(directory, self.rank)
+
+    def prefix_of(self, process):
+        """The prefix of the files `process` writes."""
+        return f"__{process}_"
+
+
+class JobSave:
+    """dcp.save of the job ranks a process plays (prism_dcp_job): each job rank's pieces into its own files, and a
+    .metadata that describes the whole job."""
+
+    def __init__(self, args, rank, job, pieces, written_ranks):
+        self.args, self.rank, self.job, self.pieces, self.written_ranks = args, rank, job, pieces, list(written_ranks)
+        self.job_ranks = sorted({p.job_rank for p in pieces})
+
+    def writer_and_planner(self, directory):
+        import prism_dcp_job as jobs
+        planner = jobs.JobSavePlanner(self.job, self.pieces, self.written_ranks, whole_job=flag(self.args.job_metadata))
+        a = self.args
+        writer = jobs.JobWriter(directory, planner, single_file_per_rank=flag(a.single_file_per_rank),
+                                sync_files=flag(a.sync_files), thread_count=a.thread_count,
+                                per_thread_copy_ahead=a.per_thread_copy_ahead)
+        return writer, planner
+
+    def files(self, directory):
+        return [f for f in os.listdir(directory)
+                if any(f.startswith(f"__{r}_") for r in self.job_ranks) or (self.rank == 0 and f == ".metadata")]
+
+    def prefix_of(self, process):
+        """The prefix of the files of the job rank `process` plays, if it was written (else only .metadata is checked)."""
+        played = self.args.first_rank + process
+        return f"__{played}_" if played in self.written_ranks else None
+
+
+VISIBLE_WITHIN_S = 300  # how long a rank waits for another node's checkpoint to show before failing the run
+
+
+def visibility_peer(rank, world):
+    """The rank whose files this rank checks for visibility: the same local rank on the next node, or the next rank
+    when every rank is on one node. Returns (peer, whether it is on another node)."""
+    local = int(os.environ.get("LOCAL_WORLD_SIZE", world))
+    if local < world:
+        return (rank + local) % world, True
+    return (rank + 1) % world, False
+
+
+def wait_until_visible(directory, prefix, start):
+    """Nanoseconds from `start` until the checkpoint's .metadata opens here and the last by name of the files `prefix`… reads
+    to its end: what a rank on another node can do once the checkpoint is visible to it."""
+    deadline = time.monotonic() + VISIBLE_WITHIN_S
+    while True:
+        try:
+            with open(os.path.join(directory, ".metadata"), "rb") as f:
+                f.read(1)
+            if prefix:
+                names = sorted(n for n in os.listdir(directory) if n.startswith(prefix))
+                if not names:
+                    raise FileNotFoundError(f"{directory}/{prefix}*")
+                with open(os.path.join(directory, names[-1]), "rb") as f:
+                    size = os.fstat(f.fileno()).st_size
+                    f.seek(max(0, size - 4096))
+                    f.read()
+            return time.perf_counter_ns() - start
+        except FileNotFoundError:
+            if time.monotonic() > deadline:
+                raise ValidationError(f"{directory}: the checkpoint was durable, but its .metadata or {prefix}* did not"
+                                      f" show on {socket.gethostname()} within {VISIBLE_WITHIN_S} s")
+            time.sleep(0.001)
+
+
+class Stager:
+    """async_mode=staged: DCP's DefaultStager copying to CPU on a background stream (pinned memory), which needs CUDA;
+    closed after the last save, as DCP asks of a stager it did not make."""
+
+    def __init__(self, device):
+        from torch.distributed.checkpoint.staging import DefaultStager, StagingOptions
+        if device.type != "cuda":
+            raise ValueError("async_mode=staged stages on a CUDA stream into pinned memory (DCP's DefaultStager);"
+                             " this rank has no GPU: use async_mode=thread or process")
+        self.stager = DefaultStager(StagingOptions(use_pinned_memory=True, use_shared_memory=False,
+                                                   use_async_staging=True, use_non_blocking_copy=True))
+
+    def close(self):
+        self.stager.close()
+
+
+def dcp_save_cycles(args, rec, rank, world, state, root, timed, how=None, device=None):
     """saves=N DCP checkpoints of `state` into root/step-1…N, each one whole before the next starts; the one before
     is removed (untimed) once the next is complete, as training keeps its latest. Returns the last directory.
+    `how` gives each save's writer and planner and says which files are the process's (PlainSave by default).
 
-    With async_save the time until dcp.async_save returns (staging: training may go on) and the time until its
-    future completes (durable) are timed apart, from the same start; the memory staging took is recorded."""
+    Every save is timed on four clocks from the same start, one after the barrier every rank passes: **blocked**
+    (until the call returns and training may go on), **staged** (until the state's copy is whole), **durable** (until
+    the writer has written and, with sync_files, fsync'd every file and rank 0 the .metadata) and **visible** (until
+    this rank opens the .metadata and reads to its end a file (the last by name) of a rank on another node, or of the next rank
+    when all are on one node: the note visible_from says which). A synchronous dcp.save blocks until durable, so
+    its first three clocks are one (also recorded as **save**); async_save with async_mode=thread or process
+    returns once staged; async_mode=staged returns before staging ends. The timed phase is the save for dcp.save,
+    the durable window for async_save."""
     import shutil
     import torch.distributed.checkpoint as dcp
-    asynchronous = flag(args.async_save)
-    group = dist.new_group(backend="gloo") if asynchronous else None
+    from torch.distributed.checkpoint.state_dict_saver import AsyncCheckpointerType
+    how = how or PlainSave(args, rank)
+    mode = args.async_mode if flag(args.async_save) else "sync"
+    group = dist.new_group(backend="gloo") if mode != "sync" else None
+    stager = Stager(device or torch.device("cpu")) if mode == "staged" else None
+    peer, elsewhere = visibility_peer(rank, world)
+    rec.notes["visible_from"] = "another node" if elsewhere else "this node (every rank is on one)"
+    rec.notes["save_mode"] = "dcp.save" if mode == "sync" else f"dcp.async_save, {mode}"
     previous = None
-    for i in range(1, args.saves + 1):
-        directory = os.path.join(root, f"step-{i}")
-        writer = dcp_writer(args, directory)
-        dist.barrier()
-        if asynchronous:
+    try:
+        for i in range(1, args.saves + 1):
+            directory = os.path.join(root, f"step-{i}")
+            writer, planner = how.writer_and_planner(directory)
+            dist.barrier()
             before = resident_bytes()
             with rec.window(timed):
                 start = time.perf_counter_ns()
-                future = dcp.async_save(state, storage_writer=writer, process_group=group)
-                staged = time.perf_counter_ns() - start
-                staging = resident_bytes() - before
-                future.result()
-                nanos = time.perf_counter_ns() - start
-            rec.record("async_staging", staged)
-            rec.record("async_durable", nanos)
+                if mode == "sync":
+                    dcp.save(state, storage_writer=writer, planner=planner)
+                    blocked = staged = durable = time.perf_counter_ns() - start
+                else:
+                    kind = AsyncCheckpointerType.PROCESS if mode == "process" else AsyncCheckpointerType.THREAD
+                    response = dcp.async_save(state, storage_writer=writer, planner=planner, process_group=group,
+                                              async_checkpointer_type=kind,
+                                              **({"async_stager": stager.stager} if stager else {}))
+                    blocked = time.perf_counter_ns() - start
+                    staging = resident_bytes() - before
+                    if hasattr(response, "staging_completion"):
+                        response.staging_completion.result()
+                        staged = time.perf_counter_ns() - start
+                        response.upload_completion.result()
+                    else:
+                        staged = blocked
+                        response.result()
+                    durable = time.perf_counter_ns() - start
+            rec.record("blocked", blocked)
+            rec.record("staged", staged)
+            rec.record("durable", durable)
+            if mode == "sync":
+                rec.record("save", durable)
+                phase = "save"
+            else:
+                rec.counters["staging_memory_bytes"] = max(rec.counters.get("staging_memory_bytes", 0), staging)
+                phase = "durable"
             if timed:
-                rec.timed_phase_ns += nanos
-            rec.counters["staging_memory_bytes"] = max(rec.counters.get("staging_memory_bytes", 0), staging)
-            phase = "async_durable"
-        else:
-            with rec.time("save", timed_phase=timed) as timer:
-                dcp.save(state, storage_writer=writer)
-            nanos, phase = timer.nanos, "save"
-        with rec.time("barrier_after_io"):
-            dist.barrier()
-        mine = my_dcp_files(directory, rank)
-        written = sum(os.path.getsize(os.path.join(directory, f)) for f in mine)
-        rec.add_bytes(phase, written)
-        rec.counters["checkpoint_files"] = len(mine)
-        record_slowest(rec, phase, nanos, written, world)
-        if rank == 0 and not os.path.exists(os.path.join(directory, ".metadata")):
-            raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
-        if previous is not None and rank == 0:
-            shutil.rmtree(previous)
-        previous = directory
+                rec.timed_phase_ns += durable
+            rec.record("visible", wait_until_visible(directory, how.prefix_of(peer), start))
+            with rec.time("barrier_after_io"):
+                dist.barrier()
+            mine = how.files(directory)
+            written = sum(os.path.getsize(os.path.join(directory, f)) for f in mine)
+            rec.add_bytes(phase, written)
+            rec.counters["checkpoint_files"] = len(mine)
+            record_slowest(rec, phase, durable, written, world)
+            if rank == 0 and not os.path.exists(os.path.join(directory, ".metadata")):
+                raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
+            if rank == 0:
+                rec.counters["metadata_bytes"] = os.path.getsize(os.path.join(directory, ".metadata"))
+            if previous is not None and rank == 0:
+                shutil.rmtree(previous)
+            previous = directory
+    finally:
+        if stager:
+            stager.close()
     return previous
 
 
-def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verify):
+def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verify, planner=None):
     """loads=N loads of one DCP checkpoint into the state `prepare` returns (scrambled, so that only a load that
     works passes `verify`); with drop_cache every rank drops the checkpoint from its node's page cache before each,
-    and its resident pages are counted (mincore) just before the clock starts."""
+    and its resident pages are counted (mincore) just before the clock starts. `planner` makes a load planner for
+    each load (DCP's own by default)."""
     import torch.distributed.checkpoint as dcp
     from torch.distributed.checkpoint import FileSystemReader
     for _ in range(args.loads):
@@ -827,7 +964,7 @@ def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verif
         dist.barrier()
         with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:
             try:
-                dcp.load(target, storage_reader=FileSystemReader(directory))
+                dcp.load(target, storage_reader=FileSystemReader(directory), planner=planner() if planner else None)
             except BaseException as e:  # DCP's CheckpointException derives from BaseException
                 raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
             load_into(target)
@@ -838,12 +975,26 @@ def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verif
         record_slowest(rec, "load", timer.nanos, loaded, world)
 
 
-def scramble_state(state):
-    """Zeroes every plain tensor of a state dict in place (DTensors are scrambled through their module)."""
-    with torch.no_grad():
-        for _, value in flat_tensors(state):
-            if torch.is_tensor(value) and not hasattr(value, "full_tensor"):
-                value.zero_()
+def metadata_reads(args, rec, rank, directory):
+    """The .metadata read as a restart reads it, two ways, each timed on every rank: every rank unpickling the file
+    itself (metadata_read), and rank 0 reading it and broadcasting it (metadata_broadcast). With drop_cache the file
+    leaves the page cache before each."""
+    from torch.distributed.checkpoint import FileSystemReader
+    path = os.path.join(directory, ".metadata")
+    for name in ("metadata_read", "metadata_broadcast"):
+        if flag(args.drop_cache):
+            dist.barrier()
+            drop_from_page_cache([path])
+        dist.barrier()
+        with rec.time(name):
+            if name == "metadata_read" or rank == 0:
+                metadata = FileSystemReader(directory).read_metadata()
+            if name == "metadata_broadcast":
+                box = [metadata if rank == 0 else None]
+                dist.broadcast_object_list(box, src=0)
+                metadata = box[0]
+        rec.add_bytes(name, os.path.getsize(path))
+    rec.counters["metadata_chunks"] = sum(len(getattr(md, "chunks", ())) for md in metadata.state_dict_metadata.values())
 
 
 # ---- presets: one rank's shard of a frontier model's training state ----
@@ -859,81 +1010,122 @@ def preset_layout(args, world):
     return layout
 
 
-def materialize(shapes, seed, device):
-    """The rank's tensors on its device (a GPU's memory, as training holds them, or the CPU's), filled with seeded
-    random values: storage that compresses or deduplicates sees real data."""
-    generator = torch.Generator(device=device).manual_seed(seed)
-    state = {}
-    for key, shape, dtype in shapes:
-        t = torch.empty(shape, dtype=getattr(torch, dtype), device=device)
-        if key.endswith(".step"):
-            t.fill_(1000.0)
-        else:
-            t.uniform_(-1.0, 1.0, generator=generator)
-        state[key] = t
-    return state
-
-
-def tensor_sums(state):
-    return {k: v.sum(dtype=torch.float64).item() for k, v in state.items()}
-
-
-def verify_sums(state, expected, where):
-    for key, value in state.items():
-        got = value.sum(dtype=torch.float64).item()
-        if not math.isclose(got, expected[key], rel_tol=1e-12, abs_tol=1e-9):
-            raise ValidationError(f"{where}: {key} sums to {got!r} after loading, {expected[key]!r} when saved")
-
-
 def preset_checkpoint(args, rec, rank, world, device):
-    """A frontier model's checkpoint as the ranks of its real job write it: each rank materialises only the shard of
-    weights and optimizer state its job rank holds (prism_shards), then saves and loads it through DCP (fsdp_*) or,
-    the way MLPerf Storage does, through torch.save per model-parallel shard (ddp_*)."""
+    """A frontier model's checkpoint as the ranks of its real job write it: each process plays a job rank and holds
+    only that rank's pieces (prism_shards), then saves and loads them through DCP as part of the job's checkpoint
+    (fsdp_*, prism_dcp_job) or, the way MLPerf Storage does, through torch.save per model-parallel shard (ddp_*)."""
     import prism_shards as shards
     layout = preset_layout(args, world)
-    job_rank = args.first_rank + rank
-    t, d, p = layout.coordinates(job_rank)
-    ddp = args.benchmark in ("ddp_save", "ddp_load")
-    # under DDP each data-parallel replica holds its whole model-parallel shard: the layout without FSDP's chunks
-    shard_layout = shards.Layout(layout.tp, layout.pp, 1) if ddp else layout
-    shard_rank = p * layout.tp + t if ddp else job_rank
-    shapes = shards.state_shapes(args.model, shard_layout, shard_rank, args.precision, args.optimizer)
-    with rec.time("build_shard"):
-        state = materialize(shapes, 1234 + shard_rank, device)
-        synchronize(device)
     last = args.first_rank + world - 1
     rec.notes.update({"job_world_size": str(layout.world), "job_layout": layout.describe(),
                       "job_ranks": f"{args.first_rank}-{last}",
                       "emulates": f"ranks {args.first_rank}-{last} of {layout.world}, {args.model.replace('_', '-')}"
                                   f" {layout.describe()}", "precision": args.precision})
-    rec.counters["shard_bytes"] = shards.state_bytes(shapes)
-    rec.counters["shard_tensors"] = len(shapes)
     if rank == 0:
         rec.counters["model_parameters"] = shards.parameters(args.model)
-    sums = tensor_sums(state)
     root = os.path.join(args.shared_dir, "checkpoint")
     os.makedirs(root, exist_ok=True)
-    if ddp:
-        return preset_torch_save(args, rec, rank, world, layout, state, sums, root, device)
-    # keys carry the rank's coordinates: DCP treats equal keys on two ranks as one replicated tensor
-    keyed = {f"{k}@tp{t}.dp{d}": v for k, v in state.items()}
-    sums = {f"{k}@tp{t}.dp{d}": v for k, v in sums.items()}
-    directory = dcp_save_cycles(args, rec, rank, world, keyed, root, timed=args.benchmark == "fsdp_save")
-    if args.benchmark == "fsdp_load":
+    if args.benchmark in ("ddp_save", "ddp_load"):
+        return preset_torch_save(args, rec, rank, world, layout, root, device)
+    return preset_dcp(args, rec, rank, world, layout, root, device)
+
+
+def restore_layout(args, saved):
+    """The layout fsdp_load restores into: the saved one, or restore_tp/pp/dp where given."""
+    import prism_shards as shards
+    if not (args.restore_tp or args.restore_pp or args.restore_dp):
+        return saved
+    layout = shards.Layout(args.restore_tp or saved.tp, args.restore_pp or saved.pp, args.restore_dp or saved.dp)
+    shards.check(args.model, layout)
+    return layout
+
+
+def preset_dcp(args, rec, rank, world, layout, root, device):
+    """fsdp_save: the processes play job ranks first_rank… and save their pieces, timed. fsdp_load: the processes play
+    job ranks first_rank… of the layout restored into; the save (untimed) writes the job ranks whose pieces those
+    loads read, each process some of them; then each process times the .metadata read both ways and loads its pieces,
+    resharded where the layouts differ, and checks every element."""
+    import prism_dcp_job as jobs
+    saved = jobs.Job(args.model, layout, args.precision, args.optimizer)
+    if args.benchmark == "fsdp_save":
+        pieces = saved.pieces(args.first_rank + rank)
+        written = range(args.first_rank, args.first_rank + world)
+        loads = None
+    else:
+        restored = jobs.Job(args.model, restore_layout(args, layout), args.precision, args.optimizer)
+        if args.first_rank + world > restored.layout.world:
+            raise ValueError(f"ranks {args.first_rank}-{args.first_rank + world - 1} are not all ranks of the"
+                             f" {restored.layout.world}-rank job it restores into ({restored.layout.describe()})")
+        every = [restored.pieces(args.first_rank + r, holding=True) for r in range(world)]
+        need = jobs.needed(saved, [p for ps in every for p in ps])
+        plays = {args.first_rank + r: r for r in range(world)}
+        pieces = jobs.share(need, world, rank, plays)
+        written, loads = sorted(need), every[rank]
+        rec.notes["restores_into"] = restored.describe()
+        rec.notes["saved_ranks"] = compact_ranks(written)
+    with rec.time("build_shard"):
+        state = jobs.materialize(pieces, device)
+        synchronize(device)
+    rec.counters["shard_bytes"] = sum(p.entry.nbytes() for p in (loads or pieces))
+    rec.counters["shard_tensors"] = len(loads or pieces)
+    how = JobSave(args, rank, saved, pieces, written)
+    directory = dcp_save_cycles(args, rec, rank, world, state, root, timed=loads is None, how=how, device=device)
+    if loads is not None:
+        del state
+        metadata_reads(args, rec, rank, directory)
+        with rec.time("build_shard"):
+            target = jobs.materialize(loads, device)
+            synchronize(device)
+
         def scrambled():
-            scramble_state(keyed)
-            return keyed
-        dcp_load_cycles(args, rec, rank, world, directory, scrambled, lambda target: synchronize(device),
-                        lambda: verify_sums(keyed, sums, directory))
+            jobs.scramble(target)
+            return target
+
+        def verify():
+            try:
+                for p in loads:
+                    jobs.verify(target[p.local_key], p.entry, directory)
+            except ValueError as e:
+                raise ValidationError(str(e)) from None
+
+        dcp_load_cycles(args, rec, rank, world, directory, scrambled, lambda t: synchronize(device), verify,
+                        planner=lambda: jobs.JobLoadPlanner(loads, written))
     dist.barrier()
     return {}
 
 
-def preset_torch_save(args, rec, rank, world, layout, state, sums, root, device):
-    """torch.save per model-parallel shard: of the ranks run, the first with each (pp, tp) coordinate writes it,
-    with fsync; under ddp_load every rank then loads its shard (mmap or read) into its tensors."""
+def compact_ranks(ranks):
+    """[0, 1, 2, 5] as "0-2,5"."""
+    out, ranks = [], sorted(ranks)
+    i = 0
+    while i < len(ranks):
+        j = i
+        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
+            j += 1
+        out.append(str(ranks[i]) if i == j else f"{ranks[i]}-{ranks[j]}")
+        i = j + 1
+    return ",".join(out)
+
+
+def preset_torch_save(args, rec, rank, world, layout, root, device):
+    """torch.save per model-parallel shard: each data-parallel replica holds its whole model-parallel shard, and of
+    the ranks run the first with each (pp, tp) coordinate writes it, with fsync; under ddp_load every rank then loads
+    its shard (mmap or read) into its tensors."""
+    import prism_dcp_job as jobs
+    import prism_shards as shards
     emulated = range(args.first_rank, args.first_rank + world)
     t, _, p = layout.coordinates(args.first_rank + rank)
+    model_parallel = shards.Layout(layout.tp, layout.pp, 1)
+    entries = shards.state_entries(args.model, model_parallel, p * layout.tp + t, args.precision, args.optimizer,
+                                   scalars_once=False)
+    with rec.time("build_shard"):
+        state = {}
+        for e in entries:
+            state[e.key] = torch.empty(e.sizes, dtype=getattr(torch, e.dtype), device=device)
+            jobs.fill(state[e.key], e)
+        synchronize(device)
+    rec.counters["shard_bytes"] = shards.state_bytes(entries)
+    rec.counters["shard_tensors"] = len(entries)
     writer = next(r for r in emulated if layout.coordinates(r)[0] == t and layout.coordinates(r)[2] == p)
     path = os.path.join(root, f"model-pp{p}-tp{t}.pt")
     writes = writer == args.first_rank + rank
@@ -951,23 +1143,46 @@ def preset_torch_save(args, rec, rank, world, layout, state, sums, root, device)
         record_slowest(rec, "save", nanos, os.path.getsize(path) if writes else 0, world)
     if args.benchmark == "ddp_save":
         return {}
+    # the replicas among the ranks run: every (pp, tp) coordinate's processes, one group each (every process makes
+    # every group, in one order, as torch.distributed asks); the writer of the coordinate is its reader
+    broadcast = flag(args.replica_broadcast)
+    group = None
+    if broadcast:
+        coordinates = [layout.coordinates(r) for r in emulated]
+        for key in sorted({(c[2], c[0]) for c in coordinates}):
+            members = [i for i, c in enumerate(coordinates) if (c[2], c[0]) == key]
+            g = dist.new_group(members) if len(members) > 1 else None
+            if key == (p, t):
+                group, reader = g, members[0]
+        rec.notes["replica_reads"] = "one replica reads, broadcasts to the others" if group else "one replica (no other run)"
+    else:
+        rec.notes["replica_reads"] = "every replica reads"
+    reads = not broadcast or rank == reader
     for _ in range(args.loads):
         if flag(args.drop_cache):
             dist.barrier()
             with rec.time("drop_cache"):
                 rec.counters["files_dropped"] = drop_from_page_cache([path])
         resident_before_load(rec, [path])
-        scramble_state(state)
+        jobs.scramble(state)
         dist.barrier()
         with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:
-            loaded = torch.load(path, map_location=device, weights_only=True, mmap=flag(args.mmap))
-            with torch.no_grad():
-                for key, value in state.items():
-                    value.copy_(loaded[key])
-            del loaded
+            if reads:
+                loaded = torch.load(path, map_location=device, weights_only=True, mmap=flag(args.mmap))
+                with torch.no_grad():
+                    for key, value in state.items():
+                        value.copy_(loaded[key])
+                del loaded
+            if group is not None:
+                for key in sorted(state):
+                    dist.broadcast(state[key], src=reader, group=group)
             synchronize(device)
         rec.add_bytes("load", os.path.getsize(path))
-        verify_sums(state, sums, path)
+        try:
+            for e in entries:
+                jobs.verify(state[e.key], e, path)
+        except ValueError as e:
+            raise ValidationError(str(e)) from None
         record_slowest(rec, "load", timer.nanos, os.path.getsize(path), world)
     dist.barrier()
     return {}

@@ -70,6 +70,67 @@ class ParallelLayoutTest {
         assertThat(replica).isEqualTo(model.parameterCount());
     }
 
+    /** DCP writes a value every rank holds alike once: each tensor's step count by the rank holding its first piece. */
+    @Property(tries = 60)
+    void eachTensorsStepCount_isWrittenByExactlyOneRank(@ForAll("layouts") ParallelLayout layout,
+                                                         @ForAll("presets") TorchModel model) {
+        long steps = 0;
+        for (long r = 0; r < layout.world(); r++) {
+            steps += layout.shard(model, r, true).steps();
+        }
+        assertThat(steps).isEqualTo(ParallelLayout.of(1, 1, 1).shard(model, 0, false).tensors());
+    }
+
+    /** A restore of the whole job, at any layout, reads every piece that holds anything. */
+    @Property(tries = 20)
+    void restoringEveryRank_readsEverySavedRank(@ForAll("smallLayouts") ParallelLayout saved,
+                                                @ForAll("smallLayouts") ParallelLayout restored) {
+        var read = saved.readBy(TorchModel.LLAMA3_8B, restored, 0, (int) restored.world());
+        long parameters = read.values().stream().mapToLong(ParallelLayout.Shard::parameters).sum();
+        int steps = read.values().stream().mapToInt(ParallelLayout.Shard::steps).sum();
+        assertThat(parameters).isEqualTo(TorchModel.LLAMA3_8B.parameterCount());
+        assertThat(steps).isEqualTo(ParallelLayout.of(1, 1, 1).shard(TorchModel.LLAMA3_8B, 0, false).tensors());
+    }
+
+    @Provide
+    Arbitrary<ParallelLayout> smallLayouts() {
+        return Combinators.combine(Arbitraries.of(1, 2, 4, 8), Arbitraries.of(1, 2, 4, 32),
+                Arbitraries.integers().between(1, 8)).as(ParallelLayout::of);
+    }
+
+    @Test
+    void aRestoreIntoAnotherLayout_readsTheSavedRanksWhosePiecesOverlapItsOwn() {
+        ParallelLayout saved = ParallelLayout.of(8, 32, 16);
+        // the same layout: ranks 0-1 read their own pieces (rank 0 holds every step count of stage 0)
+        assertThat(saved.readBy(TorchModel.LLAMA3_8B, saved, 0, 2).keySet()).containsExactly(0L, 1L);
+        // ranks 130-131 (tp 2 and 3 of stage 1): their own pieces, and the step counts rank 128 (tp 0, dp 0 of the stage) wrote
+        assertThat(saved.readBy(TorchModel.LLAMA3_8B, saved, 130, 2).keySet()).containsExactly(128L, 130L, 131L);
+        // tp=4 dp=32: a rank's rows of q are one saved piece; its columns of o span two tensor-parallel ranks of tp=8
+        var read = saved.readBy(TorchModel.LLAMA3_8B, ParallelLayout.of(4, 32, 32), 0, 2);
+        assertThat(read.keySet()).containsExactly(0L, 1L, 2L, 3L);
+        // rank 1 of tp=8 is read for the column-split projections (o, down) only
+        assertThat(read.get(1L).parameters()).isLessThan(saved.shard(TorchModel.LLAMA3_8B, 1, true).parameters());
+        assertThat(read.get(0L)).isEqualTo(saved.shard(TorchModel.LLAMA3_8B, 0, true));
+    }
+
+    @Test
+    void aRestoresFootprint_countsTheSavedRanksItReads_andRefusesALayoutThatCannotHoldTheModel() {
+        var b = TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).restoreInto(4, 0, 32);
+        var f = b.footprint(2).orElseThrow();
+        long read = ParallelLayout.of(8, 32, 16).readBy(TorchModel.LLAMA3_8B, ParallelLayout.of(4, 32, 32), 0, 2).values()
+                .stream().mapToLong(s -> s.bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM)).sum();
+        assertThat(f.targetBytes()).isEqualTo(read);
+        assertThat(f.summary()).contains("llama3-8b tp=8 pp=32 dp=16, restored into tp=4 pp=32 dp=32 (4 saved ranks read)");
+        assertThatThrownBy(() -> b.restoreInto(3, 0, 0).footprint(2))
+                .hasMessage("the layout restored into: tp=3 does not divide llama3-8b's 32 attention heads");
+        assertThatThrownBy(() -> b.restoreInto(8, 32, 1).firstRank(255).footprint(2))
+                .hasMessageContaining("ranks 255-256 are not all ranks of the 256-rank job tp=8 pp=32 dp=1 the checkpoint is restored into");
+        assertThat(b.recordedParameters()).containsEntry("restore_tp", "4").containsEntry("restore_dp", "32")
+                .doesNotContainKey("restore_pp").containsEntry("job_metadata", "true");
+        assertThat(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).recordedParameters()).doesNotContainKeys(
+                "restore_tp", "restore_pp", "restore_dp");
+    }
+
     @Provide
     Arbitrary<ParallelLayout> layouts() {
         return Combinators.combine(Arbitraries.of(1, 2, 4, 8), Arbitraries.integers().between(1, 32),
@@ -91,7 +152,11 @@ class ParallelLayoutTest {
         assertThatThrownBy(() -> TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_8B).layout(8, 1, 0).footprint(3))
                 .hasMessageContaining("3 tasks must be a multiple of tp × pp = 8");
         assertThatThrownBy(() -> TorchBenchmarks.ddpSave().layout(2, 1, 0).footprint(2))
-                .hasMessageContaining("tp, pp, dp and first_rank lay out a preset");
+                .hasMessageContaining("tp, pp, dp, first_rank and the layout restored into lay out a preset");
+        assertThatThrownBy(() -> TorchBenchmarks.fsdpLoad().restoreInto(1, 0, 2).footprint(2))
+                .hasMessageContaining("the layout restored into lay out a preset");
+        assertThatThrownBy(() -> TorchBenchmarks.fsdpSave().jobMetadata(false).footprint(2))
+                .hasMessageContaining("job_metadata=false leaves the absent ranks of a preset's job out");
         assertThat(TorchBenchmarks.ddpSave().footprint(2)).isEmpty();
         // what sizes or trains a model built whole is refused with a preset, not silently ignored
         assertThatThrownBy(() -> TorchBenchmarks.ddpSave().model(TorchModel.LLAMA3_8B).parameters(1_000_000).footprint(1))
