@@ -111,8 +111,9 @@ public record ParallelLayout(int tp, int pp, int dp) {
         if (why != null) {
             throw new IllegalArgumentException(why);
         }
+        int[] c = coordinates(jobRank);
         ParallelLayout pieces = fsdp ? this : ParallelLayout.of(tp, pp, 1);
-        long rank = fsdp ? jobRank : (long) coordinates(jobRank)[2] * tp + coordinates(jobRank)[0];
+        long rank = fsdp ? jobRank : (long) c[2] * tp + c[0];
         long parameters = 0;
         int tensors = 0;
         int first = 0;

@@ -197,9 +197,10 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
                 share[least] += e.getValue();
             }
             for (int i = 0; i < tasks; i++) {
+                // a rank holds, and loads, the step count of every tensor it holds a piece of
                 ParallelLayout.Shard held = restored.shard(model, first + i, true);
-                long load = held.parameters() * precision.bytesPerParameter(optimizer)
-                        + (optimizer == TorchOptimizer.ADAM ? 4L * held.tensors() : 0);
+                long load = new ParallelLayout.Shard(held.parameters(), held.tensors(), held.tensors())
+                        .bytes(precision, optimizer);
                 largest = Math.max(largest, Math.max(share[i], load));
             }
             restoring = restored.equals(layout) ? "" : ", restored into " + restored + " (" + read.size()

@@ -268,19 +268,13 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     @Override
     public java.util.Map<String, String> recordedParameters() {
         java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
-        if (parameters().get(NODES) == 1) {
-            recorded.remove(NODES.name());
-        }
-        if (recorded.containsKey(REPLICA_BROADCAST.name()) && !parameters().get(REPLICA_BROADCAST)) {
-            recorded.remove(REPLICA_BROADCAST.name());
+        for (Parameter<?> added : List.of(NODES, REPLICA_BROADCAST, RESTORE_TP, RESTORE_PP, RESTORE_DP)) {
+            if (recorded.containsKey(added.name()) && parameters().get(added).equals(added.defaultValue())) {
+                recorded.remove(added.name());
+            }
         }
         if (recorded.containsKey(ASYNC_MODE.name()) && !parameters().get(ASYNC_SAVE)) {
             recorded.remove(ASYNC_MODE.name());
-        }
-        for (Parameter<Integer> restore : List.of(RESTORE_TP, RESTORE_PP, RESTORE_DP)) {
-            if (recorded.containsKey(restore.name()) && parameters().get(restore) == 0) {
-                recorded.remove(restore.name());
-            }
         }
         return recorded;
     }

@@ -26,7 +26,7 @@ from torch.distributed.checkpoint import DefaultLoadPlanner, DefaultSavePlanner,
 from torch.distributed.checkpoint.default_planner import create_default_global_save_plan
 from torch.distributed.checkpoint.metadata import (ChunkStorageMetadata, MetadataIndex, TensorProperties,
                                                    TensorStorageMetadata)
-from torch.distributed.checkpoint.planner import LoadPlan, TensorWriteData, WriteItem, WriteItemType
+from torch.distributed.checkpoint.planner import LoadPlan, SavePlan, TensorWriteData, WriteItem, WriteItemType
 from torch.distributed.checkpoint.planner_helpers import create_read_items_for_chunk_list
 from torch.distributed.checkpoint.storage import WriteResult
 from torch.futures import Future
@@ -203,7 +203,6 @@ class JobSavePlanner(DefaultSavePlanner):
         self.absent = []
 
     def create_local_plan(self):
-        plan = super().create_local_plan()
         items, mappings = [], {}
         for p in self.pieces:
             e, t = p.entry, self.state_dict[p.local_key]
@@ -214,7 +213,7 @@ class JobSavePlanner(DefaultSavePlanner):
                                                                properties=TensorProperties.create_from_tensor(t),
                                                                size=torch.Size(e.shape))))
             mappings[e.key] = tuple(e.key.split(".", 1))
-        self.plan = dataclasses.replace(plan, items=items, planner_data=mappings)
+        self.plan = SavePlan(items=items, planner_data=mappings)
         return self.plan
 
     def create_global_plan(self, all_plans):

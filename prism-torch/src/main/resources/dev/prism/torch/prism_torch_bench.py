@@ -764,9 +764,11 @@ def dcp_writer(args, directory):
                             per_thread_copy_ahead=args.per_thread_copy_ahead)
 
 
-def my_dcp_files(directory, rank):
-    """The files this rank wrote into a DCP checkpoint (rank 0: the metadata too)."""
-    return [f for f in os.listdir(directory) if f.startswith(f"__{rank}_") or (rank == 0 and f == ".metadata")]
+def my_dcp_files(directory, rank, owners=None):
+    """The files this rank wrote into a DCP checkpoint: those of each of `owners` (the ranks whose files it writes:
+    itself by default), and rank 0 the metadata too."""
+    prefixes = tuple(f"__{r}_" for r in (owners if owners is not None else (rank,)))
+    return [f for f in os.listdir(directory) if f.startswith(prefixes) or (rank == 0 and f == ".metadata")]
 
 
 class PlainSave:
@@ -804,8 +806,7 @@ class JobSave:
         return writer, planner
 
     def files(self, directory):
-        return [f for f in os.listdir(directory)
-                if any(f.startswith(f"__{r}_") for r in self.job_ranks) or (self.rank == 0 and f == ".metadata")]
+        return my_dcp_files(directory, self.rank, self.job_ranks)
 
     def prefix_of(self, process):
         """The prefix of the files of the job rank `process` plays, if it was written (else only .metadata is checked)."""
@@ -934,9 +935,9 @@ def dcp_save_cycles(args, rec, rank, world, state, root, timed, how=None, device
             rec.add_bytes(phase, written)
             rec.counters["checkpoint_files"] = len(mine)
             record_slowest(rec, phase, durable, written, world)
-            if rank == 0 and not os.path.exists(os.path.join(directory, ".metadata")):
-                raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
             if rank == 0:
+                if not os.path.exists(os.path.join(directory, ".metadata")):
+                    raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
                 rec.counters["metadata_bytes"] = os.path.getsize(os.path.join(directory, ".metadata"))
             if previous is not None and rank == 0:
                 shutil.rmtree(previous)
@@ -1046,6 +1047,7 @@ def preset_dcp(args, rec, rank, world, layout, root, device):
     loads read, each process some of them; then each process times the .metadata read both ways and loads its pieces,
     resharded where the layouts differ, and checks every element."""
     import prism_dcp_job as jobs
+    import prism_shards as shards
     saved = jobs.Job(args.model, layout, args.precision, args.optimizer)
     if args.benchmark == "fsdp_save":
         pieces = saved.pieces(args.first_rank + rank)
@@ -1066,7 +1068,7 @@ def preset_dcp(args, rec, rank, world, layout, root, device):
     with rec.time("build_shard"):
         state = jobs.materialize(pieces, device)
         synchronize(device)
-    rec.counters["shard_bytes"] = sum(p.entry.nbytes() for p in (loads or pieces))
+    rec.counters["shard_bytes"] = shards.state_bytes([p.entry for p in (loads or pieces)])
     rec.counters["shard_tensors"] = len(loads or pieces)
     how = JobSave(args, rank, saved, pieces, written)
     directory = dcp_save_cycles(args, rec, rank, world, state, root, timed=loads is None, how=how, device=device)
