@@ -12,7 +12,7 @@ class QualificationPresetsTest {
     void eachPreset_isTheModelTorchBuilds() {
         for (TorchModel model : new TorchModel[]{TorchModel.LLAMA3_8B, TorchModel.LLAMA3_70B, TorchModel.LLAMA3_405B}) {
             Qualification q = Qualification.fromJson("{\"job\": {\"ranks\": 1}, \"checkpoint\": {\"model\": \"" + model.label()
-                    + "\", \"bytesPerParameter\": 1, \"stallSeconds\": 1}}");
+                    + "\", \"bytesPerParameter\": 1, \"stallSeconds\": 1, \"method\": \"file\"}}");
             assertThat(q.requirements().get(0).needed()).as(model.label()).isEqualTo((double) model.parameterCount());
         }
     }

@@ -8,6 +8,8 @@ import dev.prism.DataSize;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.report.internal.QualificationFile;
+import dev.prism.torch.ShardedCheckpoint;
+import dev.prism.torch.TorchBenchmark;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,12 +72,28 @@ public final class Qualification {
         /** the p99 of an operation's latency, over every rank */
         P99,
         /** the mean of an operation's latency (for operations a rank makes once or a few times) */
-        MEAN;
+        MEAN,
+        /**
+         * the time of an operation at the slowest rank (its mean over the rank's occurrences in a repetition): a job's
+         * checkpoint is done, and training resumes, when its last rank is
+         */
+        SLOWEST_RANK_TIME;
 
         /** @return whether higher is better */
         public boolean isRate() {
             return this == WRITE_BYTES_PER_RANK || this == READ_BYTES_PER_RANK || this == READ_FILES_PER_RANK;
         }
+    }
+
+    /** How a checkpoint requirement is measured ({@code checkpoint.method} in a requirements file). */
+    public enum CheckpointMethod {
+        /**
+         * The job's save: {@code fsdp_save} of the preset at the job's layout, the ranks run placed on its largest
+         * shard, every piece in its job rank's file and the whole job's {@code .metadata} (needs torch).
+         */
+        DCP,
+        /** One file per rank of the rank's share of the bytes, written with fsync ({@code create_files}). */
+        FILE
     }
 
     /**
@@ -103,7 +121,26 @@ public final class Qualification {
 
         /** @return {@code create_files files=1 file_size=1GiB …}: the configuration, as text */
         public String configuration() {
-            return benchmark.name() + " " + dev.prism.spi.Formats.parameters(benchmark.parameters().changedFromDefaults());
+            return configuration(benchmark);
+        }
+
+        /**
+         * @param tasks the ranks that run it
+         * @return the benchmark as it runs at {@code tasks} ranks: a preset checkpoint's ranks placed to include the
+         *         job's largest shard ({@link ShardedCheckpoint#placedOnLargestShard}), anything else as it is
+         */
+        public Benchmark benchmarkAt(int tasks) {
+            return benchmark instanceof ShardedCheckpoint<?> c && c.parameters().get(TorchBenchmark.MODEL).isPreset()
+                    ? c.placedOnLargestShard(tasks) : benchmark;
+        }
+
+        /** @return {@link #configuration()} as it runs at {@code tasks} ranks ({@link #benchmarkAt}) */
+        public String configuration(int tasks) {
+            return configuration(benchmarkAt(tasks));
+        }
+
+        private static String configuration(Benchmark b) {
+            return b.name() + " " + dev.prism.spi.Formats.parameters(b.parameters().changedFromDefaults());
         }
     }
 
@@ -259,6 +296,33 @@ public final class Qualification {
         }
 
         /**
+         * @param method how the checkpoint is measured ({@code checkpoint.method}): the job's own save of a preset
+         *               (the default with a model) or one file per rank with fsync (the default with parameters)
+         */
+        public Builder checkpointMethod(CheckpointMethod method) {
+            section("checkpoint").put("method", Objects.requireNonNull(method, "method").name().toLowerCase(Locale.ROOT));
+            return this;
+        }
+
+        /**
+         * @param tp the job's tensor-parallel degree ({@code checkpoint.tp}, 1..1024)
+         * @param pp its pipeline stages ({@code checkpoint.pp}, 1..1024); data parallelism takes the rest of its ranks
+         */
+        public Builder checkpointLayout(int tp, int pp) {
+            section("checkpoint").put("tp", (int) positive("checkpoint.tp", tp)).put("pp", (int) positive("checkpoint.pp", pp));
+            return this;
+        }
+
+        /**
+         * @param async whether the job saves with {@code async_save} ({@code checkpoint.async}): the stall is then the
+         *              time training is blocked, and with an interval each save must be durable before the next
+         */
+        public Builder checkpointAsync(boolean async) {
+            section("checkpoint").put("async", async);
+            return this;
+        }
+
+        /**
          * @param samplesPerSecondPerGpu what each GPU consumes ({@code data.samplesPerSecondPerGpu})
          * @param bytesPerSample         a sample's bytes ({@code data.bytesPerSample})
          * @param filesPerSample         the files a sample is read from ({@code data.filesPerSample})
@@ -365,11 +429,21 @@ public final class Qualification {
     }
 
     /**
-     * @return a scenario of {@link #benchmarks()} on {@code target} at {@code tasks} ranks, {@code repetitions} each after
+     * @param tasks the ranks that run them
+     * @return {@link #benchmarks()} as they run at {@code tasks} ranks ({@link Requirement#benchmarkAt}), each once
+     */
+    public List<Benchmark> benchmarks(int tasks) {
+        Map<String, Benchmark> distinct = new LinkedHashMap<>();
+        requirements.forEach(r -> distinct.computeIfAbsent(r.configuration(tasks), k -> r.benchmarkAt(tasks)));
+        return List.copyOf(distinct.values());
+    }
+
+    /**
+     * @return a scenario of {@link #benchmarks(int)} on {@code target} at {@code tasks} ranks, {@code repetitions} each after
      *         a warm-up; set a launcher, labels or an output on it before it is built
      */
     public Scenario.Builder scenario(Path target, int tasks, int repetitions) {
-        return Scenario.builder().target(target).benchmarks(benchmarks()).tasks(tasks).repetitions(repetitions).warmups(1);
+        return Scenario.builder().target(target).benchmarks(benchmarks(tasks)).tasks(tasks).repetitions(repetitions).warmups(1);
     }
 
     /** @return what would run, and what each requirement needs, as lines */
@@ -378,7 +452,7 @@ public final class Qualification {
                 + tasks + " task(s)\n");
         for (Requirement r : requirements) {
             out.append(String.format(Locale.ROOT, "  %-15s %s%n  %-15s ⇒ %s%n  %-15s measured by %s%n", r.id(), r.statement(),
-                    "", r.derivation(), "", r.configuration()));
+                    "", r.derivation(), "", r.configuration(tasks)));
         }
         return out.toString();
     }

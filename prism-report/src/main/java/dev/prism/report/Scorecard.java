@@ -121,7 +121,7 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
     }
 
     static Row judge(Requirement r, List<RunResult> runs, int tasks, int jobRanks) {
-        java.util.Map<String, String> parameters = r.benchmark().recordedParameters();
+        java.util.Map<String, String> parameters = r.benchmarkAt(tasks).recordedParameters();
         int index = -1;
         for (int i = 0; i < runs.size(); i++) {
             RunResult run = runs.get(i);
@@ -131,7 +131,7 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
         }
         if (index < 0) {
             return new Row(r, Double.NaN, Double.NaN, Double.NaN, 0, Verdict.NOT_MEASURED, "",
-                    "no run of " + r.configuration() + " at " + tasks + " task(s) in the results");
+                    "no run of " + r.configuration(tasks) + " at " + tasks + " task(s) in the results");
         }
         RunResult run = runs.get(index);
         String evidence = run.runId() + "/" + String.format(Locale.ROOT, "%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks());
@@ -191,6 +191,16 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
                 }
                 return sum;
             }
+            case SLOWEST_RANK_TIME -> {
+                double slowest = Double.NaN;
+                for (RankResult rank : rep.ranks()) {
+                    Measurement m = rank.measurements().get(r.operation());
+                    if (m != null && m.count() > 0) {
+                        slowest = Double.isNaN(slowest) ? m.meanNanos() : Math.max(slowest, m.meanNanos());
+                    }
+                }
+                return slowest;
+            }
             default -> {
                 // the slowest rank that did the work: a checkpoint is written, an epoch read, when its last rank is done
                 double slowest = Double.NaN;
@@ -216,6 +226,12 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
             return String.format(Locale.ROOT, "measured at %d of the job's %d ranks: the per-rank figure is the slowest of"
                     + " %d; that the job's %d ranks each get as much (linear scaling) is extrapolated, not measured",
                     tasks, jobRanks, tasks, jobRanks);
+        }
+        if (r.measure() == Measure.SLOWEST_RANK_TIME) {
+            return String.format(Locale.ROOT, "measured at %d of the job's %d ranks, the largest shard's among them; that"
+                    + " the storage serves the job's %d ranks at once is not measured%s", tasks, jobRanks, jobRanks,
+                    tasks > 1 ? "" : "; one rank is the coordinator alone: the other ranks' wait for the .metadata it"
+                            + " sends every rank at the end of a save is not measured (run 2 or more tasks)");
         }
         return String.format(Locale.ROOT, "measured at %d of the job's %d ranks: the load of %d ranks on the metadata"
                 + " service was not measured", tasks, jobRanks, jobRanks);

@@ -5,6 +5,12 @@ import dev.prism.posix.PageCache;
 import dev.prism.posix.PosixBenchmark;
 import dev.prism.posix.data.CreateDataset;
 import dev.prism.posix.data.Md5Check;
+import dev.prism.torch.ParallelLayout;
+import dev.prism.torch.TorchBenchmark;
+import dev.prism.torch.TorchBenchmarks;
+import dev.prism.torch.TorchModel;
+import dev.prism.torch.TorchOptimizer;
+import dev.prism.torch.TorchPrecision;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
@@ -43,7 +49,7 @@ class QualificationTest {
     void presets_dataAndInteractive_deriveTheirFigures() {
         Qualification q = Qualification.fromJson("""
                 {"job": {"ranks": 8}, "headroom": 1.5,
-                 "checkpoint": {"model": "llama3-70b", "stallSeconds": 60, "writers": 4},
+                 "checkpoint": {"model": "llama3-70b", "stallSeconds": 60, "writers": 4, "method": "file"},
                  "data": {"samplesPerSecondPerGpu": 20, "bytesPerSample": "1MiB", "filesPerSample": 4},
                  "interactive": {"statP99": "500us", "listP99": "2s", "listDirectoryFiles": 500}}""");
         List<Qualification.Requirement> rs = q.requirements();
@@ -82,9 +88,78 @@ class QualificationTest {
                 .containsExactly("environment", "stat_p99", "list_p99", "git_status_p99");
         Qualification project = Qualification.profile("project");
         assertThat(project.jobRanks()).isEqualTo(512);
-        assertThat(project.requirements().get(0).derivation()).startsWith("4.68 GB/s aggregate, 9.15 MB/s per rank (× 1.25 headroom)");
+        Qualification.Requirement checkpoint = project.requirements().get(0);
+        assertThat(checkpoint.statement()).isEqualTo("checkpoint llama3-8b (8.03 G parameters × 14 B = 112 GB) from 512"
+                + " rank(s) within 30 s, every 30 min");
+        assertThat(checkpoint.derivation()).startsWith("the save at the slowest rank within 24 s (30 s ÷ 1.25 headroom);"
+                + " the stall is 1.7% of training time; the job's save at tp=1 pp=1 dp=512: its largest shard 220 MB"
+                + " (job rank 0) written by torch.distributed.checkpoint.save, with the whole job's .metadata");
+        assertThat(checkpoint.benchmark()).isEqualTo(TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_8B).layout(1, 1, 512)
+                .precision(TorchPrecision.MIXED).optimizer(TorchOptimizer.ADAM).asyncSave(false));
         assertThatThrownBy(() -> Qualification.profile("scratch")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("profile must be one of home, project, was 'scratch'");
+    }
+
+    @Test
+    void aPresetCheckpoint_isMeasuredByTheJobsOwnSave_onItsLargestShard() {
+        // llama3-70b over 64 ranks at tp=8 pp=4 dp=2: the last stage holds the output head beside its 20 layers
+        Qualification q = Qualification.fromJson("""
+                {"job": {"nodes": 8, "gpusPerNode": 8},
+                 "checkpoint": {"model": "llama3-70b", "stallSeconds": 60, "tp": 8, "pp": 4}}""");
+        Qualification.Requirement r = q.requirements().get(0);
+        ParallelLayout layout = ParallelLayout.of(8, 4, 2);
+        long largest = java.util.stream.LongStream.range(0, layout.world()).boxed()
+                .max(java.util.Comparator.comparingLong((Long rank) -> layout.shard(TorchModel.LLAMA3_70B, rank, true)
+                        .bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM)).thenComparing(rank -> -rank)).orElseThrow();
+        assertThat(r.measure()).isEqualTo(Qualification.Measure.SLOWEST_RANK_TIME);
+        assertThat(r.operation()).isEqualTo("save");
+        assertThat(r.needed()).isEqualTo(60e9);
+        assertThat(r.derivation()).contains("tp=8 pp=4 dp=2", "(job rank " + largest + ")");
+        // the ranks run are placed on the largest shard, or as near as the job's ranks leave room for
+        assertThat(r.benchmarkAt(2).parameters().get(TorchBenchmark.FIRST_RANK)).isEqualTo((int) Math.min(largest, 62));
+        assertThat(r.benchmarkAt(64).parameters().get(TorchBenchmark.FIRST_RANK)).isZero();
+        assertThat(r.configuration(2)).isEqualTo("fsdp_save model=llama3-70b tp=8 pp=4 dp=2 first_rank=" + Math.min(largest, 62));
+        assertThat(q.benchmarks(2)).containsExactly(r.benchmarkAt(2));
+        assertThat(q.plan(2)).contains("measured by " + r.configuration(2));
+    }
+
+    @Test
+    void anAsyncCheckpoint_isJudgedOnTheTimeTrainingIsBlocked_andDurableBeforeTheNext() {
+        Qualification q = Qualification.builder().ranks(64).headroom(2).checkpoint("llama3-8b", java.time.Duration.ofSeconds(10))
+                .checkpointEvery(java.time.Duration.ofMinutes(5)).checkpointAsync(true).build();
+        assertThat(q.requirements()).extracting(Qualification.Requirement::id, Qualification.Requirement::operation,
+                Qualification.Requirement::needed).containsExactly(org.assertj.core.groups.Tuple.tuple("checkpoint", "blocked", 5e9),
+                org.assertj.core.groups.Tuple.tuple("checkpoint_durable", "durable", 150e9));
+        assertThat(q.requirements().get(0).benchmark().parameters().get(TorchBenchmark.ASYNC_SAVE)).isTrue();
+        assertThat(q.benchmarks()).hasSize(1); // both read the same run
+        assertThat(q.requirements().get(0).derivation()).startsWith("training blocked at the slowest rank within 5 s"
+                + " (10 s ÷ 2 headroom)").contains("torch.distributed.checkpoint.async_save");
+    }
+
+    @Test
+    void theFileMethod_staysForAnyModel_andTheJobsSave_refusesWhatItCannotMeasure() {
+        Qualification file = Qualification.builder().ranks(8).checkpoint("llama3-8b", java.time.Duration.ofSeconds(30))
+                .checkpointMethod(Qualification.CheckpointMethod.FILE).build();
+        assertThat(file.requirements().get(0).benchmark().name()).isEqualTo("create_files");
+        assertThat(file.requirements().get(0).measure()).isEqualTo(Qualification.Measure.WRITE_BYTES_PER_RANK);
+        String job = "{\"job\": {\"ranks\": 64}, \"checkpoint\": {\"stallSeconds\": 30, ";
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"model\": \"llama3-8b\", \"bytesPerParameter\": 11}}"))
+                .hasMessage("checkpoint.bytesPerParameter must be 10 (bf16 weights and Adam), 12 (fp32) or 14 (mixed"
+                        + " precision) for the job's save, was 11; \"method\": \"file\" writes any size");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"model\": \"llama3-8b\", \"writers\": 4}}"))
+                .hasMessageStartingWith("checkpoint.writers applies to \"method\": \"file\"");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"parameters\": 1e9, \"tp\": 8}}"))
+                .hasMessageStartingWith("checkpoint.tp applies to \"method\": \"dcp\"");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"parameters\": 1e9, \"method\": \"dcp\"}}"))
+                .hasMessageStartingWith("checkpoint.method dcp saves a preset model at the job's layout: give checkpoint.model");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"model\": \"llama3-8b\", \"method\": \"torch\"}}"))
+                .hasMessageStartingWith("checkpoint.method must be dcp (the job's save, fsdp_save at its layout) or file");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"model\": \"llama3-8b\", \"tp\": 3}}"))
+                .hasMessage("the job's 64 ranks are not a multiple of checkpoint.tp × checkpoint.pp = 3");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"model\": \"llama3-8b\", \"tp\": 64}}"))
+                .hasMessage("checkpoint.tp and checkpoint.pp: tp=64 does not divide llama3-8b's 32 attention heads");
+        assertThatThrownBy(() -> Qualification.fromJson(job + "\"model\": \"llama3-8b\", \"async\": \"yes\"}}"))
+                .hasMessage("checkpoint.async must be true or false, was \"yes\"");
     }
 
     @Test

@@ -126,6 +126,32 @@ public record ParallelLayout(int tp, int pp, int dp) {
     }
 
     /**
+     * The job rank whose checkpoint shard is the largest: the rank a save of the whole job waits for. Every tensor's
+     * FSDP chunk is full at data-parallel rank 0 (later chunks can run short), the replicated norms and the step
+     * counts sit at tensor-parallel rank 0, and the stages differ (the embedding on the first, the head on the last,
+     * a layer more on the first {@code layers % pp}), so the largest is the first stage-leading rank that holds most.
+     *
+     * @param model     a preset
+     * @param fsdp      whether FSDP shards the tensors across the data-parallel group (see {@link #shard})
+     * @param precision how the weights are stored
+     * @param optimizer whose state is saved beside them
+     * @return the lowest job rank whose shard has the most bytes
+     */
+    public long largestShardRank(TorchModel model, boolean fsdp, TorchPrecision precision, TorchOptimizer optimizer) {
+        long best = 0;
+        long bestBytes = -1;
+        for (int stage = 0; stage < pp; stage++) {
+            long rank = (long) stage * tp * dp;
+            long bytes = shard(model, rank, fsdp).bytes(precision, optimizer);
+            if (bytes > bestBytes) {
+                best = rank;
+                bestBytes = bytes;
+            }
+        }
+        return best;
+    }
+
+    /**
      * One job rank's piece of one weight tensor: where it sits in the full tensor (columns 1 for a vector).
      *
      * @param tensor       the tensor's name in the model's state dict

@@ -55,6 +55,33 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
         return with(SAVES, saves);
     }
 
+    /**
+     * Places the ranks run so that they include the job's largest shard ({@link ParallelLayout#largestShardRank}):
+     * the rank a save of the whole job waits for, so that the slowest rank measured is the one the job would wait for.
+     * {@code first_rank} becomes that rank, or the last one that still leaves room for {@code tasks} ranks.
+     *
+     * <pre>{@code
+     * import dev.prism.torch.TorchBenchmarks;
+     * import dev.prism.torch.TorchModel;
+     *
+     * var b = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_70B).layout(8, 4, 2).placedOnLargestShard(2);
+     * System.out.println(b.parameters());
+     * }</pre>
+     *
+     * @param tasks the ranks that will run, 1 up to the job's ranks
+     * @return a copy whose {@code first_rank} puts the largest shard among the {@code tasks} ranks run
+     * @throws IllegalArgumentException when the model is no preset or the layout does not hold {@code tasks} ranks
+     */
+    public B placedOnLargestShard(int tasks) {
+        Parameters p = parameters();
+        if (tasks < 1) {
+            throw new IllegalArgumentException("tasks must be at least 1, was " + tasks);
+        }
+        ParallelLayout layout = firstRank(0).layout(tasks);
+        long largest = layout.largestShardRank(p.get(MODEL), fsdp(), p.get(PRECISION), p.get(OPTIMIZER));
+        return firstRank((int) Math.min(largest, layout.world() - tasks));
+    }
+
     /** @return whether FSDP shards the tensors across the data-parallel group (the DCP path) */
     abstract boolean fsdp();
 

@@ -81,6 +81,37 @@ class ParallelLayoutTest {
         assertThat(steps).isEqualTo(ParallelLayout.of(1, 1, 1).shard(model, 0, false).tensors());
     }
 
+    /** The largest shard, found among the stages' leading ranks, is the largest of every rank's, the lowest on a tie. */
+    @Property(tries = 40)
+    void theLargestShardRank_holdsAsMuchAsAnyRank(@ForAll("layouts") ParallelLayout layout, @ForAll("presets") TorchModel model,
+                                                   @ForAll boolean fsdp, @ForAll TorchPrecision precision) {
+        long best = -1;
+        long bestRank = -1;
+        for (long r = 0; r < layout.world(); r++) {
+            long bytes = layout.shard(model, r, fsdp).bytes(precision, TorchOptimizer.ADAM);
+            if (bytes > best) {
+                best = bytes;
+                bestRank = r;
+            }
+        }
+        assertThat(layout.largestShardRank(model, fsdp, precision, TorchOptimizer.ADAM)).isEqualTo(bestRank);
+    }
+
+    @Test
+    void ranksPlacedOnTheLargestShard_includeIt_withinTheJob() {
+        // llama3-70b at tp=8 pp=4 dp=2: the last stage (ranks 48-63) holds the output head beside its 20 layers
+        FsdpSave save = TorchBenchmarks.fsdpSave().model(TorchModel.LLAMA3_70B).layout(8, 4, 2);
+        assertThat(ParallelLayout.of(8, 4, 2).largestShardRank(TorchModel.LLAMA3_70B, true, TorchPrecision.MIXED,
+                TorchOptimizer.ADAM)).isEqualTo(48);
+        assertThat(save.placedOnLargestShard(2).parameters().get(TorchBenchmark.FIRST_RANK)).isEqualTo(48);
+        assertThat(save.placedOnLargestShard(20).parameters().get(TorchBenchmark.FIRST_RANK)).isEqualTo(44);
+        assertThat(save.placedOnLargestShard(64).parameters().get(TorchBenchmark.FIRST_RANK)).isZero();
+        assertThatThrownBy(() -> save.placedOnLargestShard(65)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("are not all ranks of the 64-rank job");
+        assertThatThrownBy(() -> TorchBenchmarks.fsdpSave().placedOnLargestShard(2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("synthetic is built whole on every rank: it has no layout");
+    }
+
     /** A restore of the whole job, at any layout, reads every piece that holds anything. */
     @Property(tries = 20)
     void restoringEveryRank_readsEverySavedRank(@ForAll("smallLayouts") ParallelLayout saved,

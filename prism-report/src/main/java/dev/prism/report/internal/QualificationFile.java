@@ -10,6 +10,12 @@ import dev.prism.posix.data.FileOrder;
 import dev.prism.posix.workflows.DevWorkflows;
 import dev.prism.report.Qualification.Measure;
 import dev.prism.report.Qualification.Requirement;
+import dev.prism.torch.FsdpSave;
+import dev.prism.torch.ParallelLayout;
+import dev.prism.torch.TorchBenchmarks;
+import dev.prism.torch.TorchModel;
+import dev.prism.torch.TorchOptimizer;
+import dev.prism.torch.TorchPrecision;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,9 +34,9 @@ import java.util.Set;
  * @param requirements the requirements derived
  */
 public record QualificationFile(String name, int jobRanks, List<Requirement> requirements) {
-    /** Parameter counts of the presets, from the models' published configurations (as prism-torch's presets build them). */
-    static final Map<String, Long> PRESETS = Map.of("llama3-8b", 8_030_261_248L, "llama3-70b", 70_553_706_496L,
-            "llama3-405b", 405_853_388_800L);
+    /** The model presets a checkpoint requirement names, prism-torch's: a requirement's parameters are the model's. */
+    static final Map<String, TorchModel> PRESETS = java.util.Arrays.stream(TorchModel.values()).filter(TorchModel::isPreset)
+            .collect(java.util.stream.Collectors.toMap(TorchModel::label, m -> m));
     private static final Set<String> SECTIONS = Set.of("name", "job", "headroom", "checkpoint", "data", "environment",
             "interactive");
 
@@ -64,7 +70,7 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         String room = headroom == 1 ? "" : String.format(Locale.ROOT, " (× %s headroom)", trim(headroom));
         List<Requirement> requirements = new ArrayList<>();
         if (root.has("checkpoint")) {
-            requirements.add(checkpoint(root.path("checkpoint"), ranks, headroom, room));
+            requirements.addAll(checkpoint(root.path("checkpoint"), ranks, headroom, room));
         }
         if (root.has("data")) {
             requirements.addAll(data(root.path("data"), ranks, headroom, room));
@@ -82,36 +88,55 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         return new QualificationFile(name, ranks, requirements);
     }
 
-    private static Requirement checkpoint(JsonNode c, int ranks, double headroom, String room) {
+    private static List<Requirement> checkpoint(JsonNode c, int ranks, double headroom, String room) {
         known(c, "checkpoint", "model", "parameters", "bytesPerParameter", "stallSeconds", "intervalMinutes", "writers",
-                "writeSize", "measureBytesPerRank");
+                "writeSize", "measureBytesPerRank", "method", "tp", "pp", "async");
         double parameters;
         String what;
+        TorchModel preset = null;
         if (c.has("model")) {
             String model = c.path("model").asText();
-            Long count = PRESETS.get(model);
-            if (count == null) {
+            preset = PRESETS.get(model);
+            if (preset == null) {
                 throw new IllegalArgumentException("checkpoint.model must be one of " + String.join(", ",
                         new java.util.TreeSet<>(PRESETS.keySet())) + " (or give checkpoint.parameters), was '" + model + "'");
             }
-            parameters = count;
+            parameters = preset.parameterCount();
             what = model + " (" + count(parameters) + " parameters";
         } else {
             parameters = number(c, "checkpoint.parameters", 1, 1e15);
             what = "a model (" + count(parameters) + " parameters";
         }
+        String method = c.has("method") ? c.path("method").asText() : preset != null ? "dcp" : "file";
+        if (!method.equals("dcp") && !method.equals("file")) {
+            throw new IllegalArgumentException("checkpoint.method must be dcp (the job's save, fsdp_save at its layout) or"
+                    + " file (one file per rank with fsync), was " + c.path("method"));
+        }
         double perParameter = c.has("bytesPerParameter") ? number(c, "checkpoint.bytesPerParameter", 0.5, 64) : 14;
         double bytes = parameters * perParameter;
         double stall = number(c, "checkpoint.stallSeconds", 0.001, 86_400);
+        double minutes = c.has("intervalMinutes") ? number(c, "checkpoint.intervalMinutes", 0.1, 100_000) : 0;
+        String interval = "";
+        String share = "";
+        if (minutes > 0) {
+            interval = String.format(Locale.ROOT, ", every %s min", trim(minutes));
+            share = String.format(Locale.ROOT, "; the stall is %.1f%% of training time", 100 * stall / (minutes * 60));
+        }
+        if (method.equals("dcp")) {
+            String statement = String.format(Locale.ROOT, "checkpoint %s × %s B = %s) from %d rank(s) within %s s%s",
+                    what, trim(perParameter), decimal(bytes), ranks, trim(stall), interval);
+            return jobSave(c, preset, perParameter, ranks, headroom, stall, minutes, statement, share);
+        }
+        room += share;
+        for (String dcpOnly : List.of("tp", "pp", "async")) {
+            if (c.has(dcpOnly)) {
+                throw new IllegalArgumentException("checkpoint." + dcpOnly + " applies to \"method\": \"dcp\" (the job's"
+                        + " save of a preset model); this checkpoint is measured as files");
+            }
+        }
         int writers = c.has("writers") ? (int) integer(c, "checkpoint.writers", 1, ranks) : ranks;
         double aggregate = bytes * headroom / stall;
         double perRank = aggregate / writers;
-        String interval = "";
-        if (c.has("intervalMinutes")) {
-            double minutes = number(c, "checkpoint.intervalMinutes", 0.1, 100_000);
-            interval = String.format(Locale.ROOT, ", every %s min", trim(minutes));
-            room += String.format(Locale.ROOT, "; the stall is %.1f%% of training time", 100 * stall / (minutes * 60));
-        }
         long shard = (long) Math.ceil(bytes / writers);
         long measured = Math.min(shard, size(c, "checkpoint.measureBytesPerRank", "1GiB"));
         long block = Math.min(measured, size(c, "checkpoint.writeSize", "16MiB"));
@@ -122,7 +147,72 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         String derivation = String.format(Locale.ROOT, "%s/s aggregate, %s/s per rank%s; each rank writes its %s shard%s"
                         + " as one file with fsync", decimal(aggregate), decimal(perRank), room,
                 decimal(shard), measured < shard ? " (measured on its first " + decimal(measured) + ")" : "");
-        return new Requirement("checkpoint", statement, derivation, perRank, Measure.WRITE_BYTES_PER_RANK, save, "write");
+        return List.of(new Requirement("checkpoint", statement, derivation, perRank, Measure.WRITE_BYTES_PER_RANK, save,
+                "write"));
+    }
+
+    /**
+     * A checkpoint measured as the job saves it: fsdp_save of the preset at the job's layout (dp = the job's ranks ÷
+     * (tp × pp)), every tensor's piece in its job rank's file and the whole job's .metadata, the ranks run placed on
+     * the largest shard; the slowest rank's save (or, saving asynchronously, the time training was blocked) within
+     * the stall, and an asynchronous save durable before the next one starts.
+     */
+    private static List<Requirement> jobSave(JsonNode c, TorchModel model, double perParameter, int ranks, double headroom,
+                                             double stall, double minutes, String statement, String share) {
+        if (model == null) {
+            throw new IllegalArgumentException("checkpoint.method dcp saves a preset model at the job's layout: give"
+                    + " checkpoint.model (" + String.join(", ", new java.util.TreeSet<>(PRESETS.keySet())) + "), or"
+                    + " \"method\": \"file\" for a model of checkpoint.parameters");
+        }
+        for (String fileOnly : List.of("writers", "writeSize", "measureBytesPerRank")) {
+            if (c.has(fileOnly)) {
+                throw new IllegalArgumentException("checkpoint." + fileOnly + " applies to \"method\": \"file\"; the job's"
+                        + " save (\"method\": \"dcp\") writes every rank's shard whole, as training does");
+            }
+        }
+        TorchPrecision precision = null;
+        for (TorchPrecision p : TorchPrecision.values()) {
+            precision = p.bytesPerParameter(TorchOptimizer.ADAM) == perParameter ? p : precision;
+        }
+        if (precision == null) {
+            throw new IllegalArgumentException("checkpoint.bytesPerParameter must be 10 (bf16 weights and Adam), 12 (fp32)"
+                    + " or 14 (mixed precision) for the job's save, was " + trim(perParameter) + "; \"method\": \"file\""
+                    + " writes any size");
+        }
+        int tp = c.has("tp") ? (int) integer(c, "checkpoint.tp", 1, 1024) : 1;
+        int pp = c.has("pp") ? (int) integer(c, "checkpoint.pp", 1, 1024) : 1;
+        if (ranks % (tp * pp) != 0) {
+            throw new IllegalArgumentException("the job's " + ranks + " ranks are not a multiple of checkpoint.tp ×"
+                    + " checkpoint.pp = " + tp * pp);
+        }
+        ParallelLayout layout = ParallelLayout.of(tp, pp, ranks / (tp * pp));
+        String why = layout.unsplittable(model);
+        if (why != null) {
+            throw new IllegalArgumentException("checkpoint.tp and checkpoint.pp: " + why);
+        }
+        boolean async = c.has("async") && bool(c, "checkpoint.async");
+        long largest = layout.largestShardRank(model, true, precision, TorchOptimizer.ADAM);
+        long shardBytes = layout.shard(model, largest, true).bytes(precision, TorchOptimizer.ADAM);
+        FsdpSave save = TorchBenchmarks.fsdpSave().model(model).layout(tp, pp, layout.dp()).precision(precision)
+                .optimizer(TorchOptimizer.ADAM).asyncSave(async);
+        double within = stall / headroom;
+        String how = String.format(Locale.ROOT, "the job's save at %s: its largest shard %s (job rank %d) written by"
+                + " torch.distributed.checkpoint%s, with the whole job's .metadata", layout, decimal(shardBytes), largest,
+                async ? ".async_save" : ".save");
+        String limit = headroom == 1 ? trim(stall) + " s" : String.format(Locale.ROOT, "%s s (%s s ÷ %s headroom)",
+                trim(within), trim(stall), trim(headroom));
+        List<Requirement> out = new ArrayList<>();
+        out.add(new Requirement("checkpoint", statement, String.format(Locale.ROOT, "%s at the slowest rank within %s%s;"
+                        + " %s", async ? "training blocked" : "the save", limit, share, how),
+                within * 1e9, Measure.SLOWEST_RANK_TIME, save, async ? "blocked" : "save"));
+        if (async && minutes > 0) {
+            double next = minutes * 60 / headroom;
+            out.add(new Requirement("checkpoint_durable", statement, String.format(Locale.ROOT, "each asynchronous save"
+                            + " durable at the slowest rank before the next begins, within %s s (every %s min%s); %s",
+                    trim(next), trim(minutes), headroom == 1 ? "" : " ÷ " + trim(headroom) + " headroom", how),
+                    next * 1e9, Measure.SLOWEST_RANK_TIME, save, "durable"));
+        }
+        return out;
     }
 
     private static List<Requirement> data(JsonNode d, int ranks, double headroom, String room) {
@@ -218,6 +308,14 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
             throw new IllegalArgumentException(path + " must be a number in " + trim(min) + ".." + trim(max) + ", was " + v);
         }
         return v.asDouble();
+    }
+
+    private static boolean bool(JsonNode node, String path) {
+        JsonNode v = node.path(path.substring(path.lastIndexOf('.') + 1));
+        if (!v.isBoolean()) {
+            throw new IllegalArgumentException(path + " must be true or false, was " + v);
+        }
+        return v.asBoolean();
     }
 
     private static long integer(JsonNode node, String path, long min, long max) {
