@@ -320,9 +320,14 @@ class PrismCommandTest {
         Cli.Outcome frontier = prism("suite", "frontier", "--plan");
         assertThat(frontier.exit()).as(frontier.err()).isZero();
         assertThat(frontier.out()).contains("tasks 8; 3 repetitions after 0 warm-up(s); 6 configurations")
-                .contains("fsdp_load  model=llama3-405b tp=8 pp=16 dp=4 saves=10 loads=10 drop_cache=true")
-                .contains("at 8 tasks: writes 180.0 GiB at its peak, holds 98.0 GiB of memory per node (ranks 0-7 of 512,"
-                        + " llama3-405b tp=8 pp=16 dp=4: up to 11.2 GiB per rank (12.2 GiB of memory)")
+                // MLPerf Storage v3's layouts; rank 0 of 405B at 8×32×2 holds the embedding and 4 of 126 layers,
+                // an eighth (tp) of a half (dp) of 14.85 G parameters, 14 bytes each
+                .contains("fsdp_load  model=llama3-405b tp=8 pp=32 dp=2 saves=10 loads=10 drop_cache=true")
+                .contains("at 8 tasks: writes 193.7 GiB at its peak, holds 104.8 GiB of memory per node (ranks 0-7 of 512,"
+                        + " llama3-405b tp=8 pp=32 dp=2: up to 12.1 GiB per rank (13.1 GiB of memory)")
+                // the 8B job is whole at 8 tasks: MLPerf's own procedure, its 10 checkpoints all on the target
+                .contains("fsdp_load  model=llama3-8b dp=8 saves=10 procedure=mlperf drop_cache=true\n"
+                        + "                at 8 tasks: writes 1.0 TiB at its peak")
                 .contains("ddp_load   model=llama3-70b tp=8 pp=4 dp=2 saves=10 loads=10 mmap=true drop_cache=true")
                 .doesNotContain("create_files");
         // the 8B job has 8 ranks: at 16 tasks it is refused, saying why, and the plan goes on

@@ -28,15 +28,47 @@ public abstract class DcpCheckpoint<B extends DcpCheckpoint<B>> extends ShardedC
         return true;
     }
 
-    /** Refuses an {@code async_mode} without {@code async_save}, then says what {@link ShardedCheckpoint} says. */
+    /**
+     * Refuses an {@code async_mode} without {@code async_save}, and what the format does not take (consolidation, a
+     * file size or mmap for DCP's files; a preset, async_save or an injected truncation for safetensors), then says
+     * what {@link ShardedCheckpoint} says.
+     */
     @Override
     public java.util.Optional<dev.prism.Footprint> footprint(int tasks) {
-        TorchAsyncMode mode = parameters().get(ASYNC_MODE);
-        if (mode != TorchAsyncMode.THREAD && !parameters().get(ASYNC_SAVE)) {
+        Parameters p = parameters();
+        TorchAsyncMode mode = p.get(ASYNC_MODE);
+        if (mode != TorchAsyncMode.THREAD && !p.get(ASYNC_SAVE)) {
             throw new IllegalArgumentException("async_mode=" + mode.name().toLowerCase(java.util.Locale.ROOT)
                     + " says how async_save hands the state over; with async_save=false the save is synchronous");
         }
+        if (p.get(FORMAT) == TorchCheckpointFormat.DCP) {
+            if (p.get(CONSOLIDATE) != TorchConsolidation.NONE || !p.get(SHARD_SIZE).equals(SHARD_SIZE.defaultValue())
+                    || p.declared().contains(MMAP) && p.get(MMAP)) {
+                throw new IllegalArgumentException("consolidate, shard_size and mmap apply to format=safetensors; DCP's"
+                        + " files (format=dcp) are read by dcp.load as written");
+            }
+        } else {
+            if (p.get(MODEL).isPreset()) {
+                throw new IllegalArgumentException("format=safetensors saves the weights of a model built whole on every"
+                        + " rank; " + p.get(MODEL).label() + " is a preset whose job has ranks not run, whose shards a"
+                        + " consolidation needs");
+            }
+            if (p.get(ASYNC_SAVE) || p.get(FAULT) == TorchFault.TRUNCATE_SHARD) {
+                throw new IllegalArgumentException("async_save and fault=truncate_shard apply to format=dcp;"
+                        + " format=safetensors saves with dcp.save and merges afterwards");
+            }
+            if (loads() && (p.get(CONSOLIDATE) == TorchConsolidation.NONE || p.get(FULL_STATE_DICT))) {
+                throw new IllegalArgumentException("fsdp_load of format=safetensors loads the full files, as an"
+                        + " evaluation or inference job does: give consolidate=one-rank or every-rank, and no"
+                        + " full_state_dict");
+            }
+        }
         return super.footprint(tasks);
+    }
+
+    /** @return whether this benchmark loads what it saved */
+    boolean loads() {
+        return false;
     }
 
     @Override
@@ -65,6 +97,21 @@ public abstract class DcpCheckpoint<B extends DcpCheckpoint<B>> extends ShardedC
     /** @param async save with dcp.async_save: training given back before the checkpoint is durable */
     public B asyncSave(boolean async) {
         return with(ASYNC_SAVE, async);
+    }
+
+    /** @param format DCP's own files (the default) or the model's weights as Hugging Face safetensors */
+    public B format(TorchCheckpointFormat format) {
+        return with(FORMAT, format);
+    }
+
+    /** @param who merges the ranks' safetensors files into full ones (with {@code format(SAFETENSORS)}) */
+    public B consolidate(TorchConsolidation who) {
+        return with(CONSOLIDATE, who);
+    }
+
+    /** @param size the largest full safetensors file a consolidation writes, 64 KiB..1 TiB (default 5 GiB) */
+    public B shardSize(DataSize size) {
+        return with(SHARD_SIZE, size);
     }
 
     /** @param mode how async_save takes the state off training's hands (with {@code asyncSave(true)}) */

@@ -85,6 +85,11 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
     /** @return whether FSDP shards the tensors across the data-parallel group (the DCP path) */
     abstract boolean fsdp();
 
+    /** @return checkpoints on the target at the peak: with {@code saves} above 1 the last one and the next, until the next is whole */
+    int checkpointsHeld() {
+        return parameters().get(SAVES) > 1 ? 2 : 1;
+    }
+
     /** @return copies of a rank's state held at the peak beside the state itself (a load's or a stage's copy) */
     int extraCopies() {
         return 0;
@@ -247,7 +252,7 @@ public abstract class ShardedCheckpoint<B extends ShardedCheckpoint<B>> extends 
                 }
             }
         }
-        long peak = p.get(SAVES) > 1 ? 2 * written : written;
+        long peak = checkpointsHeld() * written;
         int nodes = torchRun().nodes();
         long ranksPerNode = (tasks + nodes - 1) / nodes;
         long perRank = largest * (1 + extraCopies()) + RUNTIME_BYTES;

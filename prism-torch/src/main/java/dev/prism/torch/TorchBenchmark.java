@@ -67,7 +67,8 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
             "the Hugging Face architecture saved with save_pretrained and loaded with from_pretrained");
     /** hf_load: save_pretrained's max_shard_size. */
     public static final Parameter<DataSize> SHARD_SIZE = Parameter.ofSize("shard_size", DataSize.ofGiB(5),
-            DataSize.ofKiB(64), DataSize.ofGiB(1024), "save_pretrained max_shard_size: the largest safetensors file");
+            DataSize.ofKiB(64), DataSize.ofGiB(1024), "the largest safetensors file: hf_load's save_pretrained max_shard_size;"
+                    + " fsdp_* with format=safetensors, the full files a consolidation writes");
     /** dataloader: a kept dataset. */
     public static final Parameter<String> DATASET = Parameter.ofString("dataset", "",
             "a kept dataset's directory (read only; its manifest.json lists the files when present); empty: generate one");
@@ -157,9 +158,29 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     public static final Parameter<Boolean> REPLICA_BROADCAST = Parameter.ofBoolean("replica_broadcast", false,
             "ddp_load of a preset: the first rank run with each model-parallel shard reads it and broadcasts it to the"
                     + " replicas among the ranks run, instead of every replica reading it from storage");
+    /** fsdp_*: DCP's own files, or the model's weights as Hugging Face safetensors. */
+    public static final Parameter<TorchCheckpointFormat> FORMAT = Parameter.ofEnum("format", TorchCheckpointFormat.class,
+            TorchCheckpointFormat.DCP, "dcp: DCP's files of model and optimizer state; safetensors: the model's weights"
+                    + " through DCP's HuggingFaceStorageWriter, a file per rank (models built whole)");
+    /** fsdp_* with format=safetensors: who merges the ranks' files into full ones. */
+    public static final Parameter<TorchConsolidation> CONSOLIDATE = Parameter.ofEnum("consolidate",
+            TorchConsolidation.class, TorchConsolidation.NONE, "format=safetensors: merge the ranks' files into full"
+                    + " files of at most shard_size, by rank 0 alone (one-rank) or each rank its share (every-rank);"
+                    + " timed apart (consolidate, and consolidated: until every full file is written)");
+    /** fsdp_load: PRISM's procedure or MLPerf Storage's. */
+    public static final Parameter<TorchProcedure> PROCEDURE = Parameter.ofEnum("procedure", TorchProcedure.class,
+            TorchProcedure.PRISM, "prism: the save untimed, the loads timed; mlperf: MLPerf Storage v3's checkpointing"
+                    + " (saves checkpoints kept, the page cache dropped on every node, each read once within 30 s of the"
+                    + " last write; duration the slowest rank's, throughput the lowest rank's)");
+    /** fsdp_load with procedure=mlperf: one accelerator's memory, which the job's accelerators must hold the checkpoint in. */
+    public static final Parameter<DataSize> ACCELERATOR_MEMORY = Parameter.ofSize("accelerator_memory", DataSize.ofGiB(80),
+            DataSize.ofGiB(1), DataSize.ofGiB(100_000), "procedure=mlperf: one accelerator's memory; the job's ranks"
+                    + " × this must hold its checkpoint (MLPerf Storage v3 rule 4.3.4; 80 for H100 and A100, 180 for B200,"
+                    + " 288 for MI355)");
     /** ddp_load: torch.load through mmap. */
     public static final Parameter<Boolean> MMAP = Parameter.ofBoolean("mmap", false,
-            "torch.load(mmap=True): map the checkpoint and fault its pages in, instead of reading it");
+            "ddp_load: torch.load(mmap=True); fsdp_load with format=safetensors: safetensors' load_file; both map the"
+                    + " checkpoint and fault its pages in, instead of reading it");
     /** hf_load: safetensors through mmap. */
     public static final Parameter<Boolean> HF_MMAP = Parameter.ofBoolean("mmap", true,
             "safetensors through mmap (from_pretrained's default); false: each file read into memory first (disable_mmap)");
@@ -187,12 +208,13 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     /** fsdp_save's parameters. */
     public static final List<Parameter<?>> FSDP_SAVE_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
             PRECISION, TP, PP, DP, FIRST_RANK, JOB_METADATA, SAVES, THREAD_COUNT, SINGLE_FILE_PER_RANK, SYNC_FILES,
-            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, ASYNC_MODE, DROP_CACHE, FAULT, NODES, SYSCALLS);
+            PER_THREAD_COPY_AHEAD, ASYNC_SAVE, ASYNC_MODE, FORMAT, CONSOLIDATE, SHARD_SIZE, DROP_CACHE, FAULT, NODES,
+            SYSCALLS);
     /** fsdp_load's parameters. */
     public static final List<Parameter<?>> FSDP_LOAD_PARAMETERS = List.of(MODEL, PARAMS, LAYERS, BATCH, OPTIMIZER,
             PRECISION, TP, PP, DP, FIRST_RANK, JOB_METADATA, RESTORE_TP, RESTORE_PP, RESTORE_DP, SAVES, LOADS, THREAD_COUNT,
-            SINGLE_FILE_PER_RANK, SYNC_FILES, PER_THREAD_COPY_AHEAD, ASYNC_SAVE, ASYNC_MODE, DROP_CACHE, FULL_STATE_DICT, FAULT, NODES,
-            SYSCALLS);
+            SINGLE_FILE_PER_RANK, SYNC_FILES, PER_THREAD_COPY_AHEAD, ASYNC_SAVE, ASYNC_MODE, FORMAT, CONSOLIDATE, SHARD_SIZE,
+            MMAP, PROCEDURE, ACCELERATOR_MEMORY, DROP_CACHE, FULL_STATE_DICT, FAULT, NODES, SYSCALLS);
     /** hf_load's parameters. */
     public static final List<Parameter<?>> HF_LOAD_PARAMETERS = List.of(HF_MODEL, PARAMS, LAYERS, BATCH, SHARD_SIZE,
             HF_MMAP, DROP_CACHE, NODES, SYSCALLS);
@@ -268,13 +290,22 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     @Override
     public java.util.Map<String, String> recordedParameters() {
         java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
-        for (Parameter<?> added : List.of(NODES, REPLICA_BROADCAST, RESTORE_TP, RESTORE_PP, RESTORE_DP)) {
+        for (Parameter<?> added : List.of(NODES, REPLICA_BROADCAST, RESTORE_TP, RESTORE_PP, RESTORE_DP, FORMAT, CONSOLIDATE,
+                PROCEDURE)) {
             if (recorded.containsKey(added.name()) && parameters().get(added).equals(added.defaultValue())) {
                 recorded.remove(added.name());
             }
         }
         if (recorded.containsKey(ASYNC_MODE.name()) && !parameters().get(ASYNC_SAVE)) {
             recorded.remove(ASYNC_MODE.name());
+        }
+        if (parameters().declared().contains(PROCEDURE) && parameters().get(PROCEDURE) != TorchProcedure.MLPERF) {
+            recorded.remove(ACCELERATOR_MEMORY.name());
+        }
+        if (parameters().declared().contains(FORMAT) && parameters().get(FORMAT) == TorchCheckpointFormat.DCP) {
+            // the safetensors files' size and loading apply to format=safetensors only
+            recorded.remove(SHARD_SIZE.name());
+            recorded.remove(MMAP.name());
         }
         return recorded;
     }

@@ -81,6 +81,27 @@ public final class TorchBenchmarks {
         return (FsdpLoad) named("fsdp_load", Map.of());
     }
 
+    /**
+     * MLPerf Storage v3's checkpointing of a preset: {@code fsdp_load} with {@code procedure=mlperf} at MLPerf's layout
+     * (llama3-8b 1×1×8, llama3-70b 8×1×8, llama3-405b 8×32×2; tp × pp × dp), its 10 writes and 10 reads, and the
+     * page cache dropped between them ({@code drop_cache=true}, which the procedure requires). MLPerf
+     * runs the whole job (8, 64, 512 processes); llama3-8b alone may run a subset of its ranks.
+     *
+     * @param model a preset
+     * @return the benchmark; {@code .saves(n)}, {@code .layout(…)} or {@code .acceleratorMemory(…)} change it
+     */
+    public static FsdpLoad mlperfCheckpointing(TorchModel model) {
+        ParallelLayout layout = switch (model) {
+            case LLAMA3_8B -> ParallelLayout.of(1, 1, 8);
+            case LLAMA3_70B -> ParallelLayout.of(8, 1, 8);
+            case LLAMA3_405B -> ParallelLayout.of(8, 32, 2);
+            default -> throw new IllegalArgumentException("model must be a preset MLPerf Storage checkpoints (llama3-8b,"
+                    + " llama3-70b, llama3-405b), was " + model.label());
+        };
+        return fsdpLoad().model(model).layout(layout.tp(), layout.pp(), layout.dp()).procedure(TorchProcedure.MLPERF)
+                .saves(10).dropCache(true);
+    }
+
     /** @return {@code rl_load} */
     public static RlLoad rlLoad() {
         return (RlLoad) named("rl_load", Map.of());

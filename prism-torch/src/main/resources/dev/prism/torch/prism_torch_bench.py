@@ -82,7 +82,16 @@ def parse_args(argv):
     p.add_argument("--async-save", default="false")
     p.add_argument("--replica-broadcast", default="false", help="ddp_load: one replica reads, broadcasts to the others")
     p.add_argument("--async-mode", default="thread", choices=("thread", "process", "staged"))
-    p.add_argument("--mmap", default="false", help="ddp_load: torch.load(mmap=True); hf_load: safetensors mmap")
+    p.add_argument("--mmap", default="false", help="ddp_load: torch.load(mmap=True); hf_load and fsdp_load of"
+                   " safetensors: safetensors mmap")
+    p.add_argument("--procedure", default="prism", choices=("prism", "mlperf"),
+                   help="fsdp_load: PRISM's (the save untimed) or MLPerf Storage v3's checkpointing")
+    p.add_argument("--accelerator-memory", type=int, default=80 << 30,
+                   help="procedure=mlperf: one accelerator's memory, checked before the run (Java)")
+    p.add_argument("--format", default="dcp", choices=("dcp", "safetensors"),
+                   help="fsdp_*: DCP's own files, or the model's weights as Hugging Face safetensors")
+    p.add_argument("--consolidate", default="none", choices=("none", "one_rank", "every_rank"),
+                   help="fsdp_* safetensors: merge the ranks' files into full ones on rank 0 or spread over every rank")
     p.add_argument("--syscalls", default="off", choices=("off", "kernel", "python"),
                    help="kernel: PRISM traces this process in the kernel (the windows say when its timed phase ran);"
                         " python: wrap open and os.* in this process")
@@ -101,6 +110,7 @@ class Recorder:
         self.phases, self.bytes, self.counters = {}, {}, {}
         self.elapsed = {}  # phase -> wall time its operations' rate is over, where it is not their sum
         self.notes = {}
+        self.lowest_rates = {}  # phase -> [(nanos, bytes)] of the lowest-rate rank per checkpoint (rank 0)
         self.timed_phase_ns = 0
         # [start, end] of every block of the timed phase, on CLOCK_MONOTONIC (perf_counter_ns on Linux): the system
         # calls made inside them are the ones attributed (syscalls=kernel in Java, python here)
@@ -549,6 +559,8 @@ def checkpoint(args, rec, rank, world, device):
         raise RuntimeError("crash_rank1: rank 1 was told to crash")
     if args.benchmark in ("ddp_save", "ddp_load"):
         return ddp_checkpoint(args, rec, rank, model, inputs, device)
+    if args.format == "safetensors":
+        return safetensors_checkpoint(args, rec, rank, world, model, inputs, device)
     return dcp_checkpoint(args, rec, rank, world, model, inputs, device)
 
 
@@ -686,6 +698,147 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
     return {"checksum": got}
 
 
+def output_files(state, limit):
+    """Hugging Face's layout of full files: tensors in state-dict order, a new file once the next tensor would take
+    one past `limit` bytes (as save_pretrained's max_shard_size). Returns name → 1-based file index."""
+    mapping, index, used = {}, 1, 0
+    for name, tensor in state.items():
+        size = tensor.numel() * tensor.element_size()
+        if used and used + size > limit:
+            index, used = index + 1, 0
+        mapping[name] = index
+        used += size
+    return mapping
+
+
+def merged_by(mapping, rank, world, consolidate):
+    """The full files a rank writes: every one on rank 0 alone (one_rank), file i by rank i mod ranks (every_rank,
+    consolidate_safetensors_files_on_every_rank's rule); named as Hugging Face names them."""
+    top = max(mapping.values())
+    return [f"model-{i:05d}-of-{top:05d}.safetensors" for i in sorted(set(mapping.values()))
+            if consolidate == "one_rank" or i % world == rank]
+
+
+def files_in(directory, suffix):
+    return sorted(f for f in os.listdir(directory) if f.endswith(suffix)) if os.path.isdir(directory) else []
+
+
+def safetensors_checkpoint(args, rec, rank, world, model, inputs, device):
+    """format=safetensors: the FSDP2 model's weights saved as Hugging Face safetensors through DCP's
+    HuggingFaceStorageWriter, every rank its own file of its shards (save), then, with consolidate, merged into full
+    files of at most shard_size (consolidate: the rank's own merging; consolidated: until every full file is written,
+    on every rank, so a rank left idle while rank 0 merges shows the wait). fsdp_load reads the full files as an
+    evaluation or inference job does, every rank all of them, with safetensors' mmap or by reading each file."""
+    import shutil
+    import safetensors.torch
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import HuggingFaceStorageWriter
+    from torch.distributed.checkpoint._consolidate_hf_safetensors import (
+        consolidate_safetensors_files, consolidate_safetensors_files_on_every_rank)
+    from torch.distributed.checkpoint.state_dict import StateDictOptions, get_model_state_dict
+    bench = args.benchmark
+    shards_dir = os.path.join(args.shared_dir, "hf-shards")
+    full_dir = os.path.join(args.shared_dir, "hf-model")
+    sums = os.path.join(args.shared_dir, "checksums.json")
+    model = shard(model, device.type, world)
+    train_between_barriers(rec, args, model, inputs)
+    full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
+    if rank == 0:  # with cpu_offload only rank 0 holds the full state
+        save_checksums(sums, model=checksum(full))
+    del full
+    state = get_model_state_dict(model)
+    # every rank lays out the full files alike: a DTensor's shape and numel are the full tensor's
+    mapping = output_files(state, args.shard_size)
+    timed = bench == "fsdp_save"
+    rec.notes["consolidated_by"] = {"none": "nobody", "one_rank": "rank 0",
+                                    "every_rank": "every rank, a share of the files"}[args.consolidate]
+    for i in range(1, args.saves + 1):
+        if rank == 0:
+            for stale in (shards_dir, full_dir):
+                shutil.rmtree(stale, ignore_errors=True)
+            os.makedirs(full_dir)
+        dist.barrier()
+        writer = HuggingFaceStorageWriter(shards_dir, save_distributed=True, thread_count=args.thread_count)
+        writer.sync_files = flag(args.sync_files)
+        with rec.time("save", timed_phase=timed):
+            dcp.save(state, storage_writer=writer)
+        # the files of this rank: HuggingFaceStorageWriter numbers them by the rank's place among the plans
+        mine = [f for f in files_in(shards_dir, ".safetensors") if f.startswith(f"shard-{rank + 1:05d}-")]
+        rec.add_bytes("save", sum(os.path.getsize(os.path.join(shards_dir, f)) for f in mine))
+        rec.counters["checkpoint_files"] = len(mine)
+        if args.consolidate == "none":
+            continue
+        dist.barrier()
+        start = time.perf_counter_ns()
+        if args.consolidate == "every_rank" or rank == 0:
+            with rec.time("consolidate", timed_phase=timed):
+                if args.consolidate == "every_rank":
+                    consolidate_safetensors_files_on_every_rank(shards_dir, full_dir, mapping,
+                                                                num_threads=args.thread_count)
+                else:
+                    consolidate_safetensors_files(shards_dir, full_dir, mapping, num_threads=args.thread_count)
+                wrote = merged_by(mapping, rank, world, args.consolidate)
+                missing = [f for f in wrote if not os.path.exists(os.path.join(full_dir, f))]
+                if missing:
+                    raise ValidationError(f"{full_dir}: no {missing[0]} after this rank's consolidation")
+                if flag(args.sync_files):
+                    fsync_files(full_dir, wrote)
+            rec.add_bytes("consolidate", sum(os.path.getsize(os.path.join(full_dir, f)) for f in wrote))
+            rec.counters["consolidated_files"] = len(wrote)
+        dist.barrier()
+        rec.record("consolidated", time.perf_counter_ns() - start)
+    if args.consolidate != "none" and rank == 0:
+        made = files_in(full_dir, ".safetensors")
+        if len(made) != max(mapping.values()):
+            raise ValidationError(f"{full_dir} holds {len(made)} .safetensors files after consolidation, not the"
+                                  f" {max(mapping.values())} the model's {len(mapping)} tensors fill")
+    if bench == "fsdp_save":
+        return {}
+    dist.barrier()
+    expected = load_checksums(sums)["model"]
+    weights = [os.path.join(full_dir, f) for f in files_in(full_dir, ".safetensors")]
+    for _ in range(args.loads):
+        if flag(args.drop_cache):
+            dist.barrier()
+            with rec.time("drop_cache"):
+                rec.counters["files_dropped"] = drop_from_page_cache([full_dir])
+        resident_before_load(rec, [full_dir])
+        dist.barrier()
+        loaded = {}
+        # mmap: load_file maps each file and the tensors are views of the mapping, which the kernel fills in one pass
+        # (for 256 MB from a dropped cache: read_bytes the whole file, about a hundred faults, no copy); else each
+        # file is read whole into a buffer and the tensors are copied from it
+        with LoadObservers(rec), rec.time("load", timed_phase=True):
+            for path in weights:
+                if flag(args.mmap):
+                    loaded.update(safetensors.torch.load_file(path))
+                else:
+                    with open(path, "rb") as f:
+                        loaded.update(safetensors.torch.load(f.read()))
+        rec.add_bytes("load", sum(os.path.getsize(p) for p in weights))
+        rec.counters["model_files"] = len(weights)
+        verify_checksum(loaded, expected, full_dir, "loading the consolidated safetensors")
+        del loaded
+    with rec.time("barrier_after_io"):
+        dist.barrier()
+    return {}
+
+
+def fsync_files(directory, names):
+    """fsyncs files a consolidation wrote (safetensors' writer does not), then their directory."""
+    for name in names:
+        fd = os.open(os.path.join(directory, name), os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 # ---- the process's own observers: page faults, storage reads, resident memory ----
 
 def page_faults():
@@ -753,6 +906,18 @@ def record_slowest(rec, phase, nanos, nbytes, world):
         rec.record(phase + "_slowest", max(took_part))
         rec.record(phase + "_fastest", min(took_part))
         rec.bytes[phase + "_slowest"] = rec.bytes.get(phase + "_slowest", 0) + sum(b for _, b in everyone)
+
+
+def record_lowest_rate(rec, phase, nanos, nbytes, world):
+    """MLPerf Storage's throughput: the lowest rank's bytes over its own time. Rank 0 records that rank's time and
+    bytes as phase_lowest_rate, so the table's rate column is that rank's rate."""
+    everyone = [None] * world
+    dist.all_gather_object(everyone, (nanos, int(nbytes)))
+    if dist.get_rank() == 0:
+        n, b = min(everyone, key=lambda e: e[1] / max(e[0], 1))
+        rec.record(phase + "_lowest_rate", n)
+        rec.bytes[phase + "_lowest_rate"] = rec.bytes.get(phase + "_lowest_rate", 0) + b
+        rec.lowest_rates.setdefault(phase, []).append((n, b))
 
 
 # ---- DCP: the writer as training configures it, sync or async, saves=N then loads=N ----
@@ -866,9 +1031,10 @@ class Stager:
         self.stager.close()
 
 
-def dcp_save_cycles(args, rec, rank, world, state, root, timed, how=None, device=None):
+def dcp_save_cycles(args, rec, rank, world, state, root, timed, how=None, device=None, keep=None):
     """saves=N DCP checkpoints of `state` into root/step-1…N, each one whole before the next starts; the one before
-    is removed (untimed) once the next is complete, as training keeps its latest. Returns the last directory.
+    is removed (untimed) once the next is complete, as training keeps its latest, unless `keep` is a list, which
+    gets every directory and keeps them. Returns the last directory.
     `how` gives each save's writer and planner and says which files are the process's (PlainSave by default).
 
     Every save is timed on four clocks from the same start, one after the barrier every rank passes: **blocked**
@@ -939,7 +1105,10 @@ def dcp_save_cycles(args, rec, rank, world, state, root, timed, how=None, device
                 if not os.path.exists(os.path.join(directory, ".metadata")):
                     raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
                 rec.counters["metadata_bytes"] = os.path.getsize(os.path.join(directory, ".metadata"))
-            if previous is not None and rank == 0:
+            if keep is not None:
+                keep.append(directory)
+                record_lowest_rate(rec, phase, durable, written, world)
+            elif previous is not None and rank == 0:
                 shutil.rmtree(previous)
             previous = directory
     finally:
@@ -1049,6 +1218,8 @@ def preset_dcp(args, rec, rank, world, layout, root, device):
     import prism_dcp_job as jobs
     import prism_shards as shards
     saved = jobs.Job(args.model, layout, args.precision, args.optimizer)
+    if args.benchmark == "fsdp_load" and args.procedure == "mlperf":
+        return mlperf_checkpointing(args, rec, rank, world, saved, root, device)
     if args.benchmark == "fsdp_save":
         pieces = saved.pieces(args.first_rank + rank)
         written = range(args.first_rank, args.first_rank + world)
@@ -1093,6 +1264,80 @@ def preset_dcp(args, rec, rank, world, layout, root, device):
         dcp_load_cycles(args, rec, rank, world, directory, scrambled, lambda t: synchronize(device), verify,
                         planner=lambda: jobs.JobLoadPlanner(loads, written))
     dist.barrier()
+    return {}
+
+
+MLPERF_READ_WITHIN_S = 30
+
+
+def mlperf_checkpointing(args, rec, rank, world, saved, root, device):
+    """procedure=mlperf, MLPerf Storage v3's checkpointing: the processes play job ranks first_rank… and write saves=N
+    checkpoints with dcp.save and fsync, each kept (the write phase, timed as save with its four clocks); every rank
+    then drops every checkpoint from its node's page cache and counts what stayed (mincore), and the read phase loads
+    each checkpoint once, in the order written, every element checked (timed as load). MLPerf's figures sit beside
+    PRISM's: per checkpoint, the slowest rank's time (save_slowest, load_slowest) and the lowest rank's rate
+    (save_lowest_rate, load_lowest_rate), and their means over the checkpoints in the notes mlperf_write and
+    mlperf_read. The read phase must start within 30 s of the write phase's end (MLPerf's rule 4.7.1): the gap is
+    timed on every rank (write_to_read_gap) and a longer one fails the run once every read is recorded."""
+    import prism_dcp_job as jobs
+    import prism_shards as shards
+    played = range(args.first_rank, args.first_rank + world)
+    pieces = saved.pieces(args.first_rank + rank)
+    with rec.time("build_shard"):
+        state = jobs.materialize(pieces, device)
+        synchronize(device)
+    rec.counters["shard_bytes"] = shards.state_bytes([p.entry for p in pieces])
+    rec.counters["shard_tensors"] = len(pieces)
+    written = []
+    dcp_save_cycles(args, rec, rank, world, state, root, timed=True, how=JobSave(args, rank, saved, pieces, played),
+                    device=device, keep=written)
+    dist.barrier()
+    write_end = time.perf_counter_ns()
+    import torch.distributed.checkpoint as dcp
+    from torch.distributed.checkpoint import FileSystemReader
+    # every rank drops every checkpoint: each node's page cache, not one node's (mlcommons/storage#464)
+    with rec.time("drop_cache"):
+        rec.counters["files_dropped"] = drop_from_page_cache(written)
+    resident_before_load(rec, written)
+    gap = None
+    for directory in written:
+        jobs.scramble(state)
+        dist.barrier()
+        if gap is None:
+            gap = time.perf_counter_ns() - write_end
+            rec.record("write_to_read_gap", gap)
+        with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:
+            try:
+                dcp.load(state, storage_reader=FileSystemReader(directory),
+                         planner=jobs.JobLoadPlanner(pieces, played))
+            except BaseException as e:  # DCP's CheckpointException derives from BaseException
+                raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
+            synchronize(device)
+        loaded = shards.state_bytes([p.entry for p in pieces])
+        rec.add_bytes("load", loaded)
+        try:
+            for p in pieces:
+                jobs.verify(state[p.local_key], p.entry, directory)
+        except ValueError as e:
+            raise ValidationError(str(e)) from None
+        record_slowest(rec, "load", timer.nanos, loaded, world)
+        record_lowest_rate(rec, "load", timer.nanos, loaded, world)
+    if rank == 0:
+        for phase, label in (("save", "mlperf_write"), ("load", "mlperf_read")):
+            slowest = rec.phases[phase + "_slowest"]
+            rates = [b / (n / 1e9) for n, b in rec.lowest_rates[phase]]
+            rec.notes[label] = (f"{len(slowest)} checkpoint(s): duration {sum(slowest) / len(slowest) / 1e9:.2f} s"
+                                f" (the slowest rank's, mean), throughput {sum(rates) / len(rates) / 2**30:.3f} GiB/s"
+                                f" (the lowest rank's, mean)")
+        rec.notes["mlperf_run"] = (f"ranks {played.start}-{played.stop - 1} of {saved.layout.world}"
+                                   + (" (a subset run)" if world < saved.layout.world else " (the whole job)"))
+    slowest_gap = [0] * world
+    dist.all_gather_object(slowest_gap, gap)
+    with rec.time("barrier_after_io"):
+        dist.barrier()
+    if max(slowest_gap) > MLPERF_READ_WITHIN_S * 1e9:
+        raise ValidationError(f"the read phase began {max(slowest_gap) / 1e9:.1f} s after the write phase ended;"
+                              f" MLPerf Storage v3 allows {MLPERF_READ_WITHIN_S} s (rule 4.7.1)")
     return {}
 
 

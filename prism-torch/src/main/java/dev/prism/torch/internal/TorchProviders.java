@@ -82,8 +82,9 @@ public final class TorchProviders {
         /**
          * The presets a suite holds: the standard suite two ranks' worth of llama3-8b at dp=64 (1.6 GiB per rank); the
          * paper suite llama3-70b and llama3-405b at cluster scale (its 8 to 256 tasks play the first ranks of 256- and
-         * 512-rank jobs); the frontier suite MLPerf Storage's layouts with 10 saves and 10 loads, and the loading paths'
-         * A/B through torch.save per model-parallel shard.
+         * 512-rank jobs); the frontier suite MLPerf Storage v3's layouts (llama3-8b through MLPerf's own procedure,
+         * the others' first ranks with 10 saves and 10 loads), and the loading paths' A/B through torch.save per
+         * model-parallel shard.
          */
         private List<Map<String, String>> frontier(Suite suite) {
             Map<String, String> cycle = Map.of("saves", "10", "loads", "10", "drop_cache", "true");
@@ -96,12 +97,17 @@ public final class TorchProviders {
                 case PAPER -> name.equals("fsdp_load") ? List.of(
                         Map.of("model", "llama3-70b", "tp", "8", "pp", "4", "dp", "8", "drop_cache", "true"),
                         Map.of("model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4", "drop_cache", "true")) : List.of();
+                // MLPerf Storage v3's layouts: 8B 1×1×8, 70B 8×1×8, 405B 8×32×2. At the suite's 8 tasks the 8B job is
+                // whole, so it runs MLPerf's own procedure; the 70B and 405B jobs are not (MLPerf defines no subset
+                // run for them), so their first 8 ranks run PRISM's cycles of 10 saves and 10 loads
                 case FRONTIER -> switch (name) {
-                    case "fsdp_load" -> List.of(with(cycle, "model", "llama3-8b", "dp", "8"),
-                            with(cycle, "model", "llama3-70b", "tp", "8", "pp", "4", "dp", "2"),
-                            with(cycle, "model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4"));
-                    case "fsdp_save" -> List.of(Map.of("model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4",
+                    case "fsdp_load" -> List.of(Map.of("model", "llama3-8b", "dp", "8", "procedure", "mlperf", "saves", "10",
+                                    "drop_cache", "true"),
+                            with(cycle, "model", "llama3-70b", "tp", "8", "pp", "1", "dp", "8"),
+                            with(cycle, "model", "llama3-405b", "tp", "8", "pp", "32", "dp", "2"));
+                    case "fsdp_save" -> List.of(Map.of("model", "llama3-405b", "tp", "8", "pp", "32", "dp", "2",
                             "saves", "10", "async_save", "true"));
+                    // torch.save holds a whole model-parallel shard per rank: 70B at 8×4×2 keeps it to 29 GiB
                     case "ddp_load" -> List.of(with(cycle, "model", "llama3-70b", "tp", "8", "pp", "4", "dp", "2", "mmap", "false"),
                             with(cycle, "model", "llama3-70b", "tp", "8", "pp", "4", "dp", "2", "mmap", "true"));
                     default -> List.of();

@@ -1,0 +1,161 @@
+package dev.prism.torch;
+
+import dev.prism.Benchmark;
+import dev.prism.DataSize;
+import dev.prism.RankResult;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The model's weights saved as Hugging Face safetensors through DCP's writer by two ranks, merged into full files by
+ * rank 0 alone or by both, and loaded by every rank through mmap or by reading. A watcher on the target sees the
+ * ranks' files and the full files; the bytes each rank says it merged are the full files' sizes, and the kernel's
+ * counters say which loads read the files and which mapped them, and that both took them from the disk in the clock. Skipped without torch unless PRISM_REQUIRE_TORCH=1.
+ */
+class TorchSafetensorsTest {
+    /** 12 layers of about 1.3 M parameters, full files of at most 8 MiB: several files, so every rank has some to merge. */
+    private static final long PARAMS = 16_000_000;
+
+    @TempDir
+    Path target;
+
+    @BeforeAll
+    static void torchIsThere() {
+        TorchPresent.require();
+    }
+
+    private RunResult run(Benchmark b) {
+        RunResult r = Scenario.builder().target(target).benchmark(b).tasks(2).timeout(Duration.ofMinutes(5))
+                .build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        return r;
+    }
+
+    private static FsdpSave save(TorchConsolidation who) {
+        return TorchBenchmarks.fsdpSave().parameters(PARAMS).layers(12).format(TorchCheckpointFormat.SAFETENSORS)
+                .consolidate(who).shardSize(DataSize.ofMiB(8));
+    }
+
+    /** Every file under the target seen while the run holds it, by name, at the largest size seen. */
+    private static Map<String, Long> watching(Path root, Runnable run) throws InterruptedException {
+        Map<String, Long> seen = new ConcurrentHashMap<>();
+        Thread t = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try (Stream<Path> files = Files.walk(root)) {
+                    files.filter(Files::isRegularFile).forEach(f -> {
+                        try {
+                            seen.merge(f.getFileName().toString(), Files.size(f), Math::max);
+                        } catch (IOException gone) {
+                            // removed between listing and sizing
+                        }
+                    });
+                } catch (IOException | UncheckedIOException gone) {
+                    // a directory removed while walking it
+                }
+                try {
+                    Thread.sleep(10); // pacing, so the watcher leaves the CPUs to the ranks it watches
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "safetensors-watcher");
+        t.setDaemon(true);
+        t.start();
+        try {
+            run.run();
+        } finally {
+            t.interrupt();
+            t.join();
+        }
+        return seen;
+    }
+
+    private static Map<String, Long> named(Map<String, Long> seen, String prefix) {
+        return seen.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getKey().endsWith(".safetensors"))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    @Test
+    void oneRankMerges_whileTheOtherWaits_andTheMergedBytesAreTheFullFiles() throws Exception {
+        RunResult[] r = new RunResult[1];
+        Map<String, Long> seen = watching(target, () -> r[0] = run(save(TorchConsolidation.ONE_RANK)));
+        Map<String, Long> shards = named(seen, "shard-");
+        Map<String, Long> full = named(seen, "model-");
+        // each rank wrote its own file of its shards; the full files hold the model's fp32 weights
+        assertThat(shards.keySet()).anyMatch(f -> f.startsWith("shard-00001-")).anyMatch(f -> f.startsWith("shard-00002-"));
+        long fullBytes = full.values().stream().mapToLong(Long::longValue).sum();
+        long parameters = r[0].counters().get("model_parameters");
+        assertThat(fullBytes).isGreaterThanOrEqualTo(4 * parameters).isLessThan(4 * parameters + (1 << 20));
+        assertThat(full).hasSizeGreaterThan(2).allSatisfy((name, size) -> assertThat(size).isLessThanOrEqualTo(8L << 20));
+        RankResult rank0 = r[0].repetitions().get(0).ranks().get(0);
+        RankResult rank1 = r[0].repetitions().get(0).ranks().get(1);
+        for (RankResult rank : new RankResult[]{rank0, rank1}) {
+            String prefix = String.format("shard-%05d-", rank.rank() + 1);
+            assertThat(rank.measurements().get("save").bytes()).as("rank " + rank.rank())
+                    .isEqualTo(named(shards, prefix).values().stream().mapToLong(Long::longValue).sum());
+        }
+        assertThat(rank0.measurements().get("consolidate").bytes()).isEqualTo(fullBytes);
+        assertThat(rank1.measurements()).doesNotContainKey("consolidate");
+        // rank 1 waited for rank 0's merge: both see it end at the same barrier
+        assertThat(rank1.measurements().get("consolidated").count()).isEqualTo(1);
+        assertThat(rank0.notes()).containsEntry("consolidated_by", "rank 0");
+        assertThat(r[0].parameters()).containsEntry("format", "safetensors").containsEntry("consolidate", "one-rank");
+    }
+
+    @Test
+    void everyRankMerges_itsShareOfTheFiles() throws Exception {
+        RunResult[] r = new RunResult[1];
+        Map<String, Long> seen = watching(target, () -> r[0] = run(save(TorchConsolidation.EVERY_RANK)));
+        long fullBytes = named(seen, "model-").values().stream().mapToLong(Long::longValue).sum();
+        long merged = 0;
+        for (RankResult rank : r[0].repetitions().get(0).ranks()) {
+            assertThat(rank.measurements().get("consolidate").bytes()).as("rank " + rank.rank()).isPositive();
+            merged += rank.measurements().get("consolidate").bytes();
+        }
+        assertThat(merged).isEqualTo(fullBytes);
+    }
+
+    @Test
+    void theFullFiles_loadThroughMmap_orByReadingThem_andEveryWeightIsChecked() {
+        FsdpLoad load = TorchBenchmarks.fsdpLoad().parameters(PARAMS).layers(12).format(TorchCheckpointFormat.SAFETENSORS)
+                .consolidate(TorchConsolidation.EVERY_RANK).shardSize(DataSize.ofMiB(8)).dropCache(true);
+        RunResult read = run(load.mmap(false));
+        RunResult mapped = run(load.mmap(true));
+        for (RunResult r : new RunResult[]{read, mapped}) {
+            // the page cache dropped, the disk gave the files inside the clock, through either path (the two ranks
+            // share one node's cache: one of them faults or reads a page in from the disk, the other finds it)
+            long fileBytes = r.repetitions().get(0).ranks().get(0).measurements().get("load").bytes();
+            long fromDisk = r.repetitions().get(0).ranks().stream()
+                    .mapToLong(rank -> rank.counters().get("load_storage_read_bytes")).sum();
+            assertThat((double) fromDisk).as(r.parameters().toString()).isGreaterThanOrEqualTo(0.9 * fileBytes);
+            for (RankResult rank : r.repetitions().get(0).ranks()) {
+                long files = rank.measurements().get("load").bytes();
+                long readBytes = rank.counters().get("load_read_call_bytes");
+                // reading returns every byte of every file through read calls; a mapping faults its pages in instead
+                if (r == read) {
+                    assertThat(readBytes).as("read, rank " + rank.rank()).isGreaterThanOrEqualTo(files);
+                } else {
+                    assertThat(readBytes).as("mmap, rank " + rank.rank()).isLessThan(files / 2);
+                    assertThat(rank.counters().get("load_minor_faults") + rank.counters().get("load_major_faults"))
+                            .isPositive();
+                }
+            }
+        }
+        assertThat(mapped.parameters()).containsEntry("mmap", "true");
+    }
+}
