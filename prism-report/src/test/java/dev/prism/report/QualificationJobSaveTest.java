@@ -4,6 +4,7 @@ import dev.prism.Measurement;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
 import dev.prism.testing.Required;
+import dev.prism.testing.TargetWatcher;
 import dev.prism.torch.ParallelLayout;
 import dev.prism.torch.TorchException;
 import dev.prism.torch.TorchModel;
@@ -14,15 +15,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,14 +50,11 @@ class QualificationJobSaveTest {
     @Test
     void theJobsSave_atItsLayout_isWhatTheScorecardJudges() throws Exception {
         Qualification generous = within(Duration.ofMinutes(10));
-        Map<String, Long> seen = new ConcurrentHashMap<>();
-        Thread watcher = watch(target, seen);
+        Map<String, Long> seen;
         List<RunResult> runs;
-        try {
+        try (TargetWatcher w = new TargetWatcher(target, false)) {
             runs = generous.scenario(target, 1, 1).timeout(Duration.ofMinutes(5)).build().execute().runs();
-        } finally {
-            watcher.interrupt();
-            watcher.join();
+            seen = w.seen();
         }
         RunResult run = runs.get(0);
         assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
@@ -87,32 +80,5 @@ class QualificationJobSaveTest {
         // the same results against a stall no storage meets
         Scorecard tight = within(Duration.ofMillis(1)).judge(runs, 1);
         assertThat(tight.rows().get(0).verdict()).isEqualTo(Scorecard.Verdict.FAIL);
-    }
-
-    /** Every file under the target seen while the run holds it, by name, at the largest size seen. */
-    private static Thread watch(Path root, Map<String, Long> seen) {
-        Thread t = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try (Stream<Path> files = Files.walk(root)) {
-                    files.filter(Files::isRegularFile).forEach(f -> {
-                        try {
-                            seen.merge(f.getFileName().toString(), Files.size(f), Math::max);
-                        } catch (IOException gone) {
-                            // removed between listing and sizing
-                        }
-                    });
-                } catch (IOException | UncheckedIOException gone) {
-                    // a directory removed while walking it
-                }
-                try {
-                    Thread.sleep(10); // pacing, so the watcher leaves the CPUs to the rank it watches
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "checkpoint-watcher");
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 }

@@ -4,19 +4,14 @@ import dev.prism.Benchmark;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
+import dev.prism.testing.TargetWatcher;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -46,49 +41,6 @@ class TorchJobCheckpointTest {
         return r;
     }
 
-    /** Every file under the target seen while it ran, by name, at the largest size seen. */
-    private static final class Watcher implements AutoCloseable {
-        final Map<String, Long> largest = new ConcurrentHashMap<>();
-        private final Thread thread;
-        private volatile boolean stop;
-
-        Watcher(Path root) {
-            thread = new Thread(() -> {
-                while (!stop) {
-                    try (Stream<Path> files = Files.walk(root)) {
-                        files.filter(Files::isRegularFile).forEach(f -> {
-                            try {
-                                largest.merge(f.getFileName().toString(), Files.size(f), Math::max);
-                            } catch (IOException gone) {
-                                // removed between listing and sizing
-                            }
-                        });
-                    } catch (IOException | UncheckedIOException gone) {
-                        // a directory removed while walking it
-                    }
-                    try {
-                        Thread.sleep(10); // pacing, so the watcher leaves the CPUs to the ranks it watches
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "checkpoint-watcher");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        Map<String, Long> checkpointFiles() {
-            return largest.entrySet().stream().filter(e -> e.getKey().endsWith(".distcp"))
-                    .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop = true;
-            thread.join();
-        }
-    }
-
     /** Weights, fp32 master copy and Adam's two states per tensor piece, and each step count written once. */
     private static long chunksOf(ParallelLayout layout, long from, long to) {
         long chunks = 0;
@@ -103,12 +55,12 @@ class TorchJobCheckpointTest {
     void theMetadata_holdsEveryRankOfTheJob_andEachJobRankWritesItsOwnFile() throws Exception {
         RunResult r;
         Map<String, Long> seen;
-        try (Watcher w = new Watcher(target)) {
+        Map<String, Long> files;
+        try (TargetWatcher w = new TargetWatcher(target, false)) {
             r = run(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).dropCache(true));
-            seen = Map.copyOf(w.largest);
+            seen = w.seen();
+            files = w.seen("", ".distcp");
         }
-        Map<String, Long> files = seen.entrySet().stream().filter(e -> e.getKey().endsWith(".distcp"))
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
         assertThat(files).containsOnlyKeys("__0_0.distcp", "__1_0.distcp");
         for (int rank = 0; rank < 2; rank++) {
             long computed = SAVED.shard(TorchModel.LLAMA3_8B, rank, true).bytes(TorchPrecision.MIXED, TorchOptimizer.ADAM);
@@ -145,10 +97,10 @@ class TorchJobCheckpointTest {
         var read = SAVED.readBy(TorchModel.LLAMA3_8B, restored, 0, 2);
         RunResult r;
         Map<String, Long> files;
-        try (Watcher w = new Watcher(target)) {
+        try (TargetWatcher w = new TargetWatcher(target, false)) {
             r = run(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).restoreInto(4, 0, 32)
                     .dropCache(true));
-            files = w.checkpointFiles();
+            files = w.seen("", ".distcp");
         }
         assertThat(read.keySet()).containsExactly(0L, 1L, 2L, 3L);
         assertThat(files).containsOnlyKeys("__0_0.distcp", "__1_0.distcp", "__2_0.distcp", "__3_0.distcp");

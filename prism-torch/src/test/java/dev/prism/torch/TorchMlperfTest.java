@@ -4,20 +4,16 @@ import dev.prism.Measurement;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
+import dev.prism.testing.TargetWatcher;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -39,32 +35,13 @@ class TorchMlperfTest {
 
     @Test
     void writesThenReads_eachCheckpointOnce_fromStorage_withMlperfsFigures() throws Exception {
-        Map<String, Long> seen = new ConcurrentHashMap<>();
-        Thread watcher = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try (Stream<Path> files = Files.walk(target)) {
-                    files.filter(Files::isRegularFile).filter(f -> f.getFileName().toString().endsWith(".distcp"))
-                            .forEach(f -> seen.merge(f.getParent().getFileName() + "/" + f.getFileName(), 1L, Long::sum));
-                } catch (IOException | UncheckedIOException gone) {
-                    // a directory removed while walking it
-                }
-                try {
-                    Thread.sleep(20); // pacing, so the watcher leaves the CPUs to the ranks it watches
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "mlperf-watcher");
-        watcher.setDaemon(true);
-        watcher.start();
         RunResult r;
-        try {
+        Map<String, Long> seen;
+        try (TargetWatcher w = new TargetWatcher(target, true)) {
             r = Scenario.builder().target(target).tasks(2).timeout(Duration.ofMinutes(8))
                     .benchmark(TorchBenchmarks.mlperfCheckpointing(TorchModel.LLAMA3_8B).layout(1, 1, 64).saves(2))
                     .build().execute().runs().get(0);
-        } finally {
-            watcher.interrupt();
-            watcher.join();
+            seen = w.seen();
         }
         assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
         // the write phase kept both checkpoints for the read phase

@@ -5,19 +5,14 @@ import dev.prism.DataSize;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
+import dev.prism.testing.TargetWatcher;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,79 +46,48 @@ class TorchSafetensorsTest {
                 .consolidate(who).shardSize(DataSize.ofMiB(8));
     }
 
-    /** Every file under the target seen while the run holds it, by name, at the largest size seen. */
-    private static Map<String, Long> watching(Path root, Runnable run) throws InterruptedException {
-        Map<String, Long> seen = new ConcurrentHashMap<>();
-        Thread t = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try (Stream<Path> files = Files.walk(root)) {
-                    files.filter(Files::isRegularFile).forEach(f -> {
-                        try {
-                            seen.merge(f.getFileName().toString(), Files.size(f), Math::max);
-                        } catch (IOException gone) {
-                            // removed between listing and sizing
-                        }
-                    });
-                } catch (IOException | UncheckedIOException gone) {
-                    // a directory removed while walking it
-                }
-                try {
-                    Thread.sleep(10); // pacing, so the watcher leaves the CPUs to the ranks it watches
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "safetensors-watcher");
-        t.setDaemon(true);
-        t.start();
-        try {
-            run.run();
-        } finally {
-            t.interrupt();
-            t.join();
-        }
-        return seen;
-    }
-
-    private static Map<String, Long> named(Map<String, Long> seen, String prefix) {
-        return seen.entrySet().stream().filter(e -> e.getKey().startsWith(prefix) && e.getKey().endsWith(".safetensors"))
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    }
-
     @Test
     void oneRankMerges_whileTheOtherWaits_andTheMergedBytesAreTheFullFiles() throws Exception {
-        RunResult[] r = new RunResult[1];
-        Map<String, Long> seen = watching(target, () -> r[0] = run(save(TorchConsolidation.ONE_RANK)));
-        Map<String, Long> shards = named(seen, "shard-");
-        Map<String, Long> full = named(seen, "model-");
+        RunResult r;
+        Map<String, Long> shards;
+        Map<String, Long> full;
+        try (TargetWatcher w = new TargetWatcher(target, false)) {
+            r = run(save(TorchConsolidation.ONE_RANK));
+            shards = w.seen("shard-", ".safetensors");
+            full = w.seen("model-", ".safetensors");
+        }
         // each rank wrote its own file of its shards; the full files hold the model's fp32 weights
         assertThat(shards.keySet()).anyMatch(f -> f.startsWith("shard-00001-")).anyMatch(f -> f.startsWith("shard-00002-"));
         long fullBytes = full.values().stream().mapToLong(Long::longValue).sum();
-        long parameters = r[0].counters().get("model_parameters");
+        long parameters = r.counters().get("model_parameters");
         assertThat(fullBytes).isGreaterThanOrEqualTo(4 * parameters).isLessThan(4 * parameters + (1 << 20));
         assertThat(full).hasSizeGreaterThan(2).allSatisfy((name, size) -> assertThat(size).isLessThanOrEqualTo(8L << 20));
-        RankResult rank0 = r[0].repetitions().get(0).ranks().get(0);
-        RankResult rank1 = r[0].repetitions().get(0).ranks().get(1);
+        RankResult rank0 = r.repetitions().get(0).ranks().get(0);
+        RankResult rank1 = r.repetitions().get(0).ranks().get(1);
         for (RankResult rank : new RankResult[]{rank0, rank1}) {
             String prefix = String.format("shard-%05d-", rank.rank() + 1);
             assertThat(rank.measurements().get("save").bytes()).as("rank " + rank.rank())
-                    .isEqualTo(named(shards, prefix).values().stream().mapToLong(Long::longValue).sum());
+                    .isEqualTo(shards.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+                            .mapToLong(Map.Entry::getValue).sum());
         }
         assertThat(rank0.measurements().get("consolidate").bytes()).isEqualTo(fullBytes);
         assertThat(rank1.measurements()).doesNotContainKey("consolidate");
         // rank 1 waited for rank 0's merge: both see it end at the same barrier
         assertThat(rank1.measurements().get("consolidated").count()).isEqualTo(1);
         assertThat(rank0.notes()).containsEntry("consolidated_by", "rank 0");
-        assertThat(r[0].parameters()).containsEntry("format", "safetensors").containsEntry("consolidate", "one-rank");
+        assertThat(r.parameters()).containsEntry("format", "safetensors").containsEntry("consolidate", "one-rank");
     }
 
     @Test
     void everyRankMerges_itsShareOfTheFiles() throws Exception {
-        RunResult[] r = new RunResult[1];
-        Map<String, Long> seen = watching(target, () -> r[0] = run(save(TorchConsolidation.EVERY_RANK)));
-        long fullBytes = named(seen, "model-").values().stream().mapToLong(Long::longValue).sum();
+        RunResult r;
+        long fullBytes;
+        try (TargetWatcher w = new TargetWatcher(target, false)) {
+            r = run(save(TorchConsolidation.EVERY_RANK));
+            fullBytes = w.seen("model-", ".safetensors").values().stream().mapToLong(Long::longValue).sum();
+        }
         long merged = 0;
-        for (RankResult rank : r[0].repetitions().get(0).ranks()) {
+        for (RankResult rank : r.repetitions().get(0).ranks()) {
             assertThat(rank.measurements().get("consolidate").bytes()).as("rank " + rank.rank()).isPositive();
             merged += rank.measurements().get("consolidate").bytes();
         }
