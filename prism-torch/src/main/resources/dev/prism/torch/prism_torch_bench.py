@@ -590,11 +590,7 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
     if args.fault == "truncate_shard" and rank == 0:
         os.truncate(path, os.path.getsize(path) // 8)
     for _ in range(args.loads):
-        if flag(args.drop_cache):
-            dist.barrier()
-            with rec.time("drop_cache"):
-                rec.counters["files_dropped"] = drop_from_page_cache([path])
-        resident_before_load(rec, [path])
+        cold_before_load(args, rec, [path])
         scramble(ddp.module, optimizer)
         dist.barrier()
         with LoadObservers(rec), rec.time("load", timed_phase=True):
@@ -798,11 +794,7 @@ def safetensors_checkpoint(args, rec, rank, world, model, inputs, device):
     expected = load_checksums(sums)["model"]
     weights = [os.path.join(full_dir, f) for f in files_in(full_dir, ".safetensors")]
     for _ in range(args.loads):
-        if flag(args.drop_cache):
-            dist.barrier()
-            with rec.time("drop_cache"):
-                rec.counters["files_dropped"] = drop_from_page_cache([full_dir])
-        resident_before_load(rec, [full_dir])
+        cold_before_load(args, rec, [full_dir])
         dist.barrier()
         loaded = {}
         # mmap: load_file maps each file and the tensors are views of the mapping, which the kernel fills in one pass
@@ -888,6 +880,16 @@ class LoadObservers:
         return False
 
 
+def cold_before_load(args, rec, paths):
+    """Before each load: with drop_cache every rank drops `paths` from its node's page cache, once every rank has
+    passed a barrier (none still writes them); then what stayed is counted, just before the clock."""
+    if flag(args.drop_cache):
+        dist.barrier()
+        with rec.time("drop_cache"):
+            rec.counters["files_dropped"] = drop_from_page_cache(paths)
+    resident_before_load(rec, paths)
+
+
 def resident_before_load(rec, paths):
     """Counts the checkpoint's pages in this node's page cache just before a load (mincore)."""
     resident, pages = Residency().pages(files_under(paths))
@@ -895,29 +897,24 @@ def resident_before_load(rec, paths):
     rec.count("pages_before_load", pages)
 
 
-def record_slowest(rec, phase, nanos, nbytes, world):
+def record_slowest(rec, phase, nanos, nbytes, world, lowest_rate=False):
     """MLPerf Storage's rule: a checkpoint's save or load lasts as long as its slowest rank. Rank 0 records that
     (with every rank's bytes, so its rate is the aggregate throughput) and the fastest rank's beside it. A rank that
-    took no part (nanos None: a data-parallel replica whose shard another rank wrote) counts in neither."""
+    took no part (nanos None: a data-parallel replica whose shard another rank wrote) counts in neither. With
+    `lowest_rate`, also MLPerf's throughput: the time and bytes of the rank whose own rate is the lowest, as
+    phase_lowest_rate (so the table's rate column is that rank's rate), kept per checkpoint in rec.lowest_rates."""
     everyone = [None] * world
     dist.all_gather_object(everyone, (nanos, int(nbytes)))
-    took_part = [n for n, _ in everyone if n is not None]
+    took_part = [(n, b) for n, b in everyone if n is not None]
     if dist.get_rank() == 0 and took_part:
-        rec.record(phase + "_slowest", max(took_part))
-        rec.record(phase + "_fastest", min(took_part))
+        rec.record(phase + "_slowest", max(n for n, _ in took_part))
+        rec.record(phase + "_fastest", min(n for n, _ in took_part))
         rec.bytes[phase + "_slowest"] = rec.bytes.get(phase + "_slowest", 0) + sum(b for _, b in everyone)
-
-
-def record_lowest_rate(rec, phase, nanos, nbytes, world):
-    """MLPerf Storage's throughput: the lowest rank's bytes over its own time. Rank 0 records that rank's time and
-    bytes as phase_lowest_rate, so the table's rate column is that rank's rate."""
-    everyone = [None] * world
-    dist.all_gather_object(everyone, (nanos, int(nbytes)))
-    if dist.get_rank() == 0:
-        n, b = min(everyone, key=lambda e: e[1] / max(e[0], 1))
-        rec.record(phase + "_lowest_rate", n)
-        rec.bytes[phase + "_lowest_rate"] = rec.bytes.get(phase + "_lowest_rate", 0) + b
-        rec.lowest_rates.setdefault(phase, []).append((n, b))
+        if lowest_rate:
+            n, b = min(took_part, key=lambda e: e[1] / max(e[0], 1))
+            rec.record(phase + "_lowest_rate", n)
+            rec.bytes[phase + "_lowest_rate"] = rec.bytes.get(phase + "_lowest_rate", 0) + b
+            rec.lowest_rates.setdefault(phase, []).append((n, b))
 
 
 # ---- DCP: the writer as training configures it, sync or async, saves=N then loads=N ----
@@ -1100,14 +1097,13 @@ def dcp_save_cycles(args, rec, rank, world, state, root, timed, how=None, device
             written = sum(os.path.getsize(os.path.join(directory, f)) for f in mine)
             rec.add_bytes(phase, written)
             rec.counters["checkpoint_files"] = len(mine)
-            record_slowest(rec, phase, durable, written, world)
+            record_slowest(rec, phase, durable, written, world, lowest_rate=keep is not None)
             if rank == 0:
                 if not os.path.exists(os.path.join(directory, ".metadata")):
                     raise ValidationError(f"{directory}: no .metadata after dcp.save: the checkpoint is incomplete")
                 rec.counters["metadata_bytes"] = os.path.getsize(os.path.join(directory, ".metadata"))
             if keep is not None:
                 keep.append(directory)
-                record_lowest_rate(rec, phase, durable, written, world)
             elif previous is not None and rank == 0:
                 shutil.rmtree(previous)
             previous = directory
@@ -1125,11 +1121,7 @@ def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verif
     import torch.distributed.checkpoint as dcp
     from torch.distributed.checkpoint import FileSystemReader
     for _ in range(args.loads):
-        if flag(args.drop_cache):
-            dist.barrier()
-            with rec.time("drop_cache"):
-                rec.counters["files_dropped"] = drop_from_page_cache([directory])
-        resident_before_load(rec, [directory])
+        cold_before_load(args, rec, [directory])
         target = prepare()
         dist.barrier()
         with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:
@@ -1286,7 +1278,7 @@ def mlperf_checkpointing(args, rec, rank, world, saved, root, device):
     with rec.time("build_shard"):
         state = jobs.materialize(pieces, device)
         synchronize(device)
-    rec.counters["shard_bytes"] = shards.state_bytes([p.entry for p in pieces])
+    loaded = rec.counters["shard_bytes"] = shards.state_bytes([p.entry for p in pieces])
     rec.counters["shard_tensors"] = len(pieces)
     written = []
     dcp_save_cycles(args, rec, rank, world, state, root, timed=True, how=JobSave(args, rank, saved, pieces, played),
@@ -1313,15 +1305,13 @@ def mlperf_checkpointing(args, rec, rank, world, saved, root, device):
             except BaseException as e:  # DCP's CheckpointException derives from BaseException
                 raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
             synchronize(device)
-        loaded = shards.state_bytes([p.entry for p in pieces])
         rec.add_bytes("load", loaded)
         try:
             for p in pieces:
                 jobs.verify(state[p.local_key], p.entry, directory)
         except ValueError as e:
             raise ValidationError(str(e)) from None
-        record_slowest(rec, "load", timer.nanos, loaded, world)
-        record_lowest_rate(rec, "load", timer.nanos, loaded, world)
+        record_slowest(rec, "load", timer.nanos, loaded, world, lowest_rate=True)
     if rank == 0:
         for phase, label in (("save", "mlperf_write"), ("load", "mlperf_read")):
             slowest = rec.phases[phase + "_slowest"]
@@ -1406,11 +1396,7 @@ def preset_torch_save(args, rec, rank, world, layout, root, device):
         rec.notes["replica_reads"] = "every replica reads"
     reads = not broadcast or rank == reader
     for _ in range(args.loads):
-        if flag(args.drop_cache):
-            dist.barrier()
-            with rec.time("drop_cache"):
-                rec.counters["files_dropped"] = drop_from_page_cache([path])
-        resident_before_load(rec, [path])
+        cold_before_load(args, rec, [path])
         jobs.scramble(state)
         dist.barrier()
         with LoadObservers(rec), rec.time("load", timed_phase=True) as timer:

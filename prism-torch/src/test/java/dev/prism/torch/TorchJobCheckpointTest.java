@@ -1,16 +1,13 @@
 package dev.prism.torch;
 
-import dev.prism.Benchmark;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
-import dev.prism.Scenario;
 import dev.prism.testing.TargetWatcher;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,13 +31,6 @@ class TorchJobCheckpointTest {
         TorchPresent.require();
     }
 
-    private RunResult run(Benchmark b) {
-        RunResult r = Scenario.builder().target(target).benchmark(b).tasks(2).timeout(Duration.ofMinutes(5))
-                .build().execute().runs().get(0);
-        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
-        return r;
-    }
-
     /** Weights, fp32 master copy and Adam's two states per tensor piece, and each step count written once. */
     private static long chunksOf(ParallelLayout layout, long from, long to) {
         long chunks = 0;
@@ -57,7 +47,8 @@ class TorchJobCheckpointTest {
         Map<String, Long> seen;
         Map<String, Long> files;
         try (TargetWatcher w = new TargetWatcher(target, false)) {
-            r = run(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).dropCache(true));
+            r = TorchPresent.passedOnTwoRanks(target,
+                    TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).dropCache(true));
             seen = w.seen();
             files = w.seen("", ".distcp");
         }
@@ -81,7 +72,8 @@ class TorchJobCheckpointTest {
 
     @Test
     void withoutTheJobsMetadata_onlyThePiecesOfTheRanksPlayedAreListed() {
-        RunResult r = run(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).jobMetadata(false));
+        RunResult r = TorchPresent.passedOnTwoRanks(target,
+                    TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).jobMetadata(false));
         assertThat(r.counters().get("metadata_chunks")).isEqualTo(2 * chunksOf(SAVED, 0, 2));
         assertThat(r.parameters()).containsEntry("job_metadata", "false");
     }
@@ -98,7 +90,8 @@ class TorchJobCheckpointTest {
         RunResult r;
         Map<String, Long> files;
         try (TargetWatcher w = new TargetWatcher(target, false)) {
-            r = run(TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).restoreInto(4, 0, 32)
+            r = TorchPresent.passedOnTwoRanks(target,
+                    TorchBenchmarks.fsdpLoad().model(TorchModel.LLAMA3_8B).layout(8, 32, 16).restoreInto(4, 0, 32)
                     .dropCache(true));
             files = w.seen("", ".distcp");
         }

@@ -1,8 +1,19 @@
 package dev.prism.torch;
 
+import dev.prism.Benchmark;
+import dev.prism.RunResult;
+import dev.prism.Scenario;
 import dev.prism.testing.Required;
 
-/** What the torch tests need before they run: a Python with torch, or a skip (a failure under PRISM_REQUIRE_TORCH=1). */
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the torch tests need before they run — a Python with torch, or a skip (a failure under PRISM_REQUIRE_TORCH=1) —
+ * and the two-rank run most of them make.
+ */
 final class TorchPresent {
     private TorchPresent() {
     }
@@ -16,5 +27,13 @@ final class TorchPresent {
             missing = e.getMessage();
         }
         Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+    }
+
+    /** @return the run of {@code b} by two ranks on {@code target}, within 5 minutes, checked to have passed */
+    static RunResult passedOnTwoRanks(Path target, Benchmark b) {
+        RunResult r = Scenario.builder().target(target).benchmark(b).tasks(2).timeout(Duration.ofMinutes(5))
+                .build().execute().runs().get(0);
+        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+        return r;
     }
 }

@@ -1,17 +1,14 @@
 package dev.prism.torch;
 
-import dev.prism.Benchmark;
 import dev.prism.DataSize;
 import dev.prism.RankResult;
 import dev.prism.RunResult;
-import dev.prism.Scenario;
 import dev.prism.testing.TargetWatcher;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,13 +31,6 @@ class TorchSafetensorsTest {
         TorchPresent.require();
     }
 
-    private RunResult run(Benchmark b) {
-        RunResult r = Scenario.builder().target(target).benchmark(b).tasks(2).timeout(Duration.ofMinutes(5))
-                .build().execute().runs().get(0);
-        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
-        return r;
-    }
-
     private static FsdpSave save(TorchConsolidation who) {
         return TorchBenchmarks.fsdpSave().parameters(PARAMS).layers(12).format(TorchCheckpointFormat.SAFETENSORS)
                 .consolidate(who).shardSize(DataSize.ofMiB(8));
@@ -52,7 +42,7 @@ class TorchSafetensorsTest {
         Map<String, Long> shards;
         Map<String, Long> full;
         try (TargetWatcher w = new TargetWatcher(target, false)) {
-            r = run(save(TorchConsolidation.ONE_RANK));
+            r = TorchPresent.passedOnTwoRanks(target, save(TorchConsolidation.ONE_RANK));
             shards = w.seen("shard-", ".safetensors");
             full = w.seen("model-", ".safetensors");
         }
@@ -83,7 +73,7 @@ class TorchSafetensorsTest {
         RunResult r;
         long fullBytes;
         try (TargetWatcher w = new TargetWatcher(target, false)) {
-            r = run(save(TorchConsolidation.EVERY_RANK));
+            r = TorchPresent.passedOnTwoRanks(target, save(TorchConsolidation.EVERY_RANK));
             fullBytes = w.seen("model-", ".safetensors").values().stream().mapToLong(Long::longValue).sum();
         }
         long merged = 0;
@@ -98,8 +88,8 @@ class TorchSafetensorsTest {
     void theFullFiles_loadThroughMmap_orByReadingThem_andEveryWeightIsChecked() {
         FsdpLoad load = TorchBenchmarks.fsdpLoad().parameters(PARAMS).layers(12).format(TorchCheckpointFormat.SAFETENSORS)
                 .consolidate(TorchConsolidation.EVERY_RANK).shardSize(DataSize.ofMiB(8)).dropCache(true);
-        RunResult read = run(load.mmap(false));
-        RunResult mapped = run(load.mmap(true));
+        RunResult read = TorchPresent.passedOnTwoRanks(target, load.mmap(false));
+        RunResult mapped = TorchPresent.passedOnTwoRanks(target, load.mmap(true));
         for (RunResult r : new RunResult[]{read, mapped}) {
             // the page cache dropped, the disk gave the files inside the clock, through either path (the two ranks
             // share one node's cache: one of them faults or reads a page in from the disk, the other finds it)
