@@ -76,7 +76,11 @@ class HistoryTest {
             assertThat(p.moved()).isTrue();
         });
         assertThat(history.passed()).isFalse();
-        assertThat(history.moved()).isNotEmpty().allSatisfy(s -> assertThat(s.shift().run()).isEqualTo("night-6"));
+        // the means moved at night 6 and nowhere else. A tail may move earlier on a loaded machine: in one CI run another
+        // build's JVMs took the host from 47% to 89% busy at night 5, and History rightly named that night's p99 shift
+        // with the host's change as its cause; the scheduler's tail is not what this test injects
+        assertThat(history.moved()).filteredOn(s -> s.stat() == Stat.MEAN).isNotEmpty()
+                .allSatisfy(s -> assertThat(s.shift().run()).isEqualTo("night-6"));
 
         String table = history.table();
         assertThat(table).contains("SLOWER touch tasks=1 create mean").contains("night-6")
