@@ -7,6 +7,10 @@ import dev.prism.posix.data.CreateDataset;
 import dev.prism.posix.data.DatasetManifest;
 import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.Datasets;
+import dev.prism.torch.TorchBenchmark;
+import dev.prism.torch.TorchDataFormat;
+import dev.prism.torch.TorchDataset;
+import dev.prism.torch.TorchRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -31,8 +35,9 @@ final class DatasetCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "say what to do: prism dataset create DIR, or prism dataset verify DIR");
     }
 
-    @Command(name = "create", description = "Writes a dataset (create_dataset's sizes and layout) and its manifest.json into DIR,"
-            + " which must be new or empty.")
+    @Command(name = "create", description = "Writes a dataset and its manifest into DIR, which must be new or empty: files"
+            + " (create_dataset's sizes and layout, for md5_check and dataloader), or with --format a training format the"
+            + " dataloader benchmark reads (samples from a seed, each checked as it is delivered).")
     static final class Create implements java.util.concurrent.Callable<Integer> {
         @CommandLine.Spec
         private CommandLine.Model.CommandSpec spec;
@@ -40,13 +45,24 @@ final class DatasetCommand implements Runnable {
         @CommandLine.Parameters(paramLabel = "DIR", description = "the directory to write (created when missing; must be empty)")
         private Path directory;
 
-        @Option(names = {"-p", "--param"}, paramLabel = "KEY=VALUE", description = "size_classes, files_per_class, total_size,"
-                + " layout, shards, content_seed (see 'prism describe create_dataset')")
+        @Option(names = {"-p", "--param"}, paramLabel = "KEY=VALUE", description = "files: size_classes, files_per_class,"
+                + " total_size, layout, shards, content_seed (see 'prism describe create_dataset'); a training format:"
+                + " samples, sample_size, size_jitter, shard_size, row_group, classes, seed (see 'prism describe dataloader')")
         private List<String> raw = new ArrayList<>();
+
+        @Option(names = "--format", paramLabel = "FORMAT", description = "files (the default: md5_check's dataset of files"
+                + " with MD5s), or a training format the dataloader benchmark reads: parquet, arrow, tar-shards, indexed,"
+                + " image-folder, safetensors")
+        private String format = "files";
 
         @Override
         public Integer call() throws IOException {
             Map<String, String> values = RunCommand.parameters(raw);
+            TorchDataFormat chosen = Parameters.defaults(List.of(TorchBenchmark.DATA_FORMAT))
+                    .withText(Map.of("format", format)).get(TorchBenchmark.DATA_FORMAT);
+            if (chosen != TorchDataFormat.FILES) {
+                return createFormat(chosen, values);
+            }
             for (String key : values.keySet()) {
                 if (CreateDataset.DATASET_PARAMETERS.stream().noneMatch(p -> p.name().equals(key))) {
                     throw new IllegalArgumentException("parameter '" + key + "' is not a dataset parameter; known: "
@@ -66,10 +82,41 @@ final class DatasetCommand implements Runnable {
             out.flush();
             return PrismCommand.EXIT_PASSED;
         }
+
+        private Integer createFormat(TorchDataFormat chosen, Map<String, String> values) throws IOException {
+            List<String> known = List.of("samples", "sample_size", "size_jitter", "shard_size", "row_group", "classes", "seed");
+            for (String key : values.keySet()) {
+                if (!known.contains(key)) {
+                    throw new IllegalArgumentException("parameter '" + key + "' is not a parameter of a " + format
+                            + " dataset; known: " + String.join(", ", known));
+                }
+            }
+            Map<String, String> benchmark = new java.util.HashMap<>(values);
+            benchmark.remove("seed");
+            Parameters p = Parameters.defaults(TorchBenchmark.DATALOADER_PARAMETERS).withText(benchmark);
+            TorchDataset.Builder b = TorchDataset.builder().format(chosen).samples(p.get(TorchBenchmark.SAMPLES))
+                    .sampleSize(p.get(TorchBenchmark.SAMPLE_SIZE)).sizeJitter(p.get(TorchBenchmark.SIZE_JITTER))
+                    .shardSize(p.get(TorchBenchmark.DATA_SHARD_SIZE)).rowGroup(p.get(TorchBenchmark.ROW_GROUP))
+                    .classes(p.get(TorchBenchmark.CLASSES));
+            if (values.containsKey("seed")) {
+                b.seed(Parameters.defaults(List.of(SEED)).withText(Map.of("seed", values.get("seed"))).get(SEED));
+            }
+            TorchDataset dataset = b.build();
+            TorchDataset.Created created = dataset.create(directory, TorchRun.builder().timeout(java.time.Duration.ofDays(1)).build());
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf(java.util.Locale.ROOT, "dataset %s: %s; %s of samples in %d files of %s, written in %.1f s; read it with"
+                            + " dataloader -p dataset=%s%n", created.directory(), dataset, Formats.bytes(created.sampleBytes()),
+                    created.files(), Formats.bytes(created.fileBytes()), created.took().toNanos() / 1e9, created.directory());
+            out.flush();
+            return PrismCommand.EXIT_PASSED;
+        }
     }
 
-    @Command(name = "verify", description = "Reads every file DIR's manifest lists and checks its size and MD5; exit 1 on a"
-            + " missing, changed or unlisted file.")
+    /** a dataset's seed, as the command line takes it */
+    private static final Parameter<Long> SEED = Parameter.ofLong("seed", 42, 0, 1L << 62, "", "the samples' seed");
+
+    @Command(name = "verify", description = "Reads every file DIR's manifest lists and checks its size and MD5, or every"
+            + " sample of a training format against its seed; exit 1 on a missing, changed or unlisted file or sample.")
     static final class Verify implements java.util.concurrent.Callable<Integer> {
         @CommandLine.Spec
         private CommandLine.Model.CommandSpec spec;
@@ -79,6 +126,16 @@ final class DatasetCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            if (TorchDataset.presentIn(directory.toAbsolutePath().normalize())) {
+                TorchDataset.Verification v = TorchDataset.verify(directory, TorchRun.builder()
+                        .timeout(java.time.Duration.ofDays(1)).build());
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("dataset " + directory.toAbsolutePath().normalize() + ": " + v.samples() + " samples, "
+                        + Formats.bytes(v.bytes()) + (v.passed() ? ": every sample is its seed's" : ""));
+                v.problems().forEach(p -> out.println("  " + p));
+                out.flush();
+                return v.passed() ? PrismCommand.EXIT_PASSED : PrismCommand.EXIT_FAILED;
+            }
             Datasets.Verification v = Datasets.verify(directory.toAbsolutePath().normalize());
             PrintWriter out = spec.commandLine().getOut();
             out.println("dataset " + directory.toAbsolutePath().normalize() + ": " + v.files() + " files, "

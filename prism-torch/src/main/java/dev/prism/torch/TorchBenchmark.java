@@ -72,6 +72,38 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     /** dataloader: a kept dataset. */
     public static final Parameter<String> DATASET = Parameter.ofString("dataset", "",
             "a kept dataset's directory (read only; its manifest.json lists the files when present); empty: generate one");
+    /** dataloader: the format of a generated dataset (a kept one's manifest names its own). */
+    public static final Parameter<TorchDataFormat> DATA_FORMAT = Parameter.ofEnum("format", TorchDataFormat.class,
+            TorchDataFormat.FILES, "files (one file per sample, files and file_size), or a training format of samples"
+                    + " and sample_size: parquet (by row group), arrow (datasets, mapped), tar-shards (streamed),"
+                    + " indexed (Megatron .bin/.idx, mapped), image-folder (a file per sample in class directories),"
+                    + " safetensors (a tensor per sample, by name)");
+    /** dataloader of a format: samples of a generated dataset. */
+    public static final Parameter<Integer> SAMPLES = Parameter.ofInt("samples", 1000, 1, 100_000_000, "samples",
+            "a format's generated dataset: its samples");
+    /** dataloader of a format: bytes of each sample. */
+    public static final Parameter<DataSize> SAMPLE_SIZE = Parameter.ofSize("sample_size", DataSize.ofKiB(32),
+            DataSize.ofBytes(16), DataSize.ofGiB(1), "a format's generated dataset: bytes of each sample (the mean with"
+                    + " size_jitter)");
+    /** dataloader of a format: the spread of sample sizes. */
+    public static final Parameter<Double> SIZE_JITTER = Parameter.ofDouble("size_jitter", 0.0, 0.0, 0.9, "",
+            "a format's generated dataset: each sample's size drawn uniformly within ± this share of sample_size");
+    /** dataloader of a format: bytes per shard file. */
+    public static final Parameter<DataSize> DATA_SHARD_SIZE = Parameter.ofSize("shard_size", DataSize.ofMiB(64),
+            DataSize.ofKiB(4), DataSize.ofGiB(1024), "a format's generated dataset: the largest shard file (parquet,"
+                    + " arrow, tar-shards, indexed .bin, safetensors)");
+    /** dataloader of parquet: bytes per row group. */
+    public static final Parameter<DataSize> ROW_GROUP = Parameter.ofSize("row_group", DataSize.ofMiB(1),
+            DataSize.ofKiB(1), DataSize.ofGiB(4), "parquet: the bytes of samples per row group, the unit it is read in");
+    /** dataloader of image-folder: class directories. */
+    public static final Parameter<Integer> CLASSES = Parameter.ofInt("classes", 100, 1, 1_000_000, "directories",
+            "image-folder: class directories the samples are spread over");
+    /** dataloader of tar-shards: samples held to shuffle a stream. */
+    public static final Parameter<Integer> SHUFFLE_BUFFER = Parameter.ofInt("shuffle_buffer", 1000, 1, 10_000_000,
+            "samples", "tar-shards with shuffle: WebDataset's shuffle buffer, samples held per worker");
+    /** dataloader of safetensors: mmap or pread. */
+    public static final Parameter<Boolean> DATA_MMAP = Parameter.ofBoolean("mmap", true,
+            "safetensors: each tensor by safe_open's mmap (true) or by pread at its offsets (false)");
     /** dataloader: files of a generated dataset. */
     public static final Parameter<Integer> FILES = Parameter.ofInt("files", 1000, 1, 100_000_000, "files",
             "files of the generated dataset (without dataset=DIR)");
@@ -219,7 +251,8 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
     public static final List<Parameter<?>> HF_LOAD_PARAMETERS = List.of(HF_MODEL, PARAMS, LAYERS, BATCH, SHARD_SIZE,
             HF_MMAP, DROP_CACHE, NODES, SYSCALLS);
     /** dataloader's parameters. */
-    public static final List<Parameter<?>> DATALOADER_PARAMETERS = List.of(DATASET, FILES, FILE_SIZE, LAYOUT, SHARDS,
+    public static final List<Parameter<?>> DATALOADER_PARAMETERS = List.of(DATASET, DATA_FORMAT, FILES, FILE_SIZE, LAYOUT,
+            SHARDS, SAMPLES, SAMPLE_SIZE, SIZE_JITTER, DATA_SHARD_SIZE, ROW_GROUP, CLASSES, SHUFFLE_BUFFER, DATA_MMAP,
             NUM_WORKERS, BATCH_SIZE, SHUFFLE, DROP_CACHE, EPOCHS, NODES, SYSCALLS);
 
     /** @return the parameters the torch benchmark {@code name} takes */
@@ -292,7 +325,7 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
         java.util.Map<String, String> recorded = new java.util.LinkedHashMap<>(parameters().asText());
         for (Parameter<?> added : List.of(NODES, REPLICA_BROADCAST, RESTORE_TP, RESTORE_PP, RESTORE_DP, FORMAT, CONSOLIDATE,
                 PROCEDURE)) {
-            if (recorded.containsKey(added.name()) && parameters().get(added).equals(added.defaultValue())) {
+            if (parameters().declared().contains(added) && parameters().get(added).equals(added.defaultValue())) {
                 recorded.remove(added.name());
             }
         }

@@ -73,6 +73,12 @@ class Interposer:
         wrapper.__name__ = getattr(original, "__name__", name)
         return wrapper
 
+    def take(self):
+        """The calls seen since the last take, handed over: a DataLoader worker passes its own to the rank with the
+        samples it delivers (the worker's memory ends with it)."""
+        calls, self.calls = self.calls, []
+        return calls
+
     def report(self, phases, byte_counts, counters, notes):
         """Adds the calls seen in timed blocks to the rank's document."""
         for name, nanos, moved, _ in self.calls:
@@ -83,7 +89,7 @@ class Interposer:
             counters[f"errors:syscall:{name}:{code}"] = counters.get(f"errors:syscall:{name}:{code}", 0) + count
         notes["syscalls"] = ("python (interposition): open and os.* as this rank's Python called them in its timed phase,"
                              f" {len(self.calls)} calls; not seen: calls from C++ or Rust (torch.save's writer, DCP's"
-                             " and safetensors' reads), a file object's reads, DataLoader workers")
+                             " and safetensors' reads), a file object's reads; a DataLoader worker's calls come with its samples")
         slowest = sorted(self.calls, key=lambda c: c[1], reverse=True)[:SLOWEST]
         if slowest:
             notes["syscalls_slowest"] = "; ".join(f"{n} {ns / 1e6:.3f} ms" + (f" {p}" if p else "")

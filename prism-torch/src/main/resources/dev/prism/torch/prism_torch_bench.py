@@ -88,8 +88,14 @@ def parse_args(argv):
                    help="fsdp_load: PRISM's (the save untimed) or MLPerf Storage v3's checkpointing")
     p.add_argument("--accelerator-memory", type=int, default=80 << 30,
                    help="procedure=mlperf: one accelerator's memory, checked before the run (Java)")
-    p.add_argument("--format", default="dcp", choices=("dcp", "safetensors"),
-                   help="fsdp_*: DCP's own files, or the model's weights as Hugging Face safetensors")
+    p.add_argument("--format", default="dcp", help="fsdp_*: dcp or safetensors; dataloader: files or a format of"
+                   " prism_formats.py (parquet, arrow, tar_shards, indexed, image_folder, safetensors)")
+    p.add_argument("--samples", type=int, default=1000, help="dataloader of a format: samples of a generated dataset")
+    p.add_argument("--sample-size", type=int, default=32 << 10, help="dataloader of a format: bytes per sample")
+    p.add_argument("--size-jitter", type=float, default=0.0, help="dataloader of a format: sizes within ± this share")
+    p.add_argument("--row-group", type=int, default=1 << 20, help="dataloader of parquet: bytes per row group")
+    p.add_argument("--classes", type=int, default=100, help="dataloader of image_folder: class directories")
+    p.add_argument("--shuffle-buffer", type=int, default=1000, help="dataloader of tar_shards: WebDataset's buffer")
     p.add_argument("--consolidate", default="none", choices=("none", "one_rank", "every_rank"),
                    help="fsdp_* safetensors: merge the ranks' files into full ones on rank 0 or spread over every rank")
     p.add_argument("--syscalls", default="off", choices=("off", "kernel", "python"),
@@ -522,6 +528,8 @@ def main(argv):
         rec.write(args.out, extra=extra)
     except ValidationError as e:
         rec.write(args.out, "FAIL", {"kind": "VALIDATION", "message": str(e), "rank": rank})
+    except DataReadError as e:  # its message names the call, the file and the errno: no traceback to add
+        rec.write(args.out, "FAIL", {"kind": "EXCEPTION", "message": str(e), "rank": rank})
     except BaseException as e:
         rec.write(args.out, "FAIL", {"kind": "EXCEPTION", "rank": rank,
                                      "message": f"{type(e).__name__}: {e}\n{traceback.format_exc()}"})
@@ -1559,6 +1567,8 @@ def generate_dataset(root, files, size, layout, shards):
 
 def dataloader(args, rec, rank, world, device):
     """Every rank reads its DistributedSampler share of a dataset's files through a torch DataLoader."""
+    if args.format != "files" or (args.dataset and prism_formats().is_format_dataset(args.dataset)):
+        return format_dataloader(args, rec, rank, world, device)
     from torch.utils.data import DataLoader
     from torch.utils.data.distributed import DistributedSampler
     kept = bool(args.dataset)
@@ -1637,6 +1647,164 @@ def dataloader(args, rec, rank, world, device):
     missed = len(files) - len(set().union(*map(set, everyone)))
     if missed:
         raise ValidationError(f"the ranks together read {len(files) - missed} of the {len(files)} files of {root}")
+    dist.barrier()
+    return {}
+
+
+def prism_formats():
+    """prism_formats.py, beside this script"""
+    import prism_formats as formats
+    return formats
+
+
+class FormatSamples(torch.utils.data.IterableDataset):
+    """A rank's units of one epoch (row groups, tar shards or single samples) read as the format is read; each worker
+    takes every num_workers-th unit. Items: (index, tensor, read nanoseconds, failure, syscalls=python's calls)."""
+
+    def __init__(self, root, manifest, checks, units, args, seed):
+        self.root, self.manifest, self.checks, self.units, self.seed = root, manifest, checks, units, seed
+        self.mmap, self.shuffle, self.shuffle_buffer = flag(args.mmap), flag(args.shuffle), args.shuffle_buffer
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        units, seed = self.units, self.seed
+        if info is not None:
+            units, seed = units[info.id::info.num_workers], seed * 1009 + info.id
+            if INTERPOSER is not None:
+                INTERPOSER.take()  # the fork copied the rank's own calls: the worker reports only its own
+        for index, data, nanos, failure, calls in prism_formats().sample_stream(
+                self.root, self.manifest, units, self.checks, self.mmap, self.shuffle, self.shuffle_buffer, seed,
+                INTERPOSER):
+            yield index, torch.frombuffer(bytearray(data), dtype=torch.uint8), nanos, failure, calls
+
+
+class DataReadError(Exception):
+    """A read of the dataset failed in a worker: the call, the file and the errno, as the worker saw them."""
+
+
+def collate_format(samples):
+    return tuple(list(field) for field in zip(*samples))
+
+
+def faults_with_workers():
+    """(minor, major) page faults of this process and of its reaped children, the DataLoader's workers
+    (/proc/self/stat fields 10-13)"""
+    try:
+        with open("/proc/self/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[7]) + int(fields[8]), int(fields[9]) + int(fields[10])
+    except (OSError, IndexError, ValueError):
+        return -1, -1
+
+
+def format_dataloader(args, rec, rank, world, device):
+    """Every rank reads its share of a dataset in a training format (prism_formats.py) through a torch DataLoader:
+    parquet by row group, arrow through datasets, tar shards streamed, indexed by mmap, image folders file by file,
+    safetensors by tensor name. Each sample delivered is checked; the ranks together deliver every sample once."""
+    from torch.utils.data import DataLoader
+    formats = prism_formats()
+    kept = bool(args.dataset)
+    root = args.dataset if kept else os.path.join(args.shared_dir, "dataset")
+    if not kept:
+        if rank == 0:
+            with rec.time("generate_dataset"):
+                os.mkdir(root)
+                formats.create(root, args.format, args.samples, args.sample_size, args.size_jitter, args.shard_size,
+                               args.row_group, args.classes)
+        dist.barrier()
+    manifest = formats.read_manifest(root)
+    if kept and args.format not in ("files", manifest["format"]):
+        raise ValidationError(f"{root} is a {manifest['format']} dataset, not {args.format}")
+    if manifest["format"] == "arrow":
+        import datasets  # imported before the clock, as a training script does at its top
+        datasets.disable_progress_bars()
+    elif manifest["format"] == "parquet":
+        import pyarrow.parquet  # noqa: F401
+    checks = formats.Checks(root, manifest["samples"])
+    files = [os.path.join(root, f["path"]) for f in manifest["files"]]
+    units = formats.units_of(manifest)
+    rec.notes["dataset"] = (f"{manifest['format']}: {manifest['samples']} samples, {manifest['bytes']} bytes in"
+                            f" {len(files)} files of {root}" + (" (kept)" if kept else ""))
+    rec.notes["format"] = manifest["format"]
+    warm_up_workers(args.batch_size, args.num_workers, device)
+    residency = Residency()
+    seen = []
+    for epoch in range(args.epochs):
+        share = formats.share_of(units, rank, world, epoch, flag(args.shuffle))
+        expected = sum(u[3] for u in share)
+        loader = DataLoader(FormatSamples(root, manifest, checks, share, args, seed=epoch * world + rank),
+                            batch_size=args.batch_size, num_workers=args.num_workers, collate_fn=collate_format,
+                            pin_memory=device.type == "cuda")
+        if flag(args.drop_cache):
+            dist.barrier()
+            with rec.time("drop_cache"):
+                rec.count("files_dropped", drop_from_page_cache(files, sync=not kept))
+        resident, pages = residency.pages(files)
+        rec.count("resident_pages_before_read", resident)
+        rec.count("pages_before_read", pages)
+        dist.barrier()
+        io_before, faults_before = storage_read_bytes(), faults_with_workers()
+        epoch_window = rec.window().__enter__()
+        epoch_start = time.perf_counter_ns()
+        batches = iter(loader)
+        rec.record("start_workers", time.perf_counter_ns() - epoch_start)
+        delivered = count = 0
+        failed = None
+        while True:
+            asked = time.perf_counter_ns()
+            try:
+                indices, tensors, nanos, failures, calls = next(batches)
+            except StopIteration:
+                break
+            if device.type == "cuda":
+                tensors = [t.to(device, non_blocking=True) for t in tensors]
+                synchronize(device)
+            rec.record("batch", time.perf_counter_ns() - asked)
+            for index, tensor, sample_nanos, failure, worker_calls in zip(indices, tensors, nanos, failures, calls):
+                if worker_calls and INTERPOSER is not None:
+                    INTERPOSER.calls.extend(worker_calls)
+                if failure is not None:
+                    failed = failed or (failure[0], f"rank {rank}: {failure[1]}")
+                    continue
+                rec.record("sample", sample_nanos)
+                delivered += tensor.numel()
+                seen.append(index)
+                count += 1
+            if failed:
+                break  # the other ranks still finish their share: every rank learns of it below, not by a lost peer
+        del batches  # its workers have ended and been reaped: their reads and faults count in /proc/self
+        verdicts = [None] * world
+        dist.all_gather_object(verdicts, failed)
+        first = next((v for v in verdicts if v), None)
+        if first:
+            kind, message = first
+            raise ValidationError(message) if kind == "corrupt" else DataReadError(message)
+        epoch_nanos = time.perf_counter_ns() - epoch_start
+        epoch_window.__exit__(None, None, None)
+        rec.record("epoch", epoch_nanos)
+        rec.timed_phase_ns += epoch_nanos
+        rec.count("samples", count)
+        io_after, faults_after = storage_read_bytes(), faults_with_workers()
+        if io_before >= 0 and io_after >= 0:
+            rec.count("storage_read_bytes", io_after - io_before)
+        if faults_before[0] >= 0 and faults_after[0] >= 0:
+            rec.count("minor_faults", faults_after[0] - faults_before[0])
+            rec.count("major_faults", faults_after[1] - faults_before[1])
+        rec.bytes["sample"] = rec.bytes.get("sample", 0) + delivered
+        rec.bytes["epoch"] = rec.bytes["sample"]
+        if count != expected:
+            raise ValidationError(f"rank {rank} was handed {count} samples in epoch {epoch + 1}, its share is {expected}")
+    for phase in ("sample", "batch"):
+        rec.elapsed[phase] = rec.timed_phase_ns
+    if rec.counters.get("storage_read_bytes", -1) >= 0 and rec.bytes.get("sample"):
+        rec.notes["read_amplification"] = (f"{rec.counters['storage_read_bytes'] / rec.bytes['sample']:.3f}"
+                                           " (bytes read from storage ÷ bytes of the samples delivered)")
+    everyone = [None] * world
+    dist.all_gather_object(everyone, seen)
+    delivered_all = [i for part in everyone for i in part]
+    if len(delivered_all) != manifest["samples"] * args.epochs or len(set(delivered_all)) != manifest["samples"]:
+        raise ValidationError(f"the ranks together were handed {len(delivered_all)} samples, {len(set(delivered_all))}"
+                              f" of them distinct, in {args.epochs} epoch(s) of the {manifest['samples']} of {root}")
     dist.barrier()
     return {}
 

@@ -39,7 +39,8 @@ import java.util.Map;
 public final class TorchRunLauncher implements Launcher {
     private static final String SCRIPT = "prism_torch_bench.py";
     /** The script and the modules it imports (a preset's shards, the Python attribution), copied side by side */
-    private static final List<String> SCRIPTS = List.of(SCRIPT, "prism_shards.py", "prism_dcp_job.py", "prism_interpose.py");
+    private static final List<String> SCRIPTS = List.of(SCRIPT, "prism_shards.py", "prism_dcp_job.py", "prism_interpose.py",
+            "prism_formats.py");
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final TorchRun torchRun;
