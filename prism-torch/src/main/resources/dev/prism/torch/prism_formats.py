@@ -128,6 +128,12 @@ def create(root, fmt, samples, size, jitter=0.0, shard_size=64 << 20, row_group=
                                  shard_size=shard_size)
     with exclusive(os.path.join(root, CHECKS)) as f:
         f.write(checks.tobytes())
+    for entry in files:  # durable before the manifest says the dataset is whole (and a later drop can evict it)
+        fd = open_regular(os.path.join(root, entry["path"]))
+        try:
+            os.fdatasync(fd)
+        finally:
+            os.close(fd)
     manifest = {"schema": SCHEMA, "format": fmt, "seed": seed, "samples": samples, "sampleSize": size,
                 "sizeJitter": jitter, "shardSize": shard_size, "rowGroup": row_group, "classes": classes,
                 "bytes": int(checks[:, 0].sum(dtype=np.int64)), "files": files, "layout": layout}
