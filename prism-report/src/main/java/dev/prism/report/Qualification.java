@@ -69,6 +69,8 @@ public final class Qualification {
         READ_BYTES_PER_RANK,
         /** files read per second by the slowest rank, over its timed phase */
         READ_FILES_PER_RANK,
+        /** samples delivered per second by the slowest rank's DataLoader, over its epoch */
+        SAMPLES_PER_RANK,
         /** the p99 of an operation's latency, over every rank */
         P99,
         /** the mean of an operation's latency (for operations a rank makes once or a few times) */
@@ -81,7 +83,8 @@ public final class Qualification {
 
         /** @return whether higher is better */
         public boolean isRate() {
-            return this == WRITE_BYTES_PER_RANK || this == READ_BYTES_PER_RANK || this == READ_FILES_PER_RANK;
+            return this == WRITE_BYTES_PER_RANK || this == READ_BYTES_PER_RANK || this == READ_FILES_PER_RANK
+                    || this == SAMPLES_PER_RANK;
         }
     }
 
@@ -331,6 +334,21 @@ public final class Qualification {
             section("data").put("samplesPerSecondPerGpu", positive("data.samplesPerSecondPerGpu", samplesPerSecondPerGpu))
                     .put("bytesPerSample", positive("data.bytesPerSample", bytesPerSample).bytes())
                     .put("filesPerSample", (int) positive("data.filesPerSample", filesPerSample));
+            return this;
+        }
+
+        /**
+         * @param format   the format the job trains from ({@code data.format}): with one other than files the data
+         *                 requirement is measured by {@code dataloader} reading that format, samples of
+         *                 {@code bytesPerSample}, and judged in samples per second per GPU
+         * @param rowGroup parquet's row group ({@code data.rowGroup}); null: the dataloader's default
+         */
+        public Builder dataFormat(dev.prism.torch.TorchDataFormat format, DataSize rowGroup) {
+            com.fasterxml.jackson.databind.node.ObjectNode d = section("data");
+            d.put("format", Objects.requireNonNull(format, "format").label().replace('_', '-'));
+            if (rowGroup != null) {
+                d.put("rowGroup", positive("data.rowGroup", rowGroup).bytes());
+            }
             return this;
         }
 

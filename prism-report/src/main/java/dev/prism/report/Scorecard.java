@@ -135,7 +135,7 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
         }
         RunResult run = runs.get(index);
         String evidence = run.runId() + "/" + String.format(Locale.ROOT, "%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks());
-        String basis = basis(r, tasks, jobRanks) + busy(run.conditions());
+        String basis = basis(r, tasks, jobRanks) + amplification(run) + busy(run.conditions());
         if (!run.passed()) {
             return new Row(r, Double.NaN, Double.NaN, Double.NaN, run.repetitions().size(), Verdict.FAIL,
                     basis + "; the run " + run.status() + "ED: " + run.failure().message(), evidence);
@@ -209,7 +209,8 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
                     if (m == null || m.count() == 0 || rank.phaseNanos() <= 0) {
                         continue;
                     }
-                    double amount = r.measure() == Measure.READ_FILES_PER_RANK ? m.count() : m.bytes();
+                    double amount = r.measure() == Measure.READ_FILES_PER_RANK || r.measure() == Measure.SAMPLES_PER_RANK
+                            ? m.count() : m.bytes();
                     double rate = amount / (rank.phaseNanos() / 1e9);
                     slowest = Double.isNaN(slowest) ? rate : Math.min(slowest, rate);
                 }
@@ -237,6 +238,22 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
                 + " service was not measured", tasks, jobRanks, jobRanks);
     }
 
+    /**
+     * @return for a dataloader's run, the read amplification beside its rate: bytes the ranks and their workers read
+     *         from storage ({@code storage_read_bytes}, the kernel's) ÷ bytes of the samples delivered; empty otherwise
+     */
+    static String amplification(RunResult run) {
+        Long read = run.counters().get("storage_read_bytes");
+        Measurement delivered = run.measurements().get("sample");
+        if (read == null || read < 0 || delivered == null || delivered.bytes() <= 0) {
+            return "";
+        }
+        double perRepetition = (double) delivered.bytes() / Math.max(1, run.repetitions().size());
+        return String.format(Locale.ROOT, "; read amplification %.2f (bytes read from storage ÷ bytes of the samples"
+                + " delivered%s)", read / perRepetition, read == 0 ? ": the kernel counted none from storage, a warm"
+                + " cache or a filesystem whose reads it does not count" : "");
+    }
+
     /** @return where the host was busy while the run measured, a clause naming the figures; empty otherwise */
     static String busy(dev.prism.HostConditions c) {
         List<String> said = c.differences(dev.prism.HostConditions.IDLE);
@@ -255,6 +272,7 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
         return switch (r.measure()) {
             case WRITE_BYTES_PER_RANK, READ_BYTES_PER_RANK -> QualificationFile.decimal(v) + "/s";
             case READ_FILES_PER_RANK -> String.format(Locale.ROOT, "%.4g files/s", v);
+            case SAMPLES_PER_RANK -> String.format(Locale.ROOT, "%.4g samples/s", v);
             default -> Formats.latency(v);
         };
     }

@@ -13,6 +13,7 @@ import dev.prism.report.Qualification.Requirement;
 import dev.prism.torch.FsdpSave;
 import dev.prism.torch.ParallelLayout;
 import dev.prism.torch.TorchBenchmarks;
+import dev.prism.torch.TorchDataFormat;
 import dev.prism.torch.TorchModel;
 import dev.prism.torch.TorchOptimizer;
 import dev.prism.torch.TorchPrecision;
@@ -216,9 +217,26 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
     }
 
     private static List<Requirement> data(JsonNode d, int ranks, double headroom, String room) {
-        known(d, "data", "samplesPerSecondPerGpu", "bytesPerSample", "filesPerSample", "measureFiles");
+        known(d, "data", "samplesPerSecondPerGpu", "bytesPerSample", "filesPerSample", "measureFiles", "format", "rowGroup",
+                "shardSize", "measureSamples");
         double samples = number(d, "data.samplesPerSecondPerGpu", 0.001, 1e7);
         long perSample = size(d, "data.bytesPerSample", null);
+        TorchDataFormat format = TorchDataFormat.FILES;
+        if (d.has("format")) {
+            String given = d.path("format").asText();
+            format = java.util.Arrays.stream(TorchDataFormat.values()).filter(f -> f.label().replace('_', '-').equals(given))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("data.format must be one of "
+                            + String.join(", ", java.util.Arrays.stream(TorchDataFormat.values())
+                            .map(f -> f.label().replace('_', '-')).toList()) + ", was " + d.path("format")));
+        }
+        if (format != TorchDataFormat.FILES) {
+            return formatData(d, format, samples, perSample, ranks, headroom, room);
+        }
+        for (String field : new String[]{"rowGroup", "shardSize", "measureSamples"}) {
+            if (d.has(field)) {
+                throw new IllegalArgumentException("data." + field + " applies to a data.format other than files");
+            }
+        }
         long files = d.has("filesPerSample") ? integer(d, "data.filesPerSample", 1, 100_000) : 1;
         long fileSize = Math.max(1, perSample / files);
         long measureFiles = d.has("measureFiles") ? integer(d, "data.measureFiles", 8, 1_000_000) : 512;
@@ -238,6 +256,45 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
                 new Requirement("data_files", statement, String.format(Locale.ROOT, "%s files/s per GPU, %s files/s aggregate%s%s",
                         trim(filesPerGpu), trim(filesPerGpu * ranks), room, how),
                         filesPerGpu, Measure.READ_FILES_PER_RANK, read, "file"));
+    }
+
+    /**
+     * A job that trains from a format: the GPUs' demand in samples and bytes per second, measured by the dataloader
+     * reading that format with the page cache dropped, samples of the job's size, shared by the ranks run.
+     */
+    private static List<Requirement> formatData(JsonNode d, TorchDataFormat format, double samples, long perSample,
+                                                int ranks, double headroom, String room) {
+        if ((d.has("filesPerSample") && d.path("filesPerSample").asLong() != 1) || d.has("measureFiles")) {
+            throw new IllegalArgumentException("data.filesPerSample and data.measureFiles apply to data.format files; a "
+                    + format.label().replace('_', '-') + " sample is one record of its format");
+        }
+        long measureSamples = d.has("measureSamples") ? integer(d, "data.measureSamples", 64, 100_000_000) : 4096;
+        dev.prism.torch.Dataloader read = TorchBenchmarks.dataloader().format(format).samples((int) measureSamples)
+                .sampleSize(DataSize.ofBytes(Math.max(16, perSample))).dropCache(true);
+        if (d.has("rowGroup")) {
+            if (format != TorchDataFormat.PARQUET) {
+                throw new IllegalArgumentException("data.rowGroup applies to data.format parquet, was "
+                        + format.label().replace('_', '-'));
+            }
+            read = read.rowGroup(DataSize.ofBytes(size(d, "data.rowGroup", null)));
+        }
+        if (d.has("shardSize")) {
+            read = read.shardSize(DataSize.ofBytes(size(d, "data.shardSize", null)));
+        }
+        double samplesPerGpu = samples * headroom;
+        double bytesPerGpu = samples * perSample * headroom;
+        String name = format.label().replace('_', '-');
+        String statement = String.format(Locale.ROOT, "data loading from %s: %s samples/s per GPU × %s, %d GPU(s)", name,
+                trim(samples), asGiven(perSample), ranks);
+        String how = String.format(Locale.ROOT, "; %d samples of %s in %s read by a DataLoader (2 workers per rank) with"
+                + " the page cache dropped, shared by the ranks, every sample checked", measureSamples, asGiven(perSample), name);
+        return List.of(
+                new Requirement("data_samples", statement, String.format(Locale.ROOT, "%s samples/s per GPU, %s samples/s"
+                        + " aggregate%s%s", trim(samplesPerGpu), trim(samplesPerGpu * ranks), room, how),
+                        samplesPerGpu, Measure.SAMPLES_PER_RANK, read, "sample"),
+                new Requirement("data_bytes", statement, String.format(Locale.ROOT, "%s/s per GPU, %s/s aggregate%s%s",
+                        decimal(bytesPerGpu), decimal(bytesPerGpu * ranks), room, how),
+                        bytesPerGpu, Measure.READ_BYTES_PER_RANK, read, "sample"));
     }
 
     private static List<Requirement> environment(JsonNode e) {
