@@ -135,7 +135,7 @@ public final class Report {
                 .replace("</", "<\\/");
         return HtmlPage.fill(Map.ofEntries(Map.entry("chart.js", chartJs), Map.entry("banner", tables.banner()),
                 Map.entry("history", historySection), Map.entry("history.data", historyData), Map.entry("summary", tables.summary()),
-                Map.entry("interfaces", breakdowns.interfaces()),
+                Map.entry("interfaces", breakdowns.interfaces()), Map.entry("formats", breakdowns.formats()),
                 Map.entry("attribution", breakdowns.fileCalls()),
                 Map.entry("tables", tables.measurements()), Map.entry("data", data)));
     }

@@ -35,6 +35,35 @@ class BreakdownTablesTest {
                 }).build();
     }
 
+    /** A stand-in for a dataloader run of one format: 100 samples of 1 KiB at a given latency, and the kernel's counts */
+    private static Benchmark loader(String format, long sampleNanos, long readBytes) {
+        List<Parameter<?>> declared = List.of(Parameter.ofString("format", "files", "the format"),
+                Parameter.ofString("samples", "100", "samples"), Parameter.ofString("sample_size", "1KiB", "size"),
+                Parameter.ofString("row_group", "", "parquet's"), Parameter.ofString("num_workers", "2", "workers"));
+        return Benchmark.builder("dataloader").parameters(Parameters.defaults(declared).withText(Map.of("format", format,
+                        "row_group", format.equals("parquet") ? "1MiB" : "-")))
+                .run(ctx -> {
+                    for (int i = 0; i < 100; i++) {
+                        ctx.record("sample", sampleNanos);
+                    }
+                    ctx.addBytes("sample", 100 * 1024);
+                    ctx.addCounter("storage_read_bytes", readBytes);
+                    ctx.addCounter("major_faults", 5);
+                }).build();
+    }
+
+    @Test
+    void formatsOfTheSameSamples_sitSideBySide_withTheirReadAmplification() throws Exception {
+        List<RunResult> runs = new ArrayList<>();
+        runs.addAll(Scenario.builder().target(target).benchmark(loader("parquet", 50_000, 2 * 102_400)).build().execute().runs());
+        runs.addAll(Scenario.builder().target(target).benchmark(loader("tar-shards", 20_000, 102_400)).build().execute().runs());
+        String html = Report.of(Map.of("here", runs)).html();
+        assertThat(html).contains("Data formats side by side").contains("100 × 1KiB samples, num_workers=2 at 1 task(s)")
+                .contains("<td>parquet row_group=1MiB</td>").contains("<td>tar-shards row_group=-</td>")
+                // read_bytes twice the samples' bytes for parquet, once for tar; 5 major faults over 100 samples
+                .contains("<td>2.00</td>").contains("<td>1.00</td>").contains("<td>50.0</td>");
+    }
+
     @Test
     void interfacesSideBySide_andFileCalls_appearInThePage() throws Exception {
         List<RunResult> runs = new ArrayList<>();

@@ -61,6 +61,125 @@ public final class BreakdownTables {
                 + html;
     }
 
+    /** The dataloader's parameters that say how a dataset is stored, not which samples it holds or how they are read. */
+    private static final List<String> STORAGE = List.of("format", "dataset", "files", "file_size", "layout", "shards",
+            "samples", "sample_size", "shard_size", "row_group", "classes", "shuffle_buffer", "mmap");
+
+    /**
+     * @return per set, each group of dataloader runs that read the same samples (their count and size, a dataset of
+     *         files counting a file as a sample) the same way (workers, batches, shuffle, cache, ranks), one row per
+     *         format: samples per second over the ranks and at the slowest rank, bytes per second, a sample's p50 and
+     *         p99, a batch's p99, the read amplification and the major page faults per 1,000 samples
+     */
+    public String formats() {
+        StringBuilder html = new StringBuilder();
+        for (Map.Entry<String, List<RunResult>> set : sets.entrySet()) {
+            Map<String, List<RunResult>> groups = new LinkedHashMap<>();
+            for (RunResult r : set.getValue()) {
+                if (!r.benchmark().equals("dataloader") || !r.passed() || !r.measurements().containsKey("sample")) {
+                    continue;
+                }
+                Map<String, String> p = r.parameters();
+                boolean files = !p.containsKey("format") || p.get("format").equals("files");
+                Map<String, String> read = new LinkedHashMap<>(p);
+                STORAGE.forEach(read::remove);
+                String samples = files ? p.getOrDefault("files", "?") + " × " + p.getOrDefault("file_size", "?")
+                        : p.getOrDefault("samples", "?") + " × " + p.getOrDefault("sample_size", "?");
+                read.remove("size_jitter");
+                String jitter = p.containsKey("size_jitter") && !p.get("size_jitter").equals("0.0") ? " ± " + p.get("size_jitter") : "";
+                groups.computeIfAbsent(samples + jitter + " samples, " + Formats.parameters(read) + " at " + r.tasks()
+                        + " task(s)", k -> new ArrayList<>()).add(r);
+            }
+            for (Map.Entry<String, List<RunResult>> g : groups.entrySet()) {
+                if (g.getValue().size() < 2) {
+                    continue;
+                }
+                html.append("<h3>").append(escape(set.getKey() + ": " + g.getKey())).append("</h3><table><tr><th>format</th>"
+                        + "<th>samples/s</th><th>samples/s, slowest rank</th><th>MiB/s</th><th>sample p50</th><th>sample p99</th>"
+                        + "<th>batch p99</th><th>read amplification</th><th>major faults per 1,000 samples</th></tr>");
+                for (RunResult r : g.getValue()) {
+                    html.append("<tr><td>").append(escape(storage(r))).append("</td>");
+                    FormatFigures f = FormatFigures.of(r);
+                    Measurement sample = r.measurements().get("sample");
+                    Measurement batch = r.measurements().get("batch");
+                    html.append(cell(f.samplesPerSecond(), "%.0f")).append(cell(f.slowestRankSamplesPerSecond(), "%.0f"))
+                            .append(cell(f.bytesPerSecond() / (1 << 20), "%.1f"))
+                            .append("<td>").append(Formats.latency(sample.p50Nanos())).append("</td><td>")
+                            .append(Formats.latency(sample.p99Nanos())).append("</td><td>")
+                            .append(batch == null || batch.count() == 0 ? "-" : Formats.latency(batch.p99Nanos())).append("</td>")
+                            .append(cell(f.readAmplification(), "%.2f")).append(cell(f.majorFaultsPerThousand(), "%.1f"))
+                            .append("</tr>");
+                }
+                html.append("</table>");
+            }
+        }
+        return html.isEmpty() ? "" : "<h2>Data formats side by side</h2><p>The same samples read by a DataLoader from"
+                + " each format: samples/s over every rank (the samples of a repetition over its slowest rank's epoch) and"
+                + " at the slowest rank, a sample's latency as its reader handed it over (a row group's or a member's read"
+                + " falls on the first sample that waits for it), and the read amplification: bytes the ranks and their"
+                + " workers read from storage (the kernel's read_bytes) ÷ bytes of the samples delivered.</p>" + html;
+    }
+
+    /** @return the format and the settings of it a run recorded, e.g. {@code parquet row_group=1MiB} */
+    private static String storage(RunResult r) {
+        Map<String, String> p = r.parameters();
+        Map<String, String> own = new LinkedHashMap<>();
+        for (String key : List.of("layout", "shards", "shard_size", "row_group", "classes", "shuffle_buffer", "mmap")) {
+            if (p.containsKey(key)) {
+                own.put(key, p.get(key));
+            }
+        }
+        return p.getOrDefault("format", "files") + (own.isEmpty() ? "" : " " + Formats.parameters(own));
+    }
+
+    private static String cell(double value, String format) {
+        return Double.isNaN(value) ? "<td>-</td>" : "<td>" + String.format(java.util.Locale.ROOT, format, value) + "</td>";
+    }
+
+    /** A dataloader run's figures per repetition, as means over its repetitions. */
+    record FormatFigures(double samplesPerSecond, double slowestRankSamplesPerSecond, double bytesPerSecond,
+                         double readAmplification, double majorFaultsPerThousand) {
+        static FormatFigures of(RunResult r) {
+            double rate = 0;
+            double slowest = 0;
+            double bytes = 0;
+            int reps = 0;
+            for (dev.prism.RepetitionResult rep : r.repetitions()) {
+                long count = 0;
+                long delivered = 0;
+                long longest = 0;
+                double slow = Double.MAX_VALUE;
+                for (dev.prism.RankResult rank : rep.ranks()) {
+                    Measurement m = rank.measurements().get("sample");
+                    if (m == null || rank.phaseNanos() <= 0) {
+                        continue;
+                    }
+                    count += m.count();
+                    delivered += m.bytes();
+                    longest = Math.max(longest, rank.phaseNanos());
+                    slow = Math.min(slow, m.count() / (rank.phaseNanos() / 1e9));
+                }
+                if (longest > 0) {
+                    rate += count / (longest / 1e9);
+                    bytes += delivered / (longest / 1e9);
+                    slowest += slow;
+                    reps++;
+                }
+            }
+            if (reps == 0) {
+                return new FormatFigures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+            }
+            Measurement sample = r.measurements().get("sample");
+            double perRep = (double) sample.bytes() / r.repetitions().size();
+            double samplesPerRep = (double) sample.count() / r.repetitions().size();
+            Long read = r.counters().get("storage_read_bytes");
+            Long major = r.counters().get("major_faults");
+            return new FormatFigures(rate / reps, slowest / reps, bytes / reps,
+                    read == null || perRep <= 0 ? Double.NaN : read / perRep,
+                    major == null || samplesPerRep <= 0 ? Double.NaN : major * 1000.0 / samplesPerRep);
+        }
+    }
+
     /** @return per set and configuration that attributed its file calls: each call's figures, and the slowest calls */
     public String fileCalls() {
         StringBuilder html = new StringBuilder();
