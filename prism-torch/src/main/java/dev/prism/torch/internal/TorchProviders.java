@@ -84,7 +84,8 @@ public final class TorchProviders {
          * paper suite llama3-70b and llama3-405b at cluster scale (its 8 to 256 tasks play the first ranks of 256- and
          * 512-rank jobs); the frontier suite MLPerf Storage v3's layouts (llama3-8b through MLPerf's own procedure,
          * the others' first ranks with 10 saves and 10 loads), and the loading paths' A/B through torch.save per
-         * model-parallel shard.
+         * model-parallel shard. The dataloader's formats join the standard suite (2,000 samples of 32 KiB in every
+         * format, beside the same as files) and the paper suite (its 800K files of 32 KiB beside the same in tar shards).
          */
         private List<Map<String, String>> frontier(Suite suite) {
             Map<String, String> cycle = Map.of("saves", "10", "loads", "10", "drop_cache", "true");
@@ -92,11 +93,18 @@ public final class TorchProviders {
                 case STANDARD -> switch (name) {
                     case "fsdp_load" -> List.of(Map.of("model", "llama3-8b", "dp", "64", "drop_cache", "true"));
                     case "fsdp_save" -> List.of(Map.of("model", "llama3-8b", "dp", "64", "async_save", "true"));
+                    case "dataloader" -> formats(Map.of("drop_cache", "true"), "2000", "32KiB", FORMATS);
                     default -> List.of();
                 };
-                case PAPER -> name.equals("fsdp_load") ? List.of(
-                        Map.of("model", "llama3-70b", "tp", "8", "pp", "4", "dp", "8", "drop_cache", "true"),
-                        Map.of("model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4", "drop_cache", "true")) : List.of();
+                case PAPER -> switch (name) {
+                    case "fsdp_load" -> List.of(
+                            Map.of("model", "llama3-70b", "tp", "8", "pp", "4", "dp", "8", "drop_cache", "true"),
+                            Map.of("model", "llama3-405b", "tp", "8", "pp", "16", "dp", "4", "drop_cache", "true"));
+                    // the paper's Figure 6: 800K files of 32 KiB, beside the same samples in tar shards
+                    case "dataloader" -> formats(Map.of("num_workers", "8", "batch_size", "64", "drop_cache", "true",
+                            "layout", "sharded", "shards", "1000"), "800000", "32KiB", List.of("files", "tar-shards"));
+                    default -> List.of();
+                };
                 // MLPerf Storage v3's layouts: 8B 1×1×8, 70B 8×1×8, 405B 8×32×2. At the suite's 8 tasks the 8B job is
                 // whole, so it runs MLPerf's own procedure; the 70B and 405B jobs are not (MLPerf defines no subset
                 // run for them), so their first 8 ranks run PRISM's cycles of 10 saves and 10 loads
@@ -114,6 +122,35 @@ public final class TorchProviders {
                 };
                 case QUICK -> List.of();
             };
+        }
+
+        /** The formats the standard suite reads the same samples from: every format, and the same as files. */
+        private static final List<String> FORMATS = List.of("files", "parquet", "arrow", "tar-shards", "indexed",
+                "image-folder", "safetensors");
+
+        /**
+         * @return the dataloader reading {@code samples} of {@code size} from each of {@code formats}: a dataset of
+         *         files holds them as that many files of that size, the others as samples (the files' layout kept to
+         *         files)
+         */
+        private static List<Map<String, String>> formats(Map<String, String> base, String samples, String size,
+                                                         List<String> formats) {
+            List<Map<String, String>> configurations = new java.util.ArrayList<>();
+            for (String format : formats) {
+                Map<String, String> values = new java.util.LinkedHashMap<>(base);
+                values.put("format", format);
+                if (format.equals("files")) {
+                    values.put("files", samples);
+                    values.put("file_size", size);
+                } else {
+                    values.remove("layout");
+                    values.remove("shards");
+                    values.put("samples", samples);
+                    values.put("sample_size", size);
+                }
+                configurations.add(values);
+            }
+            return configurations;
         }
 
         private static Map<String, String> with(Map<String, String> base, String... pairs) {
