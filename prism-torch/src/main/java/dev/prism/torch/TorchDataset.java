@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  *
  * var spec = TorchDataset.builder().format(TorchDataFormat.TAR_SHARDS).samples(1_000)
  *         .sampleSize(DataSize.ofKiB(32)).shardSize(DataSize.ofMiB(8)).build();
- * System.out.println(spec);   // tar-shards: 1000 samples of 32 KiB in shards of 8 MiB, seed 42
+ * System.out.println(spec);   // tar-shards: 1000 samples of 32KiB in shards of 8MiB, seed 42
  * }</pre>
  *
  * @param format     the format

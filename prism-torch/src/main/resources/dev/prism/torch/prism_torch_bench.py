@@ -1702,6 +1702,8 @@ def format_dataloader(args, rec, rank, world, device):
     parquet by row group, arrow through datasets, tar shards streamed, indexed by mmap, image folders file by file,
     safetensors by tensor name. Each sample delivered is checked; the ranks together deliver every sample once."""
     from torch.utils.data import DataLoader
+    # whatever Hugging Face's datasets caches goes under the run's own directory, never the user's home
+    os.environ.setdefault("HF_HOME", os.path.join(args.shared_dir, "hf-home"))
     formats = prism_formats()
     kept = bool(args.dataset)
     root = args.dataset if kept else os.path.join(args.shared_dir, "dataset")
@@ -1743,7 +1745,7 @@ def format_dataloader(args, rec, rank, world, device):
         rec.count("resident_pages_before_read", resident)
         rec.count("pages_before_read", pages)
         dist.barrier()
-        io_before, faults_before = storage_read_bytes(), faults_with_workers()
+        io_before, faults_before = process_io(), faults_with_workers()
         epoch_window = rec.window().__enter__()
         epoch_start = time.perf_counter_ns()
         batches = iter(loader)
@@ -1784,9 +1786,12 @@ def format_dataloader(args, rec, rank, world, device):
         rec.record("epoch", epoch_nanos)
         rec.timed_phase_ns += epoch_nanos
         rec.count("samples", count)
-        io_after, faults_after = storage_read_bytes(), faults_with_workers()
-        if io_before >= 0 and io_after >= 0:
-            rec.count("storage_read_bytes", io_after - io_before)
+        io_after, faults_after = process_io(), faults_with_workers()
+        if "read_bytes" in io_before and "read_bytes" in io_after:
+            rec.count("storage_read_bytes", io_after["read_bytes"] - io_before["read_bytes"])
+            # every read-family call of the rank and its workers: the dataset's, and also the pipes the workers hand
+            # their batches over and /proc; an upper bound of the dataset's read calls (syscalls=kernel names them)
+            rec.count("read_calls_upper_bound", io_after["syscr"] - io_before["syscr"])
         if faults_before[0] >= 0 and faults_after[0] >= 0:
             rec.count("minor_faults", faults_after[0] - faults_before[0])
             rec.count("major_faults", faults_after[1] - faults_before[1])

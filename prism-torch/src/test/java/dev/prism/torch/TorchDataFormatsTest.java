@@ -130,6 +130,9 @@ class TorchDataFormatsTest {
         assertThat(r.measurements().get("syscall:open").count()).isGreaterThanOrEqualTo(SAMPLES);
         assertThat(r.measurements().get("syscall:read").bytes()).isGreaterThanOrEqualTo(
                 r.measurements().get("sample").bytes());
+        // the kernel's count of read calls (the rank's and its workers', pipes included) bounds Python's from above
+        assertThat(r.counters().get("read_calls_upper_bound"))
+                .isGreaterThanOrEqualTo(r.measurements().get("syscall:read").count());
     }
 
     @Test
