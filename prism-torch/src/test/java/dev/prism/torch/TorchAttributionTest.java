@@ -105,6 +105,52 @@ class TorchAttributionTest {
         }
     }
 
+    /**
+     * A DataLoader's reads happen in its workers: one image-folder file slow to open, and one tar shard slow to read,
+     * are named by the rank whose worker read them — in the kernel (the workers are the rank's children) and, for the
+     * open, in Python (each worker hands its calls over with its samples).
+     */
+    @Test
+    void dataloader_whereOneFileIsSlow_namesItFromTheWorkers(@TempDir Path tmp) throws Exception {
+        Path dir = Files.createDirectories(target.resolve("fs"));
+        try (FaultFs fs = FaultFs.mount(dir)) {
+            Path images = fs.mountPoint().resolve("images");
+            Path tars = fs.mountPoint().resolve("tars");
+            TorchDataset.builder().format(TorchDataFormat.IMAGE_FOLDER).samples(200).sampleSize(dev.prism.DataSize.ofKiB(8))
+                    .classes(4).build().create(images, TorchRun.builder().build());
+            TorchDataset.builder().format(TorchDataFormat.TAR_SHARDS).samples(200).sampleSize(dev.prism.DataSize.ofKiB(8))
+                    .shardSize(dev.prism.DataSize.ofKiB(256)).build().create(tars, TorchRun.builder().build());
+            fs.rule("open", "*/sample-000000123.bin", DELAY, null);
+            fs.rule("read", "*/shard-00001.tar", DELAY, null);
+            for (SyscallTracing mode : List.of(SyscallTracing.KERNEL, SyscallTracing.PYTHON)) {
+                if (mode == SyscallTracing.KERNEL) {
+                    bpfIsThere();
+                }
+                String open = mode == SyscallTracing.KERNEL ? "openat" : "open";
+                Path where = Files.createDirectories(target.resolve("runs-" + mode));
+                Dataloader load = TorchBenchmarks.dataloader().dataset(images).syscalls(mode);
+                load = load.torchRun(load.torchRun().toBuilder().environment("TMPDIR", tmp.toString()).build());
+                RunResult r = run(load, where, new CopyOnWriteArrayList<>());
+                assertThat(r.repetitions().get(0).ranks()).as(mode + ": the rank whose worker opened sample 123")
+                        .anySatisfy(rank -> {
+                            assertThat(rank.notes().get("syscalls_slowest")).startsWith(open + " ")
+                                    .contains("sample-000000123.bin");
+                            assertThat(rank.measurements().get("syscall:" + open).maxNanos())
+                                    .isGreaterThanOrEqualTo(DELAY.toNanos());
+                        });
+                if (mode == SyscallTracing.KERNEL) {
+                    // tarfile reads through a file object, which only the kernel sees
+                    Dataloader stream = TorchBenchmarks.dataloader().dataset(tars).syscalls(mode);
+                    stream = stream.torchRun(stream.torchRun().toBuilder().environment("TMPDIR", tmp.toString()).build());
+                    RunResult t = run(stream, where, new CopyOnWriteArrayList<>());
+                    assertThat(t.repetitions().get(0).ranks()).as("the rank whose worker streamed shard 1")
+                            .anySatisfy(rank -> assertThat(rank.notes().get("syscalls_slowest")).startsWith("read ")
+                                    .contains("shard-00001.tar"));
+                }
+            }
+        }
+    }
+
     /** torch.save writes through its C++ writer, then PRISM's script fsyncs the file: the kernel sees the delayed fsync. */
     @Test
     void ddpSave_whereFsyncIsSlow_showsItUnderSyscallFsync(@TempDir Path tmp) throws Exception {
