@@ -75,4 +75,41 @@ class DatasetCliTest {
                 .contains("'files' is not a dataset parameter");
         assertThat(prism("dataset", "verify", target.toString()).err()).contains("holds no manifest.json");
     }
+    @Test
+    void aDatasetInAFormat_isWrittenOnce_verified_andReadWithItsOwnParameters() throws IOException {
+        String missing = null;
+        try {
+            dev.prism.torch.TorchRun.builder().build().checkTorch();
+        } catch (dev.prism.torch.TorchException e) {
+            missing = e.getMessage();
+        }
+        dev.prism.testing.Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        Path dataset = work.resolve("ds-st");
+        Cli.Outcome created = prism("dataset", "create", dataset.toString(), "--format", "safetensors", "-p", "samples=300",
+                "-p", "sample_size=4KiB", "-p", "shard_size=256KiB", "-p", "seed=7");
+        assertThat(created.exit()).as(created.err()).isZero();
+        assertThat(created.out()).contains("safetensors: 300 samples of 4KiB in shards of 256KiB, seed 7")
+                .contains("-p dataset=" + dataset);
+        assertThat(prism("dataset", "verify", dataset.toString()).out()).contains("300 samples, 1.2 MiB: every sample is its seed's");
+        Map<String, String> before = identities(dataset);
+
+        Path target = Files.createDirectories(work.resolve("target"));
+        Cli.Outcome read = prism("run", "dataloader", "--target", target.toString(), "-p", "dataset=" + dataset, "--tasks", "2",
+                "--reps", "1", "-q", "--out", work.resolve("out").toString(), "--run-id", "st");
+        assertThat(read.exit()).as(read.err()).isZero();
+        RunResult run = Results.load(work.resolve("out").resolve("st")).get(0);
+        // the dataset's own format and sizes, not the benchmark's defaults, are what the result records
+        assertThat(run.parameters()).containsEntry("format", "safetensors").containsEntry("samples", "300")
+                .containsEntry("sample_size", "4KiB").doesNotContainKeys("files", "file_size");
+        assertThat(run.counters()).containsEntry("samples", 300L);
+        assertThat(identities(dataset)).isEqualTo(before);
+
+        assertThat(prism("run", "dataloader", "--target", target.toString(), "-p", "dataset=" + dataset, "-p", "format=parquet")
+                .err()).contains("is a safetensors dataset, not format parquet");
+        assertThat(prism("dataset", "create", work.resolve("y").toString(), "--format", "csv").err())
+                .contains("'csv' is not one of files|parquet|arrow|tar-shards|indexed|image-folder|safetensors");
+        assertThat(prism("dataset", "create", dataset.toString(), "--format", "indexed").err()).contains("is not empty");
+        assertThat(prism("dataset", "create", work.resolve("z").toString(), "--format", "parquet", "-p", "files=3").err())
+                .contains("'files' is not a parameter of a parquet dataset");
+    }
 }
