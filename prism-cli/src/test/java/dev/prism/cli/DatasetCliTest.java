@@ -77,13 +77,8 @@ class DatasetCliTest {
     }
     @Test
     void aDatasetInAFormat_isWrittenOnce_verified_andReadWithItsOwnParameters() throws IOException {
-        String missing = null;
-        try {
-            dev.prism.torch.TorchRun.builder().build().checkTorch();
-        } catch (dev.prism.torch.TorchException e) {
-            missing = e.getMessage();
-        }
-        dev.prism.testing.Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        java.util.Optional<String> missing = dev.prism.torch.TorchRun.builder().build().torchMissing();
+        dev.prism.testing.Required.require(missing.isEmpty(), "PRISM_REQUIRE_TORCH", "no torch: " + missing.orElse(""));
         Path dataset = work.resolve("ds-st");
         Cli.Outcome created = prism("dataset", "create", dataset.toString(), "--format", "safetensors", "-p", "samples=300",
                 "-p", "sample_size=4KiB", "-p", "shard_size=256KiB", "-p", "seed=7");

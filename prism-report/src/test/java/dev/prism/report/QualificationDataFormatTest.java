@@ -7,7 +7,6 @@ import dev.prism.testing.Required;
 import dev.prism.torch.TorchBenchmark;
 import dev.prism.torch.TorchBenchmarks;
 import dev.prism.torch.TorchDataFormat;
-import dev.prism.torch.TorchException;
 import dev.prism.torch.TorchRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,13 +69,8 @@ class QualificationDataFormatTest {
 
     @Test
     void theScorecard_judgesTheSlowestRanksSamples_withTheReadAmplification() {
-        String missing = null;
-        try {
-            TorchRun.builder().build().checkTorch();
-        } catch (TorchException e) {
-            missing = e.getMessage();
-        }
-        Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        java.util.Optional<String> missing = TorchRun.builder().build().torchMissing();
+        Required.require(missing.isEmpty(), "PRISM_REQUIRE_TORCH", "no torch: " + missing.orElse(""));
         Qualification q = Qualification.fromJson("""
                 {"job": {"ranks": 16},
                  "data": {"samplesPerSecondPerGpu": 1, "bytesPerSample": "8KiB", "format": "tar-shards",

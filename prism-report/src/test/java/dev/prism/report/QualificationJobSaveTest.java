@@ -6,7 +6,6 @@ import dev.prism.RunResult;
 import dev.prism.testing.Required;
 import dev.prism.testing.TargetWatcher;
 import dev.prism.torch.ParallelLayout;
-import dev.prism.torch.TorchException;
 import dev.prism.torch.TorchModel;
 import dev.prism.torch.TorchOptimizer;
 import dev.prism.torch.TorchPrecision;
@@ -34,13 +33,8 @@ class QualificationJobSaveTest {
 
     @BeforeAll
     static void torchIsThere() {
-        String missing = null;
-        try {
-            TorchRun.builder().build().checkTorch();
-        } catch (TorchException e) {
-            missing = e.getMessage();
-        }
-        Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        java.util.Optional<String> missing = TorchRun.builder().build().torchMissing();
+        Required.require(missing.isEmpty(), "PRISM_REQUIRE_TORCH", "no torch: " + missing.orElse(""));
     }
 
     private static Qualification within(Duration stall) {

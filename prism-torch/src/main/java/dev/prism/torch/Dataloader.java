@@ -29,8 +29,8 @@ import static dev.prism.torch.TorchBenchmark.*;
  */
 public final class Dataloader extends TorchBenchmark {
     /** What it does, as {@code prism list} says it. */
-    static final String DESCRIPTION = "every rank reads its DistributedSampler share of a dataset's files through a torch"
-            + " DataLoader with worker processes";
+    static final String DESCRIPTION = "every rank reads its share of a dataset through a torch DataLoader with worker"
+            + " processes: files, or a training format (parquet, arrow, tar shards, indexed, image folder, safetensors)";
 
     Dataloader(Parameters parameters, TorchRun torchRun) {
         super("dataloader", DESCRIPTION, checked(parameters), torchRun);
@@ -198,7 +198,7 @@ public final class Dataloader extends TorchBenchmark {
         return with(BATCH_SIZE, size);
     }
 
-    /** @param shuffle whether the DistributedSampler shuffles */
+    /** @param shuffle whether each epoch has a new random order (the DistributedSampler's, or of a format's units) */
     public Dataloader shuffle(boolean shuffle) {
         return with(SHUFFLE, shuffle);
     }

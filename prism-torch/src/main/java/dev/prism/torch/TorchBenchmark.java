@@ -86,7 +86,7 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
             DataSize.ofBytes(16), DataSize.ofGiB(1), "a format's generated dataset: bytes of each sample (the mean with"
                     + " size_jitter)");
     /** dataloader of a format: the spread of sample sizes. */
-    public static final Parameter<Double> SIZE_JITTER = Parameter.ofDouble("size_jitter", 0.0, 0.0, 0.9, "",
+    public static final Parameter<Double> SIZE_JITTER = Parameter.ofDouble("size_jitter", 0.0, 0.0, 0.9, "share",
             "a format's generated dataset: each sample's size drawn uniformly within ± this share of sample_size");
     /** dataloader of a format: bytes per shard file. */
     public static final Parameter<DataSize> DATA_SHARD_SIZE = Parameter.ofSize("shard_size", DataSize.ofMiB(64),
@@ -121,10 +121,10 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
             "DataLoader num_workers: reading processes per rank (0: the rank reads itself)");
     /** dataloader: samples per batch. */
     public static final Parameter<Integer> BATCH_SIZE = Parameter.ofInt("batch_size", 16, 1, 65_536, "samples",
-            "DataLoader batch_size: files per batch");
+            "DataLoader batch_size: samples per batch");
     /** dataloader: shuffle. */
     public static final Parameter<Boolean> SHUFFLE = Parameter.ofBoolean("shuffle", true,
-            "DistributedSampler shuffle: a new random order every epoch, else the files in order");
+            "a new random order every epoch (of the files, or of a format's row groups, shards or samples), else in order");
     /** dataloader: passes over the dataset. */
     public static final Parameter<Integer> EPOCHS = Parameter.ofInt("epochs", 1, 1, 100_000, "epochs",
             "passes over the dataset (the page cache is dropped before each with drop_cache)");

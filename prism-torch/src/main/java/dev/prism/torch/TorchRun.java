@@ -117,6 +117,19 @@ public final class TorchRun {
     }
 
     /**
+     * @return why this interpreter cannot run the torch benchmarks (no interpreter, no torch, too old a torch), or
+     *         empty when it can: what a test or a tool asks before it runs one, e.g. to skip
+     */
+    public java.util.Optional<String> torchMissing() {
+        try {
+            checkTorch();
+            return java.util.Optional.empty();
+        } catch (TorchException e) {
+            return java.util.Optional.of(e.getMessage());
+        }
+    }
+
+    /**
      * @return torch's version in the interpreter
      * @throws TorchException saying what is missing: the interpreter, torch, or a new enough torch
      */

@@ -1565,8 +1565,40 @@ def generate_dataset(root, files, size, layout, shards):
         json.dump({"schema": "prism.dataset/1", "seed": 42, "files": entries}, f)
 
 
+def timed_batches(rec, batches, device):
+    """Each batch the loader hands over, the training loop's wait for it recorded as `batch` (on a GPU, until its
+    tensors are on the device): the batch is (indices, tensors, …)"""
+    while True:
+        asked = time.perf_counter_ns()
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        if device.type == "cuda":
+            batch = (batch[0], [t.to(device, non_blocking=True) for t in batch[1]]) + tuple(batch[2:])
+            synchronize(device)
+        rec.record("batch", time.perf_counter_ns() - asked)
+        yield batch
+
+
+def before_epoch(args, rec, residency, paths, kept):
+    """With drop_cache every rank drops `paths` from its node's page cache once every rank has finished the last
+    epoch's reads (with shuffling another rank's last share overlaps this one, and its reads would bring back pages
+    dropped here: 144 of them once, under a CPU hog); then what stayed cached is counted, and the ranks start
+    together. A kept dataset is only read, never synced."""
+    if flag(args.drop_cache):
+        dist.barrier()
+        with rec.time("drop_cache"):
+            rec.count("files_dropped", drop_from_page_cache(paths, sync=not kept))
+    resident, pages = residency.pages(paths)
+    rec.count("resident_pages_before_read", resident)
+    rec.count("pages_before_read", pages)
+    dist.barrier()
+
+
 def dataloader(args, rec, rank, world, device):
-    """Every rank reads its DistributedSampler share of a dataset's files through a torch DataLoader."""
+    """Every rank reads its DistributedSampler share of a dataset's files through a torch DataLoader (a dataset in a
+    training format: format_dataloader)."""
     if args.format != "files" or (args.dataset and prism_formats().is_format_dataset(args.dataset)):
         return format_dataloader(args, rec, rank, world, device)
     from torch.utils.data import DataLoader
@@ -1594,32 +1626,14 @@ def dataloader(args, rec, rank, world, device):
     for epoch in range(args.epochs):
         sampler.set_epoch(epoch)
         share = [paths[i] for i in sorted(set(sampler))]  # this epoch's files of this rank, each once
-        if flag(args.drop_cache):
-            # every rank has finished the last epoch's reads first: with shuffling, another rank's last share overlaps
-            # this one, and its reads would bring back pages dropped here (144 of them once, under a CPU hog)
-            dist.barrier()
-            with rec.time("drop_cache"):
-                rec.count("files_dropped", drop_from_page_cache(share, sync=not kept))
-        resident, pages = residency.pages(share)
-        rec.count("resident_pages_before_read", resident)
-        rec.count("pages_before_read", pages)
-        dist.barrier()
+        before_epoch(args, rec, residency, share, kept)
         io_before = storage_read_bytes()
         epoch_window = rec.window().__enter__()
         epoch_start = time.perf_counter_ns()
         batches = iter(loader)  # starts this epoch's workers: part of the epoch, not of a batch
         rec.record("start_workers", time.perf_counter_ns() - epoch_start)
         read = 0
-        while True:
-            asked = time.perf_counter_ns()
-            try:
-                indices, tensors, nanos = next(batches)
-            except StopIteration:
-                break
-            if device.type == "cuda":
-                tensors = [t.to(device, non_blocking=True) for t in tensors]
-                synchronize(device)
-            rec.record("batch", time.perf_counter_ns() - asked)
+        for indices, tensors, nanos in timed_batches(rec, batches, device):
             for index, tensor, sample_nanos in zip(indices, tensors, nanos):
                 if tensor.numel() != sizes[index]:
                     raise ValidationError(f"{paths[index]}: read {tensor.numel()} bytes, the dataset says {sizes[index]}")
@@ -1737,14 +1751,7 @@ def format_dataloader(args, rec, rank, world, device):
         loader = DataLoader(FormatSamples(root, manifest, checks, share, args, seed=epoch * world + rank),
                             batch_size=args.batch_size, num_workers=args.num_workers, collate_fn=collate_format,
                             pin_memory=device.type == "cuda")
-        if flag(args.drop_cache):
-            dist.barrier()
-            with rec.time("drop_cache"):
-                rec.count("files_dropped", drop_from_page_cache(files, sync=not kept))
-        resident, pages = residency.pages(files)
-        rec.count("resident_pages_before_read", resident)
-        rec.count("pages_before_read", pages)
-        dist.barrier()
+        before_epoch(args, rec, residency, files, kept)
         io_before, faults_before = process_io(), faults_with_workers()
         epoch_window = rec.window().__enter__()
         epoch_start = time.perf_counter_ns()
@@ -1752,16 +1759,7 @@ def format_dataloader(args, rec, rank, world, device):
         rec.record("start_workers", time.perf_counter_ns() - epoch_start)
         delivered = count = 0
         failed = None
-        while True:
-            asked = time.perf_counter_ns()
-            try:
-                indices, tensors, nanos, failures, calls = next(batches)
-            except StopIteration:
-                break
-            if device.type == "cuda":
-                tensors = [t.to(device, non_blocking=True) for t in tensors]
-                synchronize(device)
-            rec.record("batch", time.perf_counter_ns() - asked)
+        for indices, tensors, nanos, failures, calls in timed_batches(rec, batches, device):
             for index, tensor, sample_nanos, failure, worker_calls in zip(indices, tensors, nanos, failures, calls):
                 if worker_calls and INTERPOSER is not None:
                     INTERPOSER.calls.extend(worker_calls)

@@ -20,13 +20,8 @@ final class TorchPresent {
 
     /** Skips the test class (or fails it, under PRISM_REQUIRE_TORCH=1) unless torch can be run. */
     static void require() {
-        String missing = null;
-        try {
-            TorchRun.builder().build().checkTorch();
-        } catch (TorchException e) {
-            missing = e.getMessage();
-        }
-        Required.require(missing == null, "PRISM_REQUIRE_TORCH", "no torch: " + missing);
+        java.util.Optional<String> missing = TorchRun.builder().build().torchMissing();
+        Required.require(missing.isEmpty(), "PRISM_REQUIRE_TORCH", "no torch: " + missing.orElse(""));
     }
 
     /** @return the run of {@code b} by two ranks on {@code target}, within 5 minutes, checked to have passed */
