@@ -163,7 +163,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
             if (!Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS) || channel.size() > (256L << 20)) {
                 throw new IllegalArgumentException(manifest + " is not a regular file of at most 256 MiB");
             }
-            m = JSON.readTree(java.nio.channels.Channels.newInputStream(channel));
+            m = topLevelFields(java.nio.channels.Channels.newInputStream(channel));
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException(directory + " holds no prism-dataset.json: not a dataset written by"
                     + " 'prism dataset create --format'");
@@ -177,6 +177,30 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
                 DataSize.ofBytes(m.path("sampleSize").asLong()), m.path("sizeJitter").asDouble(),
                 DataSize.ofBytes(m.path("shardSize").asLong()), DataSize.ofBytes(m.path("rowGroup").asLong()),
                 m.path("classes").asInt(), m.path("seed").asLong());
+    }
+
+    /**
+     * @return the manifest's top-level fields that are not arrays or objects: streamed, so a manifest listing many
+     *         shards is read in one pass without holding its lists (a benchmark reads it on every copy)
+     */
+    private static JsonNode topLevelFields(InputStream in) throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode fields = JSON.createObjectNode();
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.getFactory().createParser(in)) {
+            if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                return fields;
+            }
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                com.fasterxml.jackson.core.JsonToken value = p.nextToken();
+                if (value == com.fasterxml.jackson.core.JsonToken.START_ARRAY
+                        || value == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                    p.skipChildren();
+                } else {
+                    fields.set(name, JSON.readTree(p));
+                }
+            }
+        }
+        return fields;
     }
 
     /** @return whether {@code directory} holds a dataset of a training format (its {@code prism-dataset.json}) */

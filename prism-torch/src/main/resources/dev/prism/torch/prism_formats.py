@@ -134,9 +134,13 @@ def create(root, fmt, samples, size, jitter=0.0, shard_size=64 << 20, row_group=
             os.fdatasync(fd)
         finally:
             os.close(fd)
+    # an image folder's files follow from the indices (image_path): listing them would grow the manifest with the
+    # samples, so it lists the shards' files only
     manifest = {"schema": SCHEMA, "format": fmt, "seed": seed, "samples": samples, "sampleSize": size,
                 "sizeJitter": jitter, "shardSize": shard_size, "rowGroup": row_group, "classes": classes,
-                "bytes": int(checks[:, 0].sum(dtype=np.int64)), "files": files, "layout": layout}
+                "bytes": int(checks[:, 0].sum(dtype=np.int64)), "fileCount": len(files),
+                "fileBytes": sum(f["bytes"] for f in files), "files": [] if fmt == "image_folder" else files,
+                "layout": layout}
     with exclusive(os.path.join(root, MANIFEST + ".tmp")) as f:
         f.write(json.dumps(manifest).encode())
         f.flush()
@@ -308,6 +312,13 @@ def read_manifest(root):
         if os.path.isabs(entry["path"]) or ".." in entry["path"].split("/"):
             raise DatasetError(f"{path}: file {entry['path']} is outside the dataset")
     return manifest
+
+
+def data_files(root, manifest):
+    """every file holding the dataset's samples (its manifest and checksums not counted)"""
+    if manifest["format"] == "image_folder":
+        return [os.path.join(root, image_path(i, manifest["classes"])) for i in range(manifest["samples"])]
+    return [os.path.join(root, f["path"]) for f in manifest["files"]]
 
 
 # ---- loading, as training reads each format ----
@@ -603,8 +614,8 @@ def main(argv):
         return
     m = create(args.root, args.format, args.samples, args.sample_size, args.size_jitter, args.shard_size,
                args.row_group, args.classes, args.seed)
-    print(json.dumps({"format": m["format"], "samples": m["samples"], "bytes": m["bytes"], "files": len(m["files"]),
-                      "fileBytes": sum(f["bytes"] for f in m["files"])}))
+    print(json.dumps({"format": m["format"], "samples": m["samples"], "bytes": m["bytes"], "files": m["fileCount"],
+                      "fileBytes": m["fileBytes"]}))
 
 
 if __name__ == "__main__":

@@ -1737,7 +1737,7 @@ def format_dataloader(args, rec, rank, world, device):
     elif manifest["format"] == "parquet":
         import pyarrow.parquet  # noqa: F401
     checks = formats.Checks(root, manifest["samples"])
-    files = [os.path.join(root, f["path"]) for f in manifest["files"]]
+    files = formats.data_files(root, manifest)
     units = formats.units_of(manifest)
     rec.notes["dataset"] = (f"{manifest['format']}: {manifest['samples']} samples, {manifest['bytes']} bytes in"
                             f" {len(files)} files of {root}" + (" (kept)" if kept else ""))
