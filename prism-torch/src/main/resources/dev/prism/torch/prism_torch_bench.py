@@ -1799,9 +1799,6 @@ def format_dataloader(args, rec, rank, world, device):
             raise ValidationError(f"rank {rank} was handed {count} samples in epoch {epoch + 1}, its share is {expected}")
     for phase in ("sample", "batch"):
         rec.elapsed[phase] = rec.timed_phase_ns
-    if rec.counters.get("storage_read_bytes", -1) >= 0 and rec.bytes.get("sample"):
-        rec.notes["read_amplification"] = (f"{rec.counters['storage_read_bytes'] / rec.bytes['sample']:.3f}"
-                                           " (bytes read from storage ÷ bytes of the samples delivered)")
     everyone = [None] * world
     dist.all_gather_object(everyone, seen)
     delivered_all = [i for part in everyone for i in part]
