@@ -350,13 +350,15 @@ def share_of(units, rank, world, epoch, shuffle, seed=1234):
 
 
 class Reader:
-    """One worker's open files of a dataset; samples(unit) yields (index, bytes, path) as the format is read."""
+    """One worker's open files of a dataset; samples(unit) yields (index, bytes, path) as the format is read.
+    `opened` holds what the rank opened before the clock (opened_in_rank): the worker uses it, never closes it."""
 
-    def __init__(self, root, manifest, mmap_reads, shuffle, seed):
+    def __init__(self, root, manifest, mmap_reads, shuffle, seed, opened=None):
         self.root, self.manifest, self.mmap_reads, self.shuffle = root, manifest, mmap_reads, shuffle
         self.rng = random.Random(seed)
         self.layout = manifest["layout"]
         self.firsts = [s["first"] for s in self.layout]
+        self.opened = opened or {}
         self.open_files = {}
 
     def path(self, rel):
@@ -389,10 +391,10 @@ class ParquetReader(Reader):
         import pyarrow.parquet as pq
         n, group, _, _ = unit
         path = self.path(self.layout[n]["path"])
-        pf = self.open_files.get(n)
-        if pf is None:
-            pf = self.open_files[n] = pq.ParquetFile(open(open_regular(path), "rb", buffering=0), memory_map=False)
-        table = pf.read_row_group(group, columns=["index", "data"])
+        handle = self.open_files.get(n)
+        if handle is None:  # its footer is read here, by the worker that first needs the file, as streaming loaders do
+            handle = self.open_files[n] = _ParquetHandle(open(open_regular(path), "rb", buffering=0))
+        table = handle.file.read_row_group(group, columns=["index", "data"])
         indices = table.column("index").to_pylist()  # to_numpy's first call imports pandas' glue: 0.4 s in a worker
         data = table.column("data").combine_chunks()
         order = list(range(len(indices)))
@@ -402,12 +404,21 @@ class ParquetReader(Reader):
             yield int(indices[k]), data[k].as_py(), path
 
 
+class _ParquetHandle:
+    def __init__(self, raw):
+        import pyarrow.parquet as pq
+        self.raw, self.file = raw, pq.ParquetFile(raw, memory_map=False)
+
+    def close(self):
+        self.file.close()
+        self.raw.close()
+
+
 class ArrowReader(Reader):
     def samples(self, unit):
-        ds = self.open_files.get("ds")
+        ds = self.opened.get("ds")
         if ds is None:
-            import datasets
-            ds = self.open_files["ds"] = datasets.load_from_disk(self.path("arrow"))
+            ds = self.opened["ds"] = open_arrow(self.root)
         row = ds[unit[2]]
         yield int(row["index"]), row["data"], self.path("arrow")
 
@@ -422,32 +433,48 @@ class TarReader(Reader):
                 yield int(member.name[:-4]), stream.extractfile(member).read(), path
 
 
-class IndexedReader(Reader):
-    def opened(self, n):
-        pair = self.open_files.get(n)
-        if pair is None:
-            stem = self.path(self.layout[n]["path"])
-            fd = open_regular(stem + ".idx")
-            with open(fd, "rb") as f:
-                head = f.read(len(MMIDIDX) + 25)
-                if not head.startswith(MMIDIDX):
-                    raise DatasetError(f"{stem}.idx: not an MMIDIDX index")
-                count = struct.unpack_from("<Q", head, len(MMIDIDX) + 9)[0]
-                sizes = np.frombuffer(f.read(4 * count), dtype=np.int32)
-                pointers = np.frombuffer(f.read(8 * count), dtype=np.int64)
-            import mmap
-            fd = open_regular(stem + ".bin")
-            try:
-                mapped = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
-            finally:
-                os.close(fd)
-            pair = self.open_files[n] = _Mapped(mapped, sizes, pointers, stem + ".bin")
-        return pair
+def open_arrow(root):
+    import datasets
+    return datasets.load_from_disk(os.path.join(root, "arrow"))
 
+
+def map_indexed(stem):
+    """one .bin/.idx pair: the index read (its MMIDIDX header, sizes and offsets), the .bin mapped"""
+    fd = open_regular(stem + ".idx")
+    with open(fd, "rb") as f:
+        head = f.read(len(MMIDIDX) + 25)
+        if not head.startswith(MMIDIDX):
+            raise DatasetError(f"{stem}.idx: not an MMIDIDX index")
+        count = struct.unpack_from("<Q", head, len(MMIDIDX) + 9)[0]
+        sizes = np.frombuffer(f.read(4 * count), dtype=np.int32)
+        pointers = np.frombuffer(f.read(8 * count), dtype=np.int64)
+    import mmap
+    fd = open_regular(stem + ".bin")
+    try:
+        mapped = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+    finally:
+        os.close(fd)
+    return _Mapped(mapped, sizes, pointers, stem + ".bin")
+
+
+def opened_in_rank(root, manifest):
+    """What a training job opens once, in the rank, before its DataLoader starts — Hugging Face's dataset object
+    (load_from_disk maps its Arrow files) and Megatron's indexed dataset (every index read, every .bin mapped) — and
+    its workers inherit; the other formats' files are opened by the worker that first reads them"""
+    if manifest["format"] == "arrow":
+        return {"ds": open_arrow(root)}
+    if manifest["format"] == "indexed":
+        return {n: map_indexed(os.path.join(root, s["path"])) for n, s in enumerate(manifest["layout"])}
+    return {}
+
+
+class IndexedReader(Reader):
     def samples(self, unit):
         index = unit[2]
         n = self.shard_of(index)
-        m = self.opened(n)
+        m = self.opened.get(n)
+        if m is None:
+            m = self.opened[n] = self.open_files[n] = map_indexed(self.path(self.layout[n]["path"]))
         k = index - self.firsts[n]
         at = int(m.pointers[k])
         yield index, m.mapped[at:at + int(m.sizes[k])], m.path  # the slice copies: its pages are faulted in here
@@ -530,12 +557,13 @@ def shuffled(stream, size, rng):
     yield from buffer
 
 
-def sample_stream(root, manifest, units, checks, mmap_reads, shuffle, shuffle_buffer, seed, interposer):
+def sample_stream(root, manifest, units, checks, mmap_reads, shuffle, shuffle_buffer, seed, interposer, opened=None):
     """Yields (index, bytes, read nanoseconds, failure, calls) for `units` in order: read nanoseconds is the time the
     reader took to hand this sample over (the row group or member read it waited for included), the check against
     its size, header and CRC-32 done after the clock; failure is None or what went wrong (a changed byte, an errno),
-    as (kind, message) with kind corrupt or error, so a worker hands it to the rank instead of dying with it; calls are what syscalls=python saw in this worker"""
-    reader = READERS[manifest["format"]](root, manifest, mmap_reads, shuffle, seed)
+    as (kind, message) with kind corrupt or error, so a worker hands it to the rank instead of dying with it; calls are
+    what syscalls=python saw in this worker; opened is what the rank opened before the clock (opened_in_rank)"""
+    reader = READERS[manifest["format"]](root, manifest, mmap_reads, shuffle, seed, opened)
 
     def timed():
         for unit in units:

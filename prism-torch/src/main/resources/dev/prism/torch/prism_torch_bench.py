@@ -1675,8 +1675,9 @@ class FormatSamples(torch.utils.data.IterableDataset):
     """A rank's units of one epoch (row groups, tar shards or single samples) read as the format is read; each worker
     takes every num_workers-th unit. Items: (index, tensor, read nanoseconds, failure, syscalls=python's calls)."""
 
-    def __init__(self, root, manifest, checks, units, args, seed):
+    def __init__(self, root, manifest, checks, units, args, seed, opened):
         self.root, self.manifest, self.checks, self.units, self.seed = root, manifest, checks, units, seed
+        self.opened = opened
         self.mmap, self.shuffle, self.shuffle_buffer = flag(args.mmap), flag(args.shuffle), args.shuffle_buffer
 
     def __iter__(self):
@@ -1688,7 +1689,7 @@ class FormatSamples(torch.utils.data.IterableDataset):
                 INTERPOSER.take()  # the fork copied the rank's own calls: the worker reports only its own
         for index, data, nanos, failure, calls in prism_formats().sample_stream(
                 self.root, self.manifest, units, self.checks, self.mmap, self.shuffle, self.shuffle_buffer, seed,
-                INTERPOSER):
+                INTERPOSER, self.opened):
             yield index, torch.frombuffer(bytearray(data), dtype=torch.uint8), nanos, failure, calls
 
 
@@ -1712,6 +1713,14 @@ def faults_with_workers():
 
 
 def format_dataloader(args, rec, rank, world, device):
+    """format_dataloader_unchecked, a dataset that is not what its manifest says failing the run as a validation"""
+    try:
+        return format_dataloader_unchecked(args, rec, rank, world, device)
+    except prism_formats().DatasetError as e:
+        raise ValidationError(str(e)) from e
+
+
+def format_dataloader_unchecked(args, rec, rank, world, device):
     """Every rank reads its share of a dataset in a training format (prism_formats.py) through a torch DataLoader:
     parquet by row group, arrow through datasets, tar shards streamed, indexed by mmap, image folders file by file,
     safetensors by tensor name. Each sample delivered is checked; the ranks together deliver every sample once."""
@@ -1748,15 +1757,23 @@ def format_dataloader(args, rec, rank, world, device):
     for epoch in range(args.epochs):
         share = formats.share_of(units, rank, world, epoch, flag(args.shuffle))
         expected = sum(u[3] for u in share)
-        loader = DataLoader(FormatSamples(root, manifest, checks, share, args, seed=epoch * world + rank),
-                            batch_size=args.batch_size, num_workers=args.num_workers, collate_fn=collate_format,
-                            pin_memory=device.type == "cuda")
         before_epoch(args, rec, residency, files, kept)
         io_before, faults_before = process_io(), faults_with_workers()
         epoch_window = rec.window().__enter__()
         epoch_start = time.perf_counter_ns()
+        # the dataset object a training script builds before its loader (Hugging Face's, Megatron's), which the
+        # workers inherit: timed apart, inside the epoch, because building it reads storage (load_from_disk read every
+        # byte of the Arrow files here); let go after the epoch, or the rank's mapping would keep its pages cached
+        # through the next epoch's drop
+        opened = formats.opened_in_rank(root, manifest)
+        if opened:
+            rec.record("open_dataset", time.perf_counter_ns() - epoch_start)
+        loader = DataLoader(FormatSamples(root, manifest, checks, share, args, epoch * world + rank, opened),
+                            batch_size=args.batch_size, num_workers=args.num_workers, collate_fn=collate_format,
+                            pin_memory=device.type == "cuda")
+        workers_start = time.perf_counter_ns()
         batches = iter(loader)
-        rec.record("start_workers", time.perf_counter_ns() - epoch_start)
+        rec.record("start_workers", time.perf_counter_ns() - workers_start)
         delivered = count = 0
         failed = None
         for indices, tensors, nanos, failures, calls in timed_batches(rec, batches, device):
@@ -1773,6 +1790,7 @@ def format_dataloader(args, rec, rank, world, device):
             if failed:
                 break  # the other ranks still finish their share: every rank learns of it below, not by a lost peer
         del batches  # its workers have ended and been reaped: their reads and faults count in /proc/self
+        del loader, opened
         verdicts = [None] * world
         dist.all_gather_object(verdicts, failed)
         first = next((v for v in verdicts if v), None)
