@@ -324,8 +324,9 @@ def data_files(root, manifest):
 # ---- loading, as training reads each format ----
 
 def units_of(manifest):
-    """What a rank's share is made of: row groups (parquet), whole shards (tar_shards) or single samples (the formats
-    read at random), as (shard number, row group or -1, first sample, samples)"""
+    """What a rank's share is made of: row groups (parquet) or whole shards (tar_shards), as (shard number, row group
+    or -1, first sample, samples); or, for the formats read at random, the sample indices themselves (a numpy array:
+    8 bytes a sample, so 100 million samples fit where as many tuples would not)"""
     fmt = manifest["format"]
     if fmt == "parquet":
         units = []
@@ -337,16 +338,24 @@ def units_of(manifest):
         return units
     if fmt == "tar_shards":
         return [(n, -1, s["first"], s["count"]) for n, s in enumerate(manifest["layout"])]
-    return [(-1, -1, i, 1) for i in range(manifest["samples"])]
+    return np.arange(manifest["samples"], dtype=np.int64)
 
 
 def share_of(units, rank, world, epoch, shuffle, seed=1234):
     """this rank's units of the epoch: every unit once over all ranks (none padded or repeated), in a new random order
     each epoch with shuffle (the same on every rank: the seed and the epoch), dealt round-robin"""
+    if isinstance(units, np.ndarray):
+        order = np.random.default_rng([seed, epoch]).permutation(units) if shuffle else units
+        return order[rank::world]
     order = list(range(len(units)))
     if shuffle:
         random.Random(seed * 7919 + epoch).shuffle(order)
     return [units[i] for i in order[rank::world]]
+
+
+def samples_in(units):
+    """how many samples `units` hand out"""
+    return len(units) if isinstance(units, np.ndarray) else sum(u[3] for u in units)
 
 
 class Reader:
@@ -419,7 +428,7 @@ class ArrowReader(Reader):
         ds = self.opened.get("ds")
         if ds is None:
             ds = self.opened["ds"] = open_arrow(self.root)
-        row = ds[unit[2]]
+        row = ds[int(unit)]
         yield int(row["index"]), row["data"], self.path("arrow")
 
 
@@ -470,7 +479,7 @@ def opened_in_rank(root, manifest):
 
 class IndexedReader(Reader):
     def samples(self, unit):
-        index = unit[2]
+        index = int(unit)
         n = self.shard_of(index)
         m = self.opened.get(n)
         if m is None:
@@ -490,7 +499,7 @@ class _Mapped:
 
 class ImageFolderReader(Reader):
     def samples(self, unit):
-        index = unit[2]
+        index = int(unit)
         path = self.path(image_path(index, self.manifest["classes"]))
         fd = open_regular(path)
         try:
@@ -507,7 +516,7 @@ class ImageFolderReader(Reader):
 
 class SafetensorsReader(Reader):
     def samples(self, unit):
-        index = unit[2]
+        index = int(unit)
         n = self.shard_of(index)
         path = self.path(self.layout[n]["path"])
         name = f"sample-{index:09d}"

@@ -1756,7 +1756,7 @@ def format_dataloader_unchecked(args, rec, rank, world, device):
     seen = []
     for epoch in range(args.epochs):
         share = formats.share_of(units, rank, world, epoch, flag(args.shuffle))
-        expected = sum(u[3] for u in share)
+        expected = formats.samples_in(share)
         before_epoch(args, rec, residency, files, kept)
         io_before, faults_before = process_io(), faults_with_workers()
         epoch_window = rec.window().__enter__()
