@@ -99,7 +99,8 @@ final class DatasetCommand implements Runnable {
                     .shardSize(p.get(TorchBenchmark.DATA_SHARD_SIZE)).rowGroup(p.get(TorchBenchmark.ROW_GROUP))
                     .classes(p.get(TorchBenchmark.CLASSES));
             if (values.containsKey("seed")) {
-                b.seed(Parameters.defaults(List.of(SEED)).withText(Map.of("seed", values.get("seed"))).get(SEED));
+                b.seed(Parameters.defaults(List.of(TorchDataset.SEED)).withText(Map.of("seed", values.get("seed")))
+                        .get(TorchDataset.SEED));
             }
             TorchDataset dataset = b.build();
             TorchDataset.Created created = dataset.create(directory, TorchRun.builder().timeout(java.time.Duration.ofDays(1)).build());
@@ -111,9 +112,6 @@ final class DatasetCommand implements Runnable {
             return PrismCommand.EXIT_PASSED;
         }
     }
-
-    /** a dataset's seed, as the command line takes it */
-    private static final Parameter<Long> SEED = Parameter.ofLong("seed", 42, 0, 1L << 62, "", "the samples' seed");
 
     @Command(name = "verify", description = "Reads every file DIR's manifest lists and checks its size and MD5, or every"
             + " sample of a training format against its seed; exit 1 on a missing, changed or unlisted file or sample.")

@@ -345,7 +345,7 @@ public final class Qualification {
          */
         public Builder dataFormat(dev.prism.torch.TorchDataFormat format, DataSize rowGroup) {
             com.fasterxml.jackson.databind.node.ObjectNode d = section("data");
-            d.put("format", Objects.requireNonNull(format, "format").label().replace('_', '-'));
+            d.put("format", Objects.requireNonNull(format, "format").text());
             if (rowGroup != null) {
                 d.put("rowGroup", positive("data.rowGroup", rowGroup).bytes());
             }

@@ -243,14 +243,12 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
      *         from storage ({@code storage_read_bytes}, the kernel's) ÷ bytes of the samples delivered; empty otherwise
      */
     static String amplification(RunResult run) {
-        Long read = run.counters().get("storage_read_bytes");
-        Measurement delivered = run.measurements().get("sample");
-        if (read == null || read < 0 || delivered == null || delivered.bytes() <= 0) {
+        double amplification = dev.prism.report.internal.BreakdownTables.readAmplification(run);
+        if (Double.isNaN(amplification)) {
             return "";
         }
-        double perRepetition = (double) delivered.bytes() / Math.max(1, run.repetitions().size());
         return String.format(Locale.ROOT, "; read amplification %.2f (bytes read from storage ÷ bytes of the samples"
-                + " delivered%s)", read / perRepetition, read == 0 ? ": the kernel counted none from storage, a warm"
+                + " delivered%s)", amplification, amplification == 0 ? ": the kernel counted none from storage, a warm"
                 + " cache or a filesystem whose reads it does not count" : "");
     }
 

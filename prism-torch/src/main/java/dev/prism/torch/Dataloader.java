@@ -51,7 +51,7 @@ public final class Dataloader extends TorchBenchmark {
         if (!TorchDataset.presentIn(dir)) {
             if (p.get(DATA_FORMAT) != TorchDataFormat.FILES) {
                 throw new IllegalArgumentException("dataset " + dir + " holds no prism-dataset.json, so it is a dataset of"
-                        + " files, not format " + TorchDataset.cli(p.get(DATA_FORMAT)));
+                        + " files, not format " + p.get(DATA_FORMAT).text());
             }
             return p;
         }
@@ -62,8 +62,8 @@ public final class Dataloader extends TorchBenchmark {
             throw new IllegalArgumentException("dataset " + dir + ": cannot read its prism-dataset.json: " + e.getMessage());
         }
         if (p.get(DATA_FORMAT) != TorchDataFormat.FILES && p.get(DATA_FORMAT) != kept.format()) {
-            throw new IllegalArgumentException("dataset " + dir + " is a " + TorchDataset.cli(kept.format())
-                    + " dataset, not format " + TorchDataset.cli(p.get(DATA_FORMAT)));
+            throw new IllegalArgumentException("dataset " + dir + " is a " + kept.format().text()
+                    + " dataset, not format " + p.get(DATA_FORMAT).text());
         }
         return p.with(DATA_FORMAT, kept.format()).with(SAMPLES, kept.samples()).with(SAMPLE_SIZE, kept.sampleSize())
                 .with(SIZE_JITTER, kept.sizeJitter()).with(DATA_SHARD_SIZE, kept.shardSize())

@@ -30,8 +30,13 @@ public enum TorchDataFormat {
     /** safetensors shards of one tensor per sample, read by name through mmap or, with {@code mmap=false}, pread. */
     SAFETENSORS;
 
-    /** @return the name the command line and the bundled script use ({@code tar_shards}); {@link #toString()} too */
+    /** @return the name the bundled script and a dataset's manifest use ({@code tar_shards}) */
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** @return the name the command line, a requirements file and a result's parameters use ({@code tar-shards}) */
+    public String text() {
+        return label().replace('_', '-');
     }
 }

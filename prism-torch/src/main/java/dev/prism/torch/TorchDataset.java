@@ -47,6 +47,9 @@ import java.util.concurrent.TimeUnit;
 public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleSize, double sizeJitter, DataSize shardSize,
                            DataSize rowGroup, int classes, long seed) {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The seed every sample's content and size follow from, as {@code prism dataset create -p seed=} takes it. */
+    public static final dev.prism.Parameter<Long> SEED = dev.prism.Parameter.ofLong("seed", 42, 0, 1L << 62, "",
+            "the seed every sample's content and size follow from");
 
     /** Checks every value (the builder's ranges), so a record made directly holds them too. */
     public TorchDataset {
@@ -55,7 +58,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
             throw new IllegalArgumentException("format files is md5_check's dataset: prism dataset create without"
                     + " --format, or dev.prism.posix.data.Datasets; accepted: a training format ("
                     + String.join(", ", List.of(TorchDataFormat.values()).subList(1, TorchDataFormat.values().length)
-                    .stream().map(TorchDataset::cli).toList()) + ")");
+                    .stream().map(TorchDataFormat::text).toList()) + ")");
         }
         TorchBenchmark.SAMPLES.check(samples);
         TorchBenchmark.SAMPLE_SIZE.check(sampleSize);
@@ -63,9 +66,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
         TorchBenchmark.DATA_SHARD_SIZE.check(shardSize);
         TorchBenchmark.ROW_GROUP.check(rowGroup);
         TorchBenchmark.CLASSES.check(classes);
-        if (seed < 0 || seed > (1L << 62)) {
-            throw new IllegalArgumentException("seed must be in 0..2^62, was " + seed);
-        }
+        SEED.check(seed);
     }
 
     /** @return a builder with {@code dataloader}'s defaults: 1,000 samples of 32 KiB, shards of 64 MiB, seed 42 */
@@ -91,12 +92,8 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
             case IMAGE_FOLDER -> " in " + classes + " class directories";
             default -> " in shards of " + shardSize;
         };
-        return cli(format) + ": " + samples + " samples of " + sampleSize
+        return format.text() + ": " + samples + " samples of " + sampleSize
                 + (sizeJitter > 0 ? String.format(Locale.ROOT, " ± %.0f%%", sizeJitter * 100) : "") + layout + ", seed " + seed;
-    }
-
-    static String cli(TorchDataFormat f) {
-        return f.label().replace('_', '-');
     }
 
     /**
@@ -145,7 +142,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
                 "--sample-size", String.valueOf(sampleSize.bytes()), "--size-jitter", String.valueOf(sizeJitter),
                 "--shard-size", String.valueOf(shardSize.bytes()), "--row-group", String.valueOf(rowGroup.bytes()),
                 "--classes", String.valueOf(classes), "--seed", String.valueOf(seed)), dir, torchRun,
-                "writing the " + cli(format) + " dataset into " + dir);
+                "writing the " + format.text() + " dataset into " + dir);
         return new Created(dir, r.path("bytes").asLong(), r.path("files").asInt(), r.path("fileBytes").asLong(),
                 Duration.ofNanos(System.nanoTime() - start));
     }
@@ -319,7 +316,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
         private DataSize shardSize = TorchBenchmark.DATA_SHARD_SIZE.defaultValue();
         private DataSize rowGroup = TorchBenchmark.ROW_GROUP.defaultValue();
         private int classes = TorchBenchmark.CLASSES.defaultValue();
-        private long seed = 42;
+        private long seed = SEED.defaultValue();
 
         private Builder() {
         }
@@ -368,10 +365,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
 
         /** @param seed the seed of every sample's content and size, 0..2^62 */
         public Builder seed(long seed) {
-            if (seed < 0 || seed > (1L << 62)) {
-                throw new IllegalArgumentException("seed must be in 0..2^62, was " + seed);
-            }
-            this.seed = seed;
+            this.seed = SEED.check(seed);
             return this;
         }
 

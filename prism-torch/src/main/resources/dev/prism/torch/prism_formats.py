@@ -291,10 +291,6 @@ WRITERS = {"parquet": write_parquet, "arrow": write_arrow, "tar_shards": write_t
 
 # ---- reading a kept dataset's manifest ----
 
-def is_format_dataset(root):
-    return os.path.isfile(os.path.join(root, MANIFEST))
-
-
 def read_manifest(root):
     path = os.path.join(root, MANIFEST)
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)

@@ -1599,7 +1599,7 @@ def before_epoch(args, rec, residency, paths, kept):
 def dataloader(args, rec, rank, world, device):
     """Every rank reads its DistributedSampler share of a dataset's files through a torch DataLoader (a dataset in a
     training format: format_dataloader)."""
-    if args.format != "files" or (args.dataset and prism_formats().is_format_dataset(args.dataset)):
+    if args.format != "files":  # a kept dataset's manifest set its format in Java (Dataloader.checked)
         return format_dataloader(args, rec, rank, world, device)
     from torch.utils.data import DataLoader
     from torch.utils.data.distributed import DistributedSampler

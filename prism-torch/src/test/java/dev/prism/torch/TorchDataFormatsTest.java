@@ -65,7 +65,7 @@ class TorchDataFormatsTest {
         Path target = Files.createDirectories(dir.resolve("target"));
         RunResult r = TorchPresent.passedOnTwoRanks(target, TorchBenchmarks.dataloader().dataset(kept).dropCache(true)
                 .numWorkers(2).batchSize(16));
-        assertThat(r.parameters()).containsEntry("format", TorchDataset.cli(format)).containsEntry("samples", "600");
+        assertThat(r.parameters()).containsEntry("format", format.text()).containsEntry("samples", "600");
         assertThat(r.counters()).containsEntry("samples", (long) SAMPLES).containsEntry("resident_pages_before_read", 0L);
         assertThat(r.measurements().get("sample").count()).isEqualTo(SAMPLES);
         assertThat(r.measurements().get("sample").bytes()).isEqualTo(created.sampleBytes());

@@ -169,15 +169,25 @@ public final class BreakdownTables {
             if (reps == 0) {
                 return new FormatFigures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
             }
-            Measurement sample = r.measurements().get("sample");
-            double perRep = (double) sample.bytes() / r.repetitions().size();
-            double samplesPerRep = (double) sample.count() / r.repetitions().size();
-            Long read = r.counters().get("storage_read_bytes");
+            double samplesPerRep = (double) r.measurements().get("sample").count() / r.repetitions().size();
             Long major = r.counters().get("major_faults");
-            return new FormatFigures(rate / reps, slowest / reps, bytes / reps,
-                    read == null || perRep <= 0 ? Double.NaN : read / perRep,
+            return new FormatFigures(rate / reps, slowest / reps, bytes / reps, BreakdownTables.readAmplification(r),
                     major == null || samplesPerRep <= 0 ? Double.NaN : major * 1000.0 / samplesPerRep);
         }
+    }
+
+    /**
+     * @return a dataloader run's read amplification: bytes its ranks and their workers read from storage per
+     *         repetition (the kernel's {@code storage_read_bytes}) ÷ bytes of the samples delivered per repetition;
+     *         NaN where either is not known
+     */
+    public static double readAmplification(RunResult r) {
+        Long read = r.counters().get("storage_read_bytes");
+        Measurement delivered = r.measurements().get("sample");
+        if (read == null || read < 0 || delivered == null || delivered.bytes() <= 0 || r.repetitions().isEmpty()) {
+            return Double.NaN;
+        }
+        return read / ((double) delivered.bytes() / r.repetitions().size());
     }
 
     /** @return per set and configuration that attributed its file calls: each call's figures, and the slowest calls */

@@ -224,10 +224,10 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         TorchDataFormat format = TorchDataFormat.FILES;
         if (d.has("format")) {
             String given = d.path("format").asText();
-            format = java.util.Arrays.stream(TorchDataFormat.values()).filter(f -> f.label().replace('_', '-').equals(given))
+            format = java.util.Arrays.stream(TorchDataFormat.values()).filter(f -> f.text().equals(given))
                     .findFirst().orElseThrow(() -> new IllegalArgumentException("data.format must be one of "
                             + String.join(", ", java.util.Arrays.stream(TorchDataFormat.values())
-                            .map(f -> f.label().replace('_', '-')).toList()) + ", was " + d.path("format")));
+                            .map(f -> f.text()).toList()) + ", was " + d.path("format")));
         }
         if (format != TorchDataFormat.FILES) {
             return formatData(d, format, samples, perSample, ranks, headroom, room);
@@ -266,7 +266,7 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
                                                 int ranks, double headroom, String room) {
         if ((d.has("filesPerSample") && d.path("filesPerSample").asLong() != 1) || d.has("measureFiles")) {
             throw new IllegalArgumentException("data.filesPerSample and data.measureFiles apply to data.format files; a "
-                    + format.label().replace('_', '-') + " sample is one record of its format");
+                    + format.text() + " sample is one record of its format");
         }
         long measureSamples = d.has("measureSamples") ? integer(d, "data.measureSamples", 64, 100_000_000) : 4096;
         dev.prism.torch.Dataloader read = TorchBenchmarks.dataloader().format(format).samples((int) measureSamples)
@@ -274,7 +274,7 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         if (d.has("rowGroup")) {
             if (format != TorchDataFormat.PARQUET) {
                 throw new IllegalArgumentException("data.rowGroup applies to data.format parquet, was "
-                        + format.label().replace('_', '-'));
+                        + format.text());
             }
             read = read.rowGroup(DataSize.ofBytes(size(d, "data.rowGroup", null)));
         }
@@ -283,7 +283,7 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
         }
         double samplesPerGpu = samples * headroom;
         double bytesPerGpu = samples * perSample * headroom;
-        String name = format.label().replace('_', '-');
+        String name = format.text();
         String statement = String.format(Locale.ROOT, "data loading from %s: %s samples/s per GPU × %s, %d GPU(s)", name,
                 trim(samples), asGiven(perSample), ranks);
         String how = String.format(Locale.ROOT, "; %d samples of %s in %s read by a DataLoader (2 workers per rank) with"
