@@ -25,6 +25,9 @@ export PRISM_REQUIRE_FFM=${PRISM_REQUIRE_FFM:-1}
 # Python with torch (CPU) and transformers for prism-torch; its tests must run, not skip
 scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1
+# the one plugin a test needs that PRISM's own build does not: ConsumerProjectTest builds a separate Maven project
+# offline and runs it under exec:java, so its plugin is fetched here, into the local repository like every other
+mvn -B -q -Dstyle.color=never dependency:get -Dartifact=org.codehaus.mojo:exec-maven-plugin:3.5.0
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
 hog=""
 cli_lane=""

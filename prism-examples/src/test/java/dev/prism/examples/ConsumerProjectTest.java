@@ -160,7 +160,8 @@ class ConsumerProjectTest {
         Files.writeString(Files.createDirectories(project.resolve("src/test/java/com/example"))
                 .resolve("StorageAcceptanceTest.java"), ACCEPTANCE_TEST);
 
-        // offline: everything it needs is what PRISM's own build installed and used; nothing is fetched or written
+        // offline: everything it needs is what PRISM's own build installed and used, and exec-maven-plugin, which
+        // scripts/test.sh fetches (a clean ~/.m2 has no 'exec' prefix otherwise); nothing is fetched or written
         // to the local repository beyond what Maven records of a build
         Process mvn = new ProcessBuilder("mvn", "-o", "-B", "-q", "-Dstyle.color=never", "test", "exec:java",
                 "-Dexec.mainClass=com.example.Main", "-Dexec.args=" + target)
