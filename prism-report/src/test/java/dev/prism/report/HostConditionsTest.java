@@ -26,7 +26,7 @@ class HostConditionsTest {
     @Test
     void aRunBesideBusyProcesses_recordsThem_andCompareAndTheGateWarn(@TempDir Path target) throws Exception {
         Scenario scenario = Scenario.builder().target(target).benchmark(TOUCH).repetitions(3).build();
-        RunResult quiet = scenario.execute().runs().get(0);
+        RunResult quiet = quietRun(scenario);
         List<Process> hogs = new ArrayList<>();
         RunResult busy;
         long hogTicks;
@@ -70,6 +70,27 @@ class HostConditionsTest {
         assertThat(verdict.toString()).contains("WARNING touch tasks=1");
         // alike conditions: no warning
         assertThat(Comparison.of(List.of(quiet), List.of(quiet), 10).warnings()).isEmpty();
+    }
+
+    /**
+     * The baseline, run on a host with room left: where other work already fills the CPUs (this suite's other lane
+     * beside prism-report's tests), other processes' share is one less PRISM's own whatever the spinners add, and no
+     * difference can show (a fresh clone's suite read 0.80 for the quiet run and 0.83 for the busy one). So the quiet
+     * run is run again until other processes took at most 60% of the host during it (one hog on two CPUs is 50%), up
+     * to ten times, keeping the quietest.
+     */
+    private static RunResult quietRun(Scenario scenario) {
+        RunResult quietest = null;
+        for (int attempt = 0; attempt < 10; attempt++) {
+            RunResult run = scenario.execute().runs().get(0);
+            if (quietest == null || run.conditions().othersBusyShare() < quietest.conditions().othersBusyShare()) {
+                quietest = run;
+            }
+            if (quietest.conditions().othersBusyShare() <= 0.6) {
+                break;
+            }
+        }
+        return quietest;
     }
 
     private static long ticks(List<Process> processes) throws IOException {
