@@ -67,6 +67,8 @@ final class Supervisor {
     private final Thread stderrRelay;
     private final AtomicLong lastRelayed = new AtomicLong(System.nanoTime());
     private volatile int signals;
+    /** The code a second signal exits with, set before the child is killed; 0 until then. */
+    private volatile int secondSignalExit;
 
     private Supervisor(Process child, Path scratch) {
         this.child = child;
@@ -126,6 +128,11 @@ final class Supervisor {
         Supervisor supervisor = new Supervisor(child, scratch);
         try {
             int code = supervisor.supervise();
+            if (supervisor.secondSignalExit != 0) {
+                // the child ended because the second signal's handler killed it: this thread can see it die before that
+                // handler halts the JVM, and must exit with the signal's code, not the SIGKILL the child died of
+                return supervisor.secondSignalExit;
+            }
             if (code > 128 && supervisor.signals == 0) {
                 supervisor.reportKilled(code - 128);
             }
@@ -278,6 +285,7 @@ final class Supervisor {
                 sun.misc.Signal.handle(new sun.misc.Signal(name), signal -> {
                     synchronized (this) {
                         if (signals++ > 0) {
+                            secondSignalExit = 128 + signal.getNumber();
                             child.destroyForcibly();
                             removeQuietly(scratch); // halting skips the finally that would remove it
                             Runtime.getRuntime().halt(128 + signal.getNumber());
