@@ -288,7 +288,7 @@ final class Supervisor {
                             secondSignalExit = 128 + signal.getNumber();
                             child.destroyForcibly();
                             removeQuietly(scratch); // halting skips the finally that would remove it
-                            Runtime.getRuntime().halt(128 + signal.getNumber());
+                            Runtime.getRuntime().halt(secondSignalExit);
                         }
                     }
                     try {

@@ -227,7 +227,7 @@ public record QualificationFile(String name, int jobRanks, List<Requirement> req
             format = java.util.Arrays.stream(TorchDataFormat.values()).filter(f -> f.text().equals(given))
                     .findFirst().orElseThrow(() -> new IllegalArgumentException("data.format must be one of "
                             + String.join(", ", java.util.Arrays.stream(TorchDataFormat.values())
-                            .map(f -> f.text()).toList()) + ", was " + d.path("format")));
+                            .map(TorchDataFormat::text).toList()) + ", was " + d.path("format")));
         }
         if (format != TorchDataFormat.FILES) {
             return formatData(d, format, samples, perSample, ranks, headroom, room);
