@@ -1,18 +1,13 @@
 package dev.prism.spi;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * Writes files so a reader sees the old content or the whole new one, never a part: a temporary file beside it,
- * written and synced, then renamed over it.
+ * Writes files so a reader sees the old content or the whole new one, never a part, and so that no one who may write
+ * the directory can make PRISM write anywhere else: the directory is opened once and held
+ * ({@link HeldDirectory}), a temporary name in it created exclusively without following links, written, synced and
+ * given its mode through that one descriptor, then renamed over the file within the held directory.
  *
  * <pre>{@code
  * import dev.prism.spi.AtomicFiles;
@@ -25,74 +20,39 @@ import java.nio.file.attribute.PosixFilePermissions;
  * }</pre>
  */
 public final class AtomicFiles {
+    /** The mode of what PRISM writes unless told otherwise: read by everyone who may enter the directory. */
+    public static final int DEFAULT_MODE = 0644;
+
     private AtomicFiles() {
     }
 
-    /** Temporary files start as owner-only; a result is for everyone who may read the directory. */
-    private static void makeReadable(Path file) throws IOException {
-        if (Files.getFileStore(file).supportsFileAttributeView(PosixFileAttributeView.class)) {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-        }
+    /**
+     * Writes {@code content} as {@code file} with mode {@link #DEFAULT_MODE}: {@link #write(Path, byte[], int)}.
+     *
+     * @throws IOException naming the call that failed, its path and errno, e.g.
+     *                     {@code write("/t/.m.json.1f2e….tmp"): No space left on device (ENOSPC)}
+     */
+    public static void write(Path file, byte[] content) throws IOException {
+        write(file, content, DEFAULT_MODE);
     }
 
     /**
-     * Writes {@code content} to a temporary file beside {@code file}, fsyncs it, renames it over
-     * {@code file} and fsyncs the directory.
+     * Writes {@code content} as {@code file}: its directory held, a temporary file created exclusively in it, written,
+     * fsynced and set to {@code mode} through its descriptor, renamed over {@code file}, the directory fsynced.
      *
-     * @throws IOException naming the call that failed, its path and errno, e.g.
-     *                     {@code write("/t/.m.json123.tmp"): No space left on device (ENOSPC)}
+     * @param mode the file's permission bits, 0 to 0777 (e.g. {@code 0600} for a file only its owner may read)
+     * @throws IllegalArgumentException when {@code mode} is outside 0..0777
      */
-    public static void write(Path file, byte[] content) throws IOException {
-        Path absolute = file.toAbsolutePath();
-        Path directory = absolute.getParent();
-        Path temporary;
-        try {
-            temporary = Files.createTempFile(directory, "." + absolute.getFileName(), ".tmp");
-        } catch (IOException e) {
-            throw Errno.named("open(O_CREAT|O_EXCL)", directory.resolve("." + absolute.getFileName() + "*.tmp"), e);
+    public static void write(Path file, byte[] content, int mode) throws IOException {
+        if (mode < 0 || mode > 0777) {
+            throw new IllegalArgumentException("mode must be in 0..0777 (permission bits), was 0" + Integer.toOctalString(mode));
         }
-        try {
-            try (FileChannel channel = open(temporary)) {
-                ByteBuffer buffer = ByteBuffer.wrap(content);
-                try {
-                    while (buffer.hasRemaining()) {
-                        channel.write(buffer);
-                    }
-                } catch (IOException e) {
-                    throw Errno.named("write", temporary, e);
-                }
-                try {
-                    channel.force(true);
-                } catch (IOException e) {
-                    throw Errno.named("fsync", temporary, e);
-                }
-            }
-            makeReadable(temporary);
-            try {
-                Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (IOException e) {
-                throw Errno.named("rename", temporary, e);
-            }
-        } finally {
-            try {
-                Files.deleteIfExists(temporary);
-            } catch (IOException e) {
-                // the write's own failure, if any, is the one to report
-            }
+        Path absolute = file.toAbsolutePath().normalize();
+        if (absolute.getParent() == null || absolute.getFileName() == null) {
+            throw new IllegalArgumentException("file " + file + " names no file in a directory");
         }
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException e) {
-            // some filesystems refuse to fsync a directory; the rename itself is still atomic
+        try (HeldDirectory directory = HeldDirectory.open(absolute.getParent())) {
+            directory.writeAtomically(absolute.getFileName().toString(), content, mode);
         }
     }
-
-    private static FileChannel open(Path temporary) throws IOException {
-        try {
-            return FileChannel.open(temporary, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        } catch (IOException e) {
-            throw Errno.named("open", temporary, e);
-        }
-    }
-
 }

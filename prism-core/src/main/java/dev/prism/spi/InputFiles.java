@@ -1,18 +1,15 @@
 package dev.prism.spi;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * Reads files a user hands PRISM — requirements, gates, result documents — as untrusted input: only a regular file is
- * opened (a FIFO would block forever, a device such as {@code /dev/zero} never ends, a directory is no document), and
- * never more than a bound. Each refusal is an {@link IllegalArgumentException} naming the file and what it is, which
+ * Reads files a user hands PRISM — requirements, gates, result documents — as untrusted input: opened once, never
+ * through a link at its end, without blocking, and judged on the open descriptor: only a regular file is read (a FIFO
+ * would block forever, a device such as {@code /dev/zero} never ends, a directory is no document), and never more than
+ * a bound. Each refusal is an {@link IllegalArgumentException} naming the file and what it is, which
  * the command line reports as a usage error (exit 2).
  *
  * <pre>{@code
@@ -41,27 +38,17 @@ public final class InputFiles {
 
     /**
      * @param what what the file is, for messages ({@code gate file})
-     * @return {@code file}, a regular file (links followed) of at most {@code maxBytes}
-     * @throws IllegalArgumentException naming the file when it is missing, not a regular file, or too large
+     * @return {@code file}, a regular file (not a link) of at most {@code maxBytes}, judged by opening it as
+     *         {@link #open} does
+     * @throws IllegalArgumentException naming the file when it is missing, a link, not a regular file, or too large
      */
     public static Path requireRegular(Path file, long maxBytes, String what) throws IOException {
-        BasicFileAttributes attributes;
-        try {
-            attributes = Files.readAttributes(file, BasicFileAttributes.class);
-        } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException(what + " " + file + " does not exist");
+        try (InputStream in = open(file, maxBytes, what)) {
+            return file;
         }
-        if (!attributes.isRegularFile()) {
-            throw new IllegalArgumentException(what + " " + file + " is " + kind(file, attributes) + ", not a regular file");
-        }
-        if (attributes.size() > maxBytes) {
-            throw new IllegalArgumentException(what + " " + file + " holds " + attributes.size() + " bytes, over the "
-                    + maxBytes + " a " + what + " may have");
-        }
-        return file;
     }
 
-    /** @return the text of {@code file}, checked as {@link #requireRegular} checks it */
+    /** @return the text of {@code file}, checked as {@link #open} checks it */
     public static String readText(Path file, long maxBytes, String what) throws IOException {
         try (InputStream in = open(file, maxBytes, what)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -69,50 +56,13 @@ public final class InputFiles {
     }
 
     /**
-     * @return a stream of {@code file}, checked as {@link #requireRegular} checks it, that fails past {@code maxBytes}
-     *         (a file that grew or was swapped after the check)
+     * Opens {@code file} once, relative to its directory held by descriptor, without following a link at its end and
+     * without blocking (a FIFO swapped in cannot hang the reader), and judges the open descriptor: a regular file of at
+     * most {@code maxBytes}. The stream fails past {@code maxBytes} (a file that grew).
+     *
+     * @throws IllegalArgumentException naming the file when it is missing, a link, not a regular file, or too large
      */
     public static InputStream open(Path file, long maxBytes, String what) throws IOException {
-        requireRegular(file, maxBytes, what);
-        return new FilterInputStream(Files.newInputStream(file)) {
-            private long read;
-
-            @Override
-            public int read() throws IOException {
-                int b = super.read();
-                count(b < 0 ? 0 : 1);
-                return b;
-            }
-
-            @Override
-            public int read(byte[] buffer, int offset, int length) throws IOException {
-                int n = super.read(buffer, offset, length);
-                count(Math.max(0, n));
-                return n;
-            }
-
-            private void count(int n) {
-                read += n;
-                if (read > maxBytes) {
-                    throw new IllegalArgumentException(what + " " + file + " holds more than the " + maxBytes
-                            + " bytes a " + what + " may have");
-                }
-            }
-        };
-    }
-
-    private static String kind(Path file, BasicFileAttributes attributes) throws IOException {
-        if (attributes.isDirectory()) {
-            return "a directory";
-        }
-        Object mode = Files.getAttribute(file, "unix:mode");
-        int type = mode instanceof Integer m ? m & 0170000 : 0;
-        return switch (type) {
-            case 0010000 -> "a FIFO";
-            case 0020000 -> "a character device";
-            case 0060000 -> "a block device";
-            case 0140000 -> "a socket";
-            default -> "a file of another kind";
-        };
+        return HeldDirectory.openInput(file, maxBytes, what);
     }
 }
