@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs a program the way PRISM's benchmarks run git, fio, tar and torchrun: never past a timeout, keeping only the end
+ * Runs a program the way PRISM's benchmarks run git, fio, tar and torchrun: taken from a fixed, owner-checked path
+ * with an allowlisted environment ({@link TrustedPrograms}), never past a timeout, keeping only the end
  * of what it prints (so a chatty program cannot fill memory), and never leaving a process behind. At the timeout the
  * program is sent SIGTERM and given {@link Builder#terminateGrace} to stop its own children (torchrun stops its
  * workers), then it and everything it started are killed; a grace of zero kills at once. When the calling thread is
@@ -73,12 +74,13 @@ public final class ChildProcess {
      * @throws InterruptedIOException when the calling thread was interrupted (the interrupt is kept, the tree killed)
      */
     public Result run() throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(mergeErrors);
+        // the program from a fixed, owner-checked path; an allowlisted environment (no credential of PRISM's)
+        ProcessBuilder pb = new ProcessBuilder(TrustedPrograms.resolve(command)).redirectErrorStream(mergeErrors);
         if (directory != null) {
             pb.directory(directory.toFile());
         }
-        // the run's secret is for PRISM's own ranks, never for the programs a benchmark runs
-        pb.environment().remove("PRISM_RUN_SECRET");
+        pb.environment().clear();
+        pb.environment().putAll(TrustedPrograms.environment());
         pb.environment().putAll(environment);
         long start = System.nanoTime();
         Process p = pb.start();
@@ -162,7 +164,10 @@ public final class ChildProcess {
             return this;
         }
 
-        /** @param environment variables added to (or replacing those of) this process's environment */
+        /**
+         * @param environment variables added to the child's allowlisted environment ({@link TrustedPrograms#environment}),
+         *                    replacing any of the same name
+         */
         public Builder environment(Map<String, String> environment) {
             Objects.requireNonNull(environment, "environment");
             this.environment.putAll(environment);

@@ -498,14 +498,9 @@ public final class SyscallTrace implements AutoCloseable {
     }
 
     /** @return {@code name}'s executable on PATH, or null */
+    /** @return {@code name} from the fixed, owner-checked {@link TrustedPrograms#PATH}, never from {@code $PATH}; null when not there */
     static String onPath(String name) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
-            }
-        }
-        return null;
+        return TrustedPrograms.find(name).map(Path::toString).orElse(null);
     }
 
     private static boolean root() {
@@ -625,7 +620,8 @@ public final class SyscallTrace implements AutoCloseable {
         command.addAll(List.of(onPath("bpftrace"), "-B", "line", "-e", counting
                 ? countingScript(id, (Long) Files.getAttribute(markers, "unix:ino")) : script(id)));
         ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().remove("PRISM_RUN_SECRET");
+        pb.environment().clear();
+        pb.environment().putAll(TrustedPrograms.environment());
         pb.environment().put("BPFTRACE_PERF_RB_PAGES", "4096");
         pb.environment().put("BPFTRACE_STRLEN", "200");
         try {

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.DataSize;
 
+import dev.prism.spi.PythonInterpreter;
+import dev.prism.spi.TrustedPrograms;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -244,9 +247,21 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
 
     /** Runs prism_formats.py (handed over on standard input: nothing written outside {@code dir}) and returns its JSON. */
     private static JsonNode script(List<String> arguments, Path dir, TorchRun torchRun, String what) throws IOException {
-        List<String> command = new ArrayList<>(List.of(torchRun.python().toString(), "-"));
+        // isolated (-I), from a fixed owner-checked path, in a private directory of its own: the dataset's directory
+        // (which others may write) is an argument, never the working directory, where a planted module would be found
+        List<String> command = PythonInterpreter.command(torchRun.python(), "-");
         command.addAll(arguments);
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
+        Path workingDirectory = Files.createTempDirectory("prism-python-");
+        ProcessBuilder pb;
+        try {
+            pb = new ProcessBuilder(TrustedPrograms.resolve(command)).directory(workingDirectory.toFile());
+        } catch (IOException e) {
+            Files.deleteIfExists(workingDirectory);
+            throw new TorchException("cannot run " + torchRun.python() + " (" + e.getMessage() + "): create the project's"
+                    + " .venv with scripts/python-venv.sh, or set PRISM_PYTHON", -1);
+        }
+        pb.environment().clear();
+        pb.environment().putAll(TrustedPrograms.environment());
         pb.environment().putAll(torchRun.environment());
         // datasets and huggingface_hub keep their caches under HF_HOME: inside the dataset's directory, removed after
         Path staging = dir.resolve(".staging-hf");
@@ -255,6 +270,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
         try {
             p = pb.start();
         } catch (IOException e) {
+            Files.deleteIfExists(workingDirectory);
             throw new TorchException("cannot run " + torchRun.python() + " (" + e.getMessage() + "): create the project's"
                     + " .venv with scripts/python-venv.sh, or set PRISM_PYTHON", -1);
         }
@@ -285,6 +301,7 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
             throw new java.io.InterruptedIOException("interrupted: " + what);
         } finally {
             removeStaging(staging);
+            Files.deleteIfExists(workingDirectory);
         }
         if (code != 0) {
             String text = err.join().strip();

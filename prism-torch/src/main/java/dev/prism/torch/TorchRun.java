@@ -2,6 +2,7 @@ package dev.prism.torch;
 
 import dev.prism.SlurmEnvironment;
 import dev.prism.spi.ChildProcess;
+import dev.prism.spi.PythonInterpreter;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -73,17 +74,17 @@ public final class TorchRun {
         return b;
     }
 
-    /** @return a builder with the defaults: PRISM_PYTHON, else a project .venv, else python3; 1 node; 1 OpenMP thread */
+    /** @return a builder with the defaults: PRISM_PYTHON, else the project's .venv, else /usr/bin/python3; 1 node; 1 OpenMP thread */
     public static Builder builder() {
         return new Builder();
     }
 
     /**
-     * @return {@code $PRISM_PYTHON}, else {@code .venv/bin/python} in this directory or one above it (or
-     * under {@code prism.home}), else {@code python3}
+     * @return {@code $PRISM_PYTHON}, else the project's {@code .venv/bin/python} under {@code prism.home}, else
+     *         {@code /usr/bin/python3}: {@link PythonInterpreter#defaultPath()}
      */
     public static Path defaultPython() {
-        return dev.prism.spi.PythonInterpreter.defaultPath();
+        return PythonInterpreter.defaultPath();
     }
 
     /** @return the interpreter */
@@ -151,7 +152,7 @@ public final class TorchRun {
         Outcome o;
         try {
             // the installed distribution's metadata answers in milliseconds; importing torch takes seconds
-            o = execute(List.of(python.toString(), "-c", "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
+            o = execute(List.of(python.toString(), PythonInterpreter.ISOLATED, "-c", "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
                     distribution), Duration.ofSeconds(120), Map.of());
         } catch (IOException e) {
             throw new TorchException("cannot run " + python + " (" + e.getMessage() + "): set PRISM_PYTHON to a Python"
@@ -226,7 +227,9 @@ public final class TorchRun {
                     "--kill-on-bad-exit=1", "--job-name=prism-torchrun"));
             command.addAll(srunOptions);
         }
-        command.addAll(List.of(python.toString(), "-m", "torch.distributed.run",
+        // the agent and every worker run isolated (-I): torchrun would start the workers as plain 'python -u', so it is
+        // told the workers' whole command (--no-python) and PRISM's scripts put their own directory on sys.path
+        command.addAll(List.of(python.toString(), PythonInterpreter.ISOLATED, "-m", "torch.distributed.run",
                 "--nnodes", String.valueOf(nodes), "--nproc-per-node", String.valueOf(processesPerNode)));
         if (nodes == 1 && rendezvousEndpoint == null) {
             command.addAll(List.of("--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"));
@@ -238,7 +241,7 @@ public final class TorchRun {
         // torchrun keeps its agents' logs in a fresh temporary directory (/tmp/torchelastic_*) that nothing removes;
         // named, they stay beside the script, in the run's own directory, and go with it
         command.addAll(List.of("--log-dir", logDirectory(script).toString()));
-        command.add(script.toString());
+        command.addAll(List.of("--no-python", python.toString(), PythonInterpreter.ISOLATED, "-u", script.toString()));
         command.addAll(scriptArguments);
         return command;
     }

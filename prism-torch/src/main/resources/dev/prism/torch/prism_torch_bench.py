@@ -19,6 +19,10 @@ import sys
 import time
 import traceback
 
+# Python runs isolated (-I), so neither the working directory nor this script's is on sys.path: this script's own
+# directory (the run's private copy of PRISM's scripts) is put there by hand for its siblings, and nothing else
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 
 def interposed(argv):
     """With --syscalls python, Python's file functions wrapped (prism_interpose.py beside this script), else None."""

@@ -126,6 +126,25 @@ class TorchDataFormatsTest {
         assertThat(v.problems().get(0)).contains(changed.toString()).contains("sample 123:");
     }
 
+    /**
+     * Another user who may write a dataset's directory plants a module named as one Python imports first: verify ran
+     * Python with the dataset as its working directory, and the module ran as root. Python now runs isolated, from a
+     * private directory of its own.
+     */
+    @Test
+    void verify_neverImportsAModulePlantedInTheDataset() throws IOException {
+        Path kept = dir.resolve("dataset");
+        dataset(TorchDataFormat.PARQUET).create(kept, TorchRun.builder().build());
+        Path marker = dir.resolve("planted-module-ran");
+        for (String module : new String[]{"argparse.py", "json.py", "numpy.py", "pyarrow.py"}) {
+            Files.writeString(kept.resolve(module), "open('" + marker + "', 'w').write('" + module + "')\n");
+        }
+        TorchDataset.Verification v = TorchDataset.verify(kept, TorchRun.builder().build());
+        assertThat(marker).doesNotExist();
+        assertThat(v.passed()).isTrue();
+        assertThat(v.samples()).isEqualTo(SAMPLES);
+    }
+
     @Test
     void theWorkersCalls_reachTheRank_withSyscallsPython() throws IOException {
         Path kept = dir.resolve("dataset");

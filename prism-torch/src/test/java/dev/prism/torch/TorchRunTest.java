@@ -18,10 +18,11 @@ class TorchRunTest {
     void oneNode_meetsOnLoopback_withoutSrun() {
         List<String> command = TorchRun.builder().python(Path.of("/venv/bin/python")).build()
                 .command(SCRIPT, List.of("--benchmark", "ddp_save"), 4, Map.of());
-        assertThat(command).containsExactly("/venv/bin/python", "-m", "torch.distributed.run", "--nnodes", "1",
+        // the agent and the workers isolated (-I): torchrun is handed the workers' whole command
+        assertThat(command).containsExactly("/venv/bin/python", "-I", "-m", "torch.distributed.run", "--nnodes", "1",
                 "--nproc-per-node", "4", "--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0",
-                "--local-addr", "127.0.0.1", "--log-dir", "/run/torch/torchrun-logs", SCRIPT.toString(),
-                "--benchmark", "ddp_save");
+                "--local-addr", "127.0.0.1", "--log-dir", "/run/torch/torchrun-logs", "--no-python", "/venv/bin/python",
+                "-I", "-u", SCRIPT.toString(), "--benchmark", "ddp_save");
     }
 
     @Test

@@ -61,7 +61,7 @@ public final class SafeChain {
      *         put a link in its place — {@code belongs to uid N}, or {@code may be written by others (mode …, not
      *         sticky)} — else null
      */
-    static String whoMaySwap(Path directory, int self) throws IOException {
+    public static String whoMaySwap(Path directory, int self) throws IOException {
         int owner = (Integer) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
         if (owner != 0 && owner != self) {
             return "belongs to uid " + owner;
@@ -78,7 +78,7 @@ public final class SafeChain {
     }
 
     /** @return this process's uid */
-    static int self() throws IOException {
+    public static int self() throws IOException {
         return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     }
 }

@@ -3,8 +3,8 @@ package dev.prism.posix.internal;
 import dev.prism.PrismException;
 import dev.prism.WorkloadContext;
 import dev.prism.spi.ChildProcess;
+import dev.prism.spi.TrustedPrograms;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the real programs researchers use (git, tar, python, fio): found on PATH or given explicitly,
+ * Runs the real programs researchers use (git, tar, python, fio): found in the fixed, owner-checked
+ * {@link TrustedPrograms#PATH} (never {@code $PATH}) or given explicitly and owner-checked,
  * a clear error with the install command when missing, the version recorded, output drained, and a
  * non-zero exit turned into a failure carrying the end of stderr.
  */
@@ -36,19 +37,18 @@ public final class Programs {
             if (!Files.isExecutable(Path.of(given))) {
                 throw new IllegalArgumentException(name + " executable " + given + " does not exist or cannot be run");
             }
-            return given;
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
-            Path candidate = Path.of(dir, name);
-            if (Files.isExecutable(candidate)) {
-                return candidate.toString();
+            try {
+                return TrustedPrograms.check(Path.of(given), name + " executable").toString();
+            } catch (IOException e) {
+                throw new IllegalArgumentException(name + " executable " + given + " cannot be checked: " + e.getMessage(), e);
             }
         }
-        throw new IllegalArgumentException(name + " is not installed (not on PATH): " + install
-                + ", or give its path with -p " + name + "=/path/to/" + name);
+        return TrustedPrograms.find(name).map(Path::toString).orElseThrow(() -> new IllegalArgumentException(name
+                + " is not installed (not in " + TrustedPrograms.PATH + ", where PRISM takes programs from): " + install
+                + ", or give its path with -p " + name + "=/path/to/" + name));
     }
 
-    /** @return null when {@code name} is on PATH, else that it is not installed and how to install it */
+    /** @return null when {@code name} is in {@link TrustedPrograms#PATH}, else that it is not installed and how to install it */
     public static String missing(String name, String install) {
         try {
             resolve(name, "", install);

@@ -80,8 +80,11 @@ public final class PythonFileCalls implements AutoCloseable {
         Path python = PythonInterpreter.defaultPath();
         Process p;
         try {
-            ProcessBuilder builder = new ProcessBuilder(python.toString(), "-c", SCRIPT, name).redirectError(ProcessBuilder.Redirect.PIPE);
-            builder.environment().remove("PRISM_RUN_SECRET"); // PRISM's ranks' secret, not the worker's
+            // isolated (-I), from a fixed owner-checked path, with the allowlisted environment (no credential of PRISM's)
+            ProcessBuilder builder = new ProcessBuilder(dev.prism.spi.TrustedPrograms.resolve(
+                    PythonInterpreter.command(python, "-c", SCRIPT, name))).redirectError(ProcessBuilder.Redirect.PIPE);
+            builder.environment().clear();
+            builder.environment().putAll(dev.prism.spi.TrustedPrograms.environment());
             p = builder.start();
         } catch (IOException e) {
             throw new PrismException("access=" + name + " needs Python: cannot run " + python + ": " + e.getMessage()
@@ -114,12 +117,12 @@ public final class PythonFileCalls implements AutoCloseable {
             Path python = PythonInterpreter.defaultPath();
             String probe = a == Access.FSSPEC ? "import fsspec" : "import os";
             try {
-                var r = dev.prism.spi.ChildProcess.of(List.of(python.toString(), "-c", probe))
+                var r = dev.prism.spi.ChildProcess.of(PythonInterpreter.command(python, "-c", probe))
                         .timeout(java.time.Duration.ofMinutes(1)).run();
                 return r.exitCode() == 0 ? "" : (a == Access.FSSPEC ? "fsspec is not installed in " + python
                         : python + " does not run") + " (scripts/python-venv.sh makes the project's .venv with it)";
             } catch (IOException e) {
-                return "no Python: cannot run " + python + " (scripts/python-venv.sh makes the project's .venv)";
+                return "no Python: cannot run " + python + ": " + e.getMessage() + " (scripts/python-venv.sh makes the project's .venv)";
             }
         }).transform(m -> m.isEmpty() ? null : m);
     }

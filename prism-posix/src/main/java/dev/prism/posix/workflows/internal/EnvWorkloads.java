@@ -66,7 +66,7 @@ public final class EnvWorkloads {
         /** Creates {@code environment}, its programs traced by {@code programs} when given. */
         void create(TracedPrograms programs, Path environment) {
             List<String> c = uv != null ? List.of(uv, "venv", "-q", "--python", python, environment.toString())
-                    : List.of(python, "-m", "venv", environment.toString());
+                    : List.of(python, "-I", "-m", "venv", environment.toString());
             if (programs != null) {
                 programs.check(c, null, env, LIMIT);
             } else {
@@ -82,7 +82,7 @@ public final class EnvWorkloads {
         void install(TracedPrograms programs, Path environment, Path wheels, List<String> packages) {
             List<String> c = new ArrayList<>(uv != null
                     ? List.of(uv, "pip", "install", "-q", "--python", environment.resolve("bin/python").toString())
-                    : List.of(environment.resolve("bin/python").toString(), "-m", "pip", "install", "-q"));
+                    : List.of(environment.resolve("bin/python").toString(), "-I", "-m", "pip", "install", "-q"));
             c.addAll(List.of("--no-index", "--find-links", wheels.toString()));
             c.addAll(packages);
             if (programs != null) {
