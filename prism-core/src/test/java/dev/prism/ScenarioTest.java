@@ -112,7 +112,9 @@ class ScenarioTest {
             seen.add(ctx.sharedDirectory());
             assertThat(Files.isDirectory(ctx.workDirectory())).isTrue();
         }).build();
-        scenario(where).tasks(2).build().execute();
+        RunResult run = scenario(where).tasks(2).build().execute().runs().get(0);
+        // the workload's own assertion fails its rank, not the test: it reaches JUnit through the run's verdict
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
         assertThat(seen).contains(target.resolve("prism-test/rank-0"), target.resolve("prism-test/rank-1"),
                 target.resolve("prism-test/shared"));
     }

@@ -8,6 +8,7 @@ import dev.prism.RankResult;
 import dev.prism.RunPlan;
 import dev.prism.ScenarioListener;
 import dev.prism.Status;
+import dev.prism.testing.CheckedThread;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -35,13 +36,12 @@ class CoordinatorScaleTest {
         try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), RANKS, secret)) {
             AtomicLong firstBarrier = new AtomicLong(Long.MAX_VALUE);
             AtomicLong lastRelease = new AtomicLong();
-            List<Thread> ranks = new ArrayList<>();
+            // what each simulated rank checks fails the test at its join, in the test's thread
+            List<CheckedThread> ranks = new ArrayList<>();
             for (int r = 0; r < RANKS; r++) {
                 int rank = r;
-                Thread t = new Thread(() -> simulateRank(coordinator.port(), rank, secret, firstBarrier, lastRelease), "sim-" + r);
-                t.setDaemon(true);
-                ranks.add(t);
-                t.start();
+                ranks.add(CheckedThread.start("sim-" + r, () -> simulateRank(coordinator.port(), rank, secret, firstBarrier,
+                        lastRelease)));
             }
             List<Integer> all = new ArrayList<>();
             for (int r = 0; r < RANKS; r++) {
@@ -53,8 +53,8 @@ class CoordinatorScaleTest {
                     Duration.ofSeconds(120), deadline, Duration.ofSeconds(1), ScenarioListener.NONE, "scale", 0, null);
             Map<Integer, RankResult> results = coordinator.execute(plan, all, new RankBarrier(RANKS, deadline),
                     ScenarioListener.NONE, deadline);
-            for (Thread t : ranks) {
-                t.join(10_000);
+            for (CheckedThread t : ranks) {
+                t.join();
             }
             assertThat(results).hasSize(RANKS);
             assertThat(results.values()).allSatisfy(r -> assertThat(r.status()).isEqualTo(Status.PASS));
@@ -67,13 +67,13 @@ class CoordinatorScaleTest {
     private static void simulateRank(int port, int rank, RunSecret secret, AtomicLong firstBarrier, AtomicLong lastRelease) {
         try (Channel wire = join(port, rank, secret)) {
             JsonNode plan = receive(wire);
-            assertThat(plan.path("type").asText()).isEqualTo("plan");
+            assertThat(plan.path("type").asText()).as("rank " + rank + "'s first message").isEqualTo("plan");
             for (int b = 0; b < BARRIERS; b++) {
                 long sent = System.nanoTime();
                 firstBarrier.accumulateAndGet(sent, Math::min);
                 wire.send(Channel.message("barrier").put("rank", rank).put("name", "b" + b));
                 JsonNode reply = receive(wire);
-                assertThat(reply.path("type").asText()).isEqualTo("released");
+                assertThat(reply.path("type").asText()).as("rank " + rank + " at barrier b" + b).isEqualTo("released");
                 lastRelease.accumulateAndGet(System.nanoTime(), Math::max);
             }
             RankResult result = new RankResult(rank, "sim", Status.PASS, null, 1, Map.of(), Map.of(), List.of());

@@ -10,6 +10,7 @@ import dev.prism.Status;
 import dev.prism.internal.output.ResultJson;
 import dev.prism.internal.rank.RankWorker;
 import dev.prism.testing.Await;
+import dev.prism.testing.CheckedThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +53,7 @@ class ForgedPeerTest {
     void aPeerWithoutTheSecret_isRefused_andTheRealRanksResultIsTheOneKept() throws Exception {
         RunSecret secret = RunSecret.generate();
         List<String> told = new CopyOnWriteArrayList<>();
+        CheckedThread real;
         try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret)) {
             coordinator.reportRefusalsTo(told::add);
             // the forger first: it claims rank 1 and answers the challenge with a proof made without the secret
@@ -65,11 +67,9 @@ class ForgedPeerTest {
                 assertThat(readLine(forger)).as("the coordinator closed the forger's connection").isNull();
             }
             assertThat(coordinator.connected()).as("no rank is connected on the forger's word").isEmpty();
-            RealRank real = new RealRank(coordinator.port(), 1, secret);
-            real.start();
+            real = realRank(coordinator.port(), 1, secret);
             assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
             Map<Integer, RankResult> results = execute(coordinator, 2);
-            real.join(10_000);
             assertThat(results).containsOnlyKeys(1);
             assertThat(results.get(1).hostname()).isEqualTo("real-rank");
             assertThat(coordinator.hostOf(1)).contains(HostProbe.hostname());
@@ -78,6 +78,7 @@ class ForgedPeerTest {
             assertThat(coordinator.takeRefusals()).hasValueSatisfying(note -> assertThat(note)
                     .startsWith("1 connection refused: 1 did not prove it belongs to this run, as rank 1"));
         }
+        real.join(); // told to exit by the coordinator's close: what it checked on its side fails the test here
     }
 
     @Test
@@ -85,6 +86,7 @@ class ForgedPeerTest {
         RunSecret secret = RunSecret.generate();
         int silent = Coordinator.MAX_PENDING + 44;
         List<Socket> sockets = new ArrayList<>();
+        CheckedThread real;
         try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret)) {
             for (int i = 0; i < silent; i++) {
                 sockets.add(new Socket(InetAddress.getLoopbackAddress(), coordinator.port()));
@@ -98,11 +100,9 @@ class ForgedPeerTest {
                 s.close();
             }
             // then a real rank still gets in
-            RealRank real = new RealRank(coordinator.port(), 1, secret);
-            real.start();
+            real = realRank(coordinator.port(), 1, secret);
             assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
             execute(coordinator, 2);
-            real.join(10_000);
             String note = coordinator.takeRefusals().orElseThrow();
             assertThat(note).startsWith(silent + " connections refused: ")
                     .contains(Coordinator.MAX_PENDING + " did not prove it belongs to this run within 10 s")
@@ -112,6 +112,7 @@ class ForgedPeerTest {
                 s.close();
             }
         }
+        real.join(); // told to exit by the coordinator's close
     }
 
     @Test
@@ -162,15 +163,10 @@ class ForgedPeerTest {
         try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret);
              Channel rank = joinAsRank(coordinator.port(), 1, secret)) {
             assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
-            Thread bogus = new Thread(() -> {
-                try {
-                    nextOtherThanPing(rank); // the plan
-                    rank.send(Channel.message("phase").put("phase", "BOGUS"));
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
+            CheckedThread bogus = CheckedThread.start("bogus-rank", () -> {
+                nextOtherThanPing(rank); // the plan
+                rank.send(Channel.message("phase").put("phase", "BOGUS"));
             });
-            bogus.start();
             long start = System.nanoTime();
             Map<Integer, RankResult> results = execute(coordinator, 2, Duration.ofMinutes(5));
             // not the run's 5-minute deadline: the step stops as soon as the message comes
@@ -189,15 +185,10 @@ class ForgedPeerTest {
         try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret);
              Channel rank = joinAsRank(coordinator.port(), 1, secret)) {
             assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
-            Thread other = new Thread(() -> {
-                try {
-                    nextOtherThanPing(rank);
-                    rank.send(Channel.message("teleport"));
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
-                }
+            CheckedThread other = CheckedThread.start("teleporting-rank", () -> {
+                nextOtherThanPing(rank);
+                rank.send(Channel.message("teleport"));
             });
-            other.start();
             execute(coordinator, 2, Duration.ofMinutes(5));
             assertThat(coordinator.lostReason(1)).hasValueSatisfying(why -> assertThat(why)
                     .contains("broke the coordination protocol: sent a message of an unknown kind, 'teleport'"));
@@ -238,24 +229,22 @@ class ForgedPeerTest {
     @Test
     void aCoordinatorThatCannotProveItBelongsToTheRun_isNotObeyed() throws Exception {
         try (ServerSocket foreign = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
-            Thread impostor = new Thread(() -> {
+            // what the impostor sees is checked in its thread; join throws it in the test's
+            CheckedThread impostor = CheckedThread.start("impostor", () -> {
                 try (Socket s = foreign.accept()) {
                     JsonNode hello = read(s);
                     send(s, "{\"type\":\"challenge\",\"protocol\":2,\"version\":\"" + Handshake.version() + "\",\"nonce\":\""
                             + HEX.formatHex(new byte[16]) + "\",\"proof\":\"" + HEX.formatHex(new byte[32]) + "\"}");
                     assertThat(hello.path("rank").asInt()).isEqualTo(1);
                     assertThat(readLine(s)).as("the rank sent nothing more").isNull();
-                } catch (IOException e) {
-                    throw new IllegalStateException(e);
                 }
             });
-            impostor.start();
             assertThatThrownBy(() -> new RankWorker(Rendezvous.tcp("127.0.0.1", foreign.getLocalPort()), 1,
                     RunSecret.generate()).serve(Duration.ofSeconds(30)))
                     .isInstanceOf(PrismException.class)
                     .hasMessageStartingWith("the coordinator at 127.0.0.1:" + foreign.getLocalPort()
                             + " did not prove it belongs to this run");
-            impostor.join(30_000);
+            impostor.join();
         }
     }
 
@@ -339,32 +328,21 @@ class ForgedPeerTest {
         return coordinator.execute(plan, List.of(1), barrier, ScenarioListener.NONE, deadline);
     }
 
-    /** A rank of the run, with the secret: takes its plan, meets rank 0 at a barrier and reports. */
-    private static final class RealRank extends Thread {
-        private final int port;
-        private final int rank;
-        private final RunSecret secret;
-
-        RealRank(int port, int rank, RunSecret secret) {
-            this.port = port;
-            this.rank = rank;
-            this.secret = secret;
-            setDaemon(true);
-        }
-
-        @Override
-        public void run() {
+    /**
+     * A rank of the run, with the secret: takes its plan, meets rank 0 at a barrier, reports, and waits to be told to
+     * exit. What it checks fails the test at its {@link CheckedThread#join}, after the coordinator closed.
+     */
+    private static CheckedThread realRank(int port, int rank, RunSecret secret) {
+        return CheckedThread.start("real-rank-" + rank, () -> {
             try (Channel wire = joinAsRank(port, rank, secret)) {
-                assertThat(nextOtherThanPing(wire).path("type").asText()).isEqualTo("plan");
+                assertThat(nextOtherThanPing(wire).path("type").asText()).as("rank " + rank + "'s first message").isEqualTo("plan");
                 wire.send(Channel.message("barrier").put("rank", rank).put("name", "b"));
-                assertThat(nextOtherThanPing(wire).path("type").asText()).isEqualTo("released");
+                assertThat(nextOtherThanPing(wire).path("type").asText()).as("rank " + rank + " at barrier b").isEqualTo("released");
                 RankResult result = new RankResult(rank, "real-rank", Status.PASS, null, 1, Map.of(), Map.of(), List.of());
                 wire.send(Channel.message("result").put("document", ResultJson.rankToJson("", "", 0, 0, result)));
                 nextOtherThanPing(wire); // exit, or the end of the connection
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
             }
-        }
+        });
     }
 
     /** Joins as a rank does, trying again while the coordinator is busy with other peers. */
