@@ -50,6 +50,7 @@ public final class HeldDirectory implements AutoCloseable {
     private static final int O_RDONLY = 0;
     private static final int O_WRONLY = 01;
     private static final int O_CREAT = 0100;
+    private static final int O_APPEND = 02000;
     private static final int O_EXCL = 0200;
     private static final int O_NOCTTY = 0400;
     private static final int O_NONBLOCK = 04000;
@@ -341,6 +342,61 @@ public final class HeldDirectory implements AutoCloseable {
         } finally {
             Libc.close(file);
         }
+    }
+
+    /**
+     * Appends {@code bytes} to {@code name} here, creating it with {@code mode} (less the umask) when missing: opened
+     * without following a link, written, closed.
+     */
+    public void append(String name, byte[] bytes, int mode) throws IOException {
+        requireOpen();
+        String single = single(name);
+        Path named = path.resolve(single);
+        int file = call("open(O_APPEND|O_CREAT|O_NOFOLLOW)", named, () -> Libc.openat(fd, single,
+                O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode));
+        try {
+            if (!Files.isRegularFile(Path.of("/proc/self/fd/" + file))) {
+                throw new IOException(Errno.failedCall("open", named, "not a regular file: refused"));
+            }
+            writeAll(file, bytes, named);
+        } finally {
+            Libc.close(file);
+        }
+    }
+
+    /**
+     * Opens the regular file {@code name} here for reading, without following a link or blocking.
+     *
+     * @return the open file, or null when there is none of that name
+     * @throws IOException when something other than a regular file is there, naming it
+     */
+    public java.nio.channels.FileChannel openForReading(String name) throws IOException {
+        requireOpen();
+        String single = single(name);
+        Path named = path.resolve(single);
+        int file;
+        try {
+            file = Libc.openat(fd, single, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() == 2) {
+                return null;
+            }
+            throw failure("openat(O_NOFOLLOW|O_NONBLOCK)", named, e.getErrorCode());
+        }
+        try {
+            Path self = Path.of("/proc/self/fd/" + file);
+            if (!Files.isRegularFile(self)) {
+                throw new IOException(Errno.failedCall("open", named, "not a regular file: refused"));
+            }
+            return java.nio.channels.FileChannel.open(self, java.nio.file.StandardOpenOption.READ);
+        } finally {
+            Libc.close(file);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return path.toString();
     }
 
     private static void writeAll(int file, byte[] content, Path named) throws IOException {

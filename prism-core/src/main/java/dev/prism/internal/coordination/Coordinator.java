@@ -39,7 +39,8 @@ import java.util.function.IntFunction;
 public final class Coordinator implements AutoCloseable {
     private final ServerSocket server;
     private final Map<Integer, String> hosts = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Path directory;
+    /** The meeting directory of a coordinator through files, held by descriptor for the coordinator's life; else null */
+    private final dev.prism.spi.HeldDirectory directory;
     private final int worldSize;
     private final Map<Integer, Channel> ranks = new ConcurrentHashMap<>();
     /** When each rank was last heard from (any message, pings included), in System.nanoTime() */
@@ -72,7 +73,7 @@ public final class Coordinator implements AutoCloseable {
     /** How many peers may be proving themselves at once: more are refused at once (a rank refused so tries again). */
     static final int MAX_PENDING = 256;
 
-    private Coordinator(ServerSocket server, Path directory, int worldSize, RunSecret secret) {
+    private Coordinator(ServerSocket server, dev.prism.spi.HeldDirectory directory, int worldSize, RunSecret secret) {
         this.server = server;
         this.directory = directory;
         this.worldSize = worldSize;

@@ -1,73 +1,66 @@
 package dev.prism.internal.coordination;
 
+import dev.prism.spi.HeldDirectory;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A {@link LineLink} through two append-only files in a meeting directory: {@code rank-<r>.up} (rank to coordinator)
  * and {@code rank-<r>.down} (coordinator to rank). Each write opens, appends one line and closes; each poll opens and
- * reads what is new, so NFS-style close-to-open consistency is enough. Both are opened without following links, in a
- * directory the run made private ({@link PrivateDirectory}). A silent peer is only noticed at a deadline: files cannot
+ * reads what is new, so NFS-style close-to-open consistency is enough. Both are opened without following links,
+ * relative to the meeting directory the run made private and holds by descriptor ({@link PrivateDirectory}): renaming
+ * that directory and putting a link in its place after its check changes nothing PRISM writes. A silent peer is only noticed at a deadline: files cannot
  * tell that a process died.
  */
 final class FileLink implements LineLink {
     private static final long MAX_POLL_NANOS = 5_000_000;
-    private static final Set<OpenOption> APPEND = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
-    private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
-    private final Path outbound;
-    private final Path inbound;
+    private final HeldDirectory directory;
+    private final String outbound;
+    private final String inbound;
     private final boolean rankSide;
     private final Deque<String> pending = new ArrayDeque<>();
     private final java.io.ByteArrayOutputStream partial = new java.io.ByteArrayOutputStream();
     private long offset;
     private volatile boolean closed;
 
-    private FileLink(Path outbound, Path inbound, boolean rankSide) {
+    private FileLink(HeldDirectory directory, String outbound, String inbound, boolean rankSide) {
+        this.directory = directory;
         this.outbound = outbound;
         this.inbound = inbound;
         this.rankSide = rankSide;
     }
 
     /** @return the rank's end of the link to the coordinator in {@code directory} */
-    static FileLink forRank(Path directory, int rank) {
-        return new FileLink(directory.resolve("rank-" + rank + ".up"), directory.resolve("rank-" + rank + ".down"), true);
+    static FileLink forRank(HeldDirectory directory, int rank) {
+        return new FileLink(directory, "rank-" + rank + ".up", "rank-" + rank + ".down", true);
     }
 
     /** @return the coordinator's end of the link with {@code rank} */
-    static FileLink forCoordinator(Path directory, int rank) {
-        return new FileLink(directory.resolve("rank-" + rank + ".down"), directory.resolve("rank-" + rank + ".up"), false);
+    static FileLink forCoordinator(HeldDirectory directory, int rank) {
+        return new FileLink(directory, "rank-" + rank + ".down", "rank-" + rank + ".up", false);
     }
 
     /** @return whether {@code directory} holds a rank's message file: written with its hello, removed as it exits */
-    static boolean announced(Path directory, int rank) {
-        return Files.exists(directory.resolve("rank-" + rank + ".up"), LinkOption.NOFOLLOW_LINKS);
+    static boolean announced(HeldDirectory directory, int rank) {
+        try {
+            return directory.exists("rank-" + rank + ".up");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Override
-    public void write(String text) throws IOException {
-        byte[] line = (text + "\n").getBytes(StandardCharsets.UTF_8);
-        try (FileChannel out = FileChannel.open(outbound, APPEND)) {
-            ByteBuffer buffer = ByteBuffer.wrap(line);
-            while (buffer.hasRemaining()) {
-                out.write(buffer);
-            }
-        }
+    public synchronized void write(String text) throws IOException {
+        directory.append(outbound, (text + "\n").getBytes(StandardCharsets.UTF_8), 0600);
     }
 
     @Override
@@ -83,7 +76,7 @@ final class FileLink implements LineLink {
                 break;
             }
             if (System.nanoTime() > deadline) {
-                throw new SocketTimeoutException("no message in " + inbound + " within " + millis + " ms");
+                throw new SocketTimeoutException("no message in " + describePeer() + " within " + millis + " ms");
             }
             LockSupport.parkNanos(pause);
             pause = Math.min(MAX_POLL_NANOS, pause * 2);
@@ -91,8 +84,15 @@ final class FileLink implements LineLink {
         return pending.poll();
     }
 
-    private void poll(int maxBytes) throws IOException {
-        try (FileChannel in = FileChannel.open(inbound, READ)) {
+    /** Synchronized with {@link #close}: the held directory is never used after it was closed. */
+    private synchronized void poll(int maxBytes) throws IOException {
+        if (closed) {
+            return;
+        }
+        try (FileChannel in = directory.openForReading(inbound)) {
+            if (in == null) {
+                return; // the other side has not written yet
+            }
             long size = in.size();
             while (offset < size) {
                 ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(size - offset, 1 << 20));
@@ -113,11 +113,9 @@ final class FileLink implements LineLink {
                 }
                 partial.write(bytes, from, read - from);
                 if (partial.size() > maxBytes) {
-                    throw new ProtocolViolation("a line of over " + maxBytes + " bytes without its end in " + inbound);
+                    throw new ProtocolViolation("a line of over " + maxBytes + " bytes without its end in " + describePeer());
                 }
             }
-        } catch (NoSuchFileException e) {
-            // the other side has not written yet
         }
     }
 
@@ -133,7 +131,7 @@ final class FileLink implements LineLink {
 
     @Override
     public String describePeer() {
-        return inbound.toString();
+        return directory.path().resolve(inbound).toString();
     }
 
     /**
@@ -143,13 +141,21 @@ final class FileLink implements LineLink {
     @Override
     public void close() {
         closed = true;
+        synchronized (this) {
+            closeFiles();
+        }
+    }
+
+    private void closeFiles() {
         if (rankSide) {
-            try {
-                Files.deleteIfExists(inbound);
-                Files.deleteIfExists(outbound);
-            } catch (IOException e) {
-                // left behind in a directory the coordinator removes
+            for (String name : new String[]{inbound, outbound}) {
+                try {
+                    directory.deleteFile(name);
+                } catch (IOException e) {
+                    // not there, or left behind in a directory the coordinator removes
+                }
             }
+            directory.close();
         }
     }
 }

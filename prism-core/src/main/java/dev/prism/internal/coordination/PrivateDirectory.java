@@ -2,14 +2,11 @@ package dev.prism.internal.coordination;
 
 import dev.prism.PrismException;
 import dev.prism.spi.Errno;
+import dev.prism.spi.HeldDirectory;
 
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
@@ -22,42 +19,52 @@ final class PrivateDirectory {
     }
 
     /**
-     * @return {@code directory}, made or checked
+     * Makes {@code directory} 0700 (or takes the one a rank of this step made first), opens it without following a link,
+     * and checks it on the descriptor: owned by this user, no one else may enter it. Everything the step's ranks and
+     * coordinator write there goes through the returned descriptor, so renaming the directory and putting a link in
+     * its place after the check changes nothing they touch.
+     *
+     * @return {@code directory}, held
      * @throws PrismException naming the directory and what is wrong with it
      */
-    static Path ensure(Path directory) {
+    static HeldDirectory ensure(Path directory) {
+        Path absolute = directory.toAbsolutePath().normalize();
         try {
-            Path parent = directory.getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
+            Path parent = absolute.getParent();
+            Files.createDirectories(parent);
+            HeldDirectory held;
+            try (HeldDirectory above = HeldDirectory.open(parent)) {
+                try {
+                    held = above.makeOrKeepDirectory(absolute.getFileName().toString(), 0700);
+                } catch (IOException e) {
+                    if (Files.isSymbolicLink(absolute)) {
+                        throw new PrismException("the meeting directory " + absolute + " is not a directory but a"
+                                + " symbolic link: refused");
+                    }
+                    throw e;
+                }
             }
             try {
-                Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            } catch (FileAlreadyExistsException e) {
-                // made by another rank of this step, or by someone else: checked below
+                int owner = held.ownerUid();
+                int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+                if (owner != self) {
+                    throw new PrismException("the meeting directory " + absolute + " was made by uid " + owner + ", not by"
+                            + " this run (uid " + self + "): refused, as its owner could plant links in it; remove it or pick"
+                            + " another --coordinator directory");
+                }
+                int mode = held.mode() & 07777;
+                if (mode != 0700) {
+                    throw new PrismException("the meeting directory " + absolute + " has mode "
+                            + PosixFilePermissions.toString(held.attributes().permissions()) + ", not rwx------: refused, as"
+                            + " others could read or plant files in it");
+                }
+                return held;
+            } catch (RuntimeException | IOException e) {
+                held.close();
+                throw e;
             }
-            PosixFileAttributes attributes = Files.readAttributes(directory, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (!attributes.isDirectory()) {
-                throw new PrismException("the meeting directory " + directory + " is not a directory"
-                        + (attributes.isSymbolicLink() ? " but a symbolic link" : "") + ": refused");
-            }
-            int owner = (Integer) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-            int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-            if (owner != self) {
-                throw new PrismException("the meeting directory " + directory + " was made by uid " + owner + ", not by this"
-                        + " run (uid " + self + "): refused, as its owner could plant links in it; remove it or pick another"
-                        + " --coordinator directory");
-            }
-            boolean open = attributes.permissions().stream().anyMatch(p -> p != PosixFilePermission.OWNER_READ
-                    && p != PosixFilePermission.OWNER_WRITE && p != PosixFilePermission.OWNER_EXECUTE);
-            if (open) {
-                throw new PrismException("the meeting directory " + directory + " has mode "
-                        + PosixFilePermissions.toString(attributes.permissions()) + ", not rwx------: refused, as others"
-                        + " could read or plant files in it");
-            }
-            return directory;
         } catch (IOException e) {
-            throw new PrismException("cannot make the meeting directory " + directory + ": " + Errno.describe(e), e);
+            throw new PrismException("cannot make the meeting directory " + absolute + ": " + Errno.describe(e), e);
         }
     }
 }
