@@ -289,7 +289,99 @@ WRITERS = {"parquet": write_parquet, "arrow": write_arrow, "tar_shards": write_t
            "image_folder": write_image_folder, "safetensors": write_safetensors}
 
 
+# ---- a dataset's files, reached only beneath its directory ----
+
+def inside(rel):
+    """None when `rel` is a plain relative path: components joined by '/', none empty, '.', '..' or holding a NUL;
+    else why not"""
+    if not isinstance(rel, str) or not rel:
+        return "is not a path"
+    if rel.startswith("/"):
+        return "is absolute"
+    for part in rel.split("/"):
+        if part in ("", ".", "..") or "\0" in part:
+            return f"has the component {json.dumps(part)}"
+    return None
+
+
+class Beneath:
+    """A dataset's directory held open, and its files opened only beneath it: a name must be plain (inside), each
+    directory on its way is opened relative to the one above it and the file relative to its directory, all with
+    O_NOFOLLOW (os.open(name, flags, dir_fd=...)), so neither a manifest's name nor a link in the dataset leads out.
+    Directories stay open per process (a forked DataLoader worker opens its own)."""
+    HELD = 256
+
+    def __init__(self, root):
+        self.root, self.pid, self.dirs = root, None, {}
+
+    def refused(self, rel, why):
+        return DatasetError(f"{self.root}: entry {json.dumps(rel)} {why}: refused, nothing read (a manifest's paths are"
+                            f" relative to the dataset's directory and stay inside it)")
+
+    def directory(self, rel, entry):
+        """the descriptor of the directory `rel` ("" the dataset's own), found on the way to `entry`"""
+        if self.pid != os.getpid():
+            self.close()
+            self.pid, self.dirs = os.getpid(), {"": os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)}
+        fd = self.dirs.get(rel)
+        if fd is None:
+            parent, _, name = rel.rpartition("/")
+            above = self.directory(parent, entry)
+            try:
+                fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=above)
+            except OSError as e:
+                if e.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise self.refused(entry, f"leads through {json.dumps(rel)}, a link or not a directory") from None
+                raise
+            if len(self.dirs) > self.HELD:
+                for held in [r for r in self.dirs if r and r != parent]:
+                    os.close(self.dirs.pop(held))
+            self.dirs[rel] = fd
+        return fd
+
+    def place(self, rel):
+        """(directory descriptor, name) of the file `rel`: what to open once the clock runs"""
+        why = inside(rel)
+        if why:
+            raise self.refused(rel, why)
+        directory, _, name = rel.rpartition("/")
+        return self.directory(directory, rel), name
+
+    def open(self, rel):
+        """a read-only descriptor of the regular file `rel`, opened beneath the dataset without following a link"""
+        dir_fd, name = self.place(rel)
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise self.refused(rel, "is a symbolic link") from None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise self.refused(rel, "is not a regular file")
+        return fd
+
+    def require_regular(self, rel):
+        """the size of the regular file `rel`, stat'ed beneath the dataset without following a link"""
+        dir_fd, name = self.place(rel)
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode):
+            raise self.refused(rel, "is a symbolic link" if stat.S_ISLNK(st.st_mode) else "is not a regular file")
+        return st.st_size
+
+    def close(self):
+        if self.pid == os.getpid():
+            for fd in self.dirs.values():
+                os.close(fd)
+        self.dirs = {}
+
+
 # ---- reading a kept dataset's manifest ----
+
+MANIFEST_KEYS = {"schema", "format", "seed", "samples", "sampleSize", "sizeJitter", "shardSize", "rowGroup", "classes",
+                 "bytes", "fileCount", "fileBytes", "files", "layout"}
+ENTRY_KEYS = {"files": {"path", "bytes"}, "layout": {"path", "first", "count", "rowGroups"}}
+
 
 def read_manifest(root):
     path = os.path.join(root, MANIFEST)
@@ -304,9 +396,17 @@ def read_manifest(root):
     manifest = json.loads(raw)
     if manifest.get("schema") != SCHEMA or manifest.get("format") not in FORMATS:
         raise DatasetError(f"{path}: not a {SCHEMA} manifest of one of {', '.join(FORMATS)}")
-    for entry in manifest["files"]:
-        if os.path.isabs(entry["path"]) or ".." in entry["path"].split("/"):
-            raise DatasetError(f"{path}: file {entry['path']} is outside the dataset")
+    unknown = sorted(set(manifest) - MANIFEST_KEYS)
+    if unknown:
+        raise DatasetError(f"{path}: unknown key {json.dumps(unknown[0])}")
+    for key, known in ENTRY_KEYS.items():
+        for entry in manifest.get(key, []):
+            unknown = sorted(set(entry) - known) if isinstance(entry, dict) else ["(not an object)"]
+            why = f"has the unknown key {json.dumps(unknown[0])}" if unknown else inside(entry.get("path"))
+            if why:
+                raise DatasetError(f"{path}: {key} entry {json.dumps(entry.get('path') if isinstance(entry, dict) else entry)}"
+                                   f" {why}: refused, nothing read (a manifest's paths are relative to the dataset's"
+                                   f" directory and stay inside it)")
     return manifest
 
 
@@ -365,6 +465,7 @@ class Reader:
         self.firsts = [s["first"] for s in self.layout]
         self.opened = opened or {}
         self.open_files = {}
+        self.beneath = Beneath(root)
 
     def path(self, rel):
         return os.path.join(self.root, rel)
@@ -380,6 +481,7 @@ class Reader:
             elif isinstance(handle, int):
                 os.close(handle)
         self.open_files.clear()
+        self.beneath.close()
 
 
 def open_regular(path):
@@ -398,7 +500,7 @@ class ParquetReader(Reader):
         path = self.path(self.layout[n]["path"])
         handle = self.open_files.get(n)
         if handle is None:  # its footer is read here, by the worker that first needs the file, as streaming loaders do
-            handle = self.open_files[n] = _ParquetHandle(open(open_regular(path), "rb", buffering=0))
+            handle = self.open_files[n] = _ParquetHandle(open(self.beneath.open(self.layout[n]["path"]), "rb", buffering=0))
         table = handle.file.read_row_group(group, columns=["index", "data"])
         indices = table.column("index").to_pylist()  # to_numpy's first call imports pandas' glue: 0.4 s in a worker
         data = table.column("data").combine_chunks()
@@ -431,7 +533,7 @@ class ArrowReader(Reader):
 class TarReader(Reader):
     def samples(self, unit):
         path = self.path(self.layout[unit[0]]["path"])
-        with open(open_regular(path), "rb") as f, tarfile.open(fileobj=f, mode="r|") as stream:
+        with open(self.beneath.open(self.layout[unit[0]]["path"]), "rb") as f, tarfile.open(fileobj=f, mode="r|") as stream:
             for member in stream:
                 if not member.isfile() or not member.name.endswith(".bin"):
                     raise DatasetError(f"{path}: member {member.name} is not a sample")
@@ -440,12 +542,16 @@ class TarReader(Reader):
 
 def open_arrow(root):
     import datasets
+    beneath = Beneath(root)
+    beneath.directory("arrow", "arrow")  # a directory beneath the dataset, not a link (datasets opens it by name)
+    beneath.close()
     return datasets.load_from_disk(os.path.join(root, "arrow"))
 
 
-def map_indexed(stem):
-    """one .bin/.idx pair: the index read (its MMIDIDX header, sizes and offsets), the .bin mapped"""
-    fd = open_regular(stem + ".idx")
+def map_indexed(beneath, rel):
+    """one .bin/.idx pair beneath the dataset: the index read (its MMIDIDX header, sizes and offsets), the .bin mapped"""
+    stem = os.path.join(beneath.root, rel)
+    fd = beneath.open(rel + ".idx")
     with open(fd, "rb") as f:
         head = f.read(len(MMIDIDX) + 25)
         if not head.startswith(MMIDIDX):
@@ -454,7 +560,7 @@ def map_indexed(stem):
         sizes = np.frombuffer(f.read(4 * count), dtype=np.int32)
         pointers = np.frombuffer(f.read(8 * count), dtype=np.int64)
     import mmap
-    fd = open_regular(stem + ".bin")
+    fd = beneath.open(rel + ".bin")
     try:
         mapped = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
     finally:
@@ -469,7 +575,8 @@ def opened_in_rank(root, manifest):
     if manifest["format"] == "arrow":
         return {"ds": open_arrow(root)}
     if manifest["format"] == "indexed":
-        return {n: map_indexed(os.path.join(root, s["path"])) for n, s in enumerate(manifest["layout"])}
+        beneath = Beneath(root)
+        return {n: map_indexed(beneath, s["path"]) for n, s in enumerate(manifest["layout"])}
     return {}
 
 
@@ -479,7 +586,7 @@ class IndexedReader(Reader):
         n = self.shard_of(index)
         m = self.opened.get(n)
         if m is None:
-            m = self.opened[n] = self.open_files[n] = map_indexed(self.path(self.layout[n]["path"]))
+            m = self.opened[n] = self.open_files[n] = map_indexed(self.beneath, self.layout[n]["path"])
         k = index - self.firsts[n]
         at = int(m.pointers[k])
         yield index, m.mapped[at:at + int(m.sizes[k])], m.path  # the slice copies: its pages are faulted in here
@@ -496,8 +603,9 @@ class _Mapped:
 class ImageFolderReader(Reader):
     def samples(self, unit):
         index = int(unit)
-        path = self.path(image_path(index, self.manifest["classes"]))
-        fd = open_regular(path)
+        rel = image_path(index, self.manifest["classes"])
+        path = self.path(rel)
+        fd = self.beneath.open(rel)
         try:
             chunks = []
             while True:
@@ -520,13 +628,13 @@ class SafetensorsReader(Reader):
             handle = self.open_files.get(n)
             if handle is None:
                 from safetensors import safe_open
-                os.close(open_regular(path))  # refuses a link or a non-regular file before safetensors opens it
+                os.close(self.beneath.open(self.layout[n]["path"]))  # refuses a link or a non-file before safetensors opens it
                 handle = self.open_files[n] = safe_open(path, framework="np")
             yield index, handle.get_tensor(name).tobytes(), path
             return
         entry = self.open_files.get(n)
         if entry is None:
-            fd = open_regular(path)
+            fd = self.beneath.open(self.layout[n]["path"])
             length = struct.unpack("<Q", os.pread(fd, 8, 0))[0]
             if length > MANIFEST_LIMIT:
                 raise DatasetError(f"{path}: a header of {length} bytes")

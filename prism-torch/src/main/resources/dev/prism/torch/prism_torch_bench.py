@@ -1492,17 +1492,19 @@ def hf_load(args, rec, rank, world, device):
 
 
 class FileSamples(torch.utils.data.Dataset):
-    """One sample per file: reading it (open, read to the end, close) is the sample's timed operation."""
+    """One sample per file: reading it (open, read to the end, close) is the sample's timed operation. Each file is
+    opened beneath the dataset's directory (its directory found before the clock), never through a link."""
 
-    def __init__(self, paths):
-        self.paths = paths
+    def __init__(self, root, files):
+        self.files, self.beneath = files, prism_formats().Beneath(root)
 
     def __len__(self):
-        return len(self.paths)
+        return len(self.files)
 
     def __getitem__(self, index):
+        dir_fd, name = self.beneath.place(self.files[index])
         start = time.perf_counter_ns()
-        with open(self.paths[index], "rb", buffering=0) as f:
+        with open(os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd), "rb", buffering=0) as f:
             data = f.read()
         nanos = time.perf_counter_ns() - start
         return index, torch.frombuffer(bytearray(data), dtype=torch.uint8), nanos
@@ -1540,11 +1542,26 @@ def collate_files(samples):
 
 
 def dataset_files(root):
-    """(relative path, size) of every file of a dataset: its manifest's list where it has one, else a walk."""
+    """(relative path, size) of every file of a dataset: its manifest's list where it has one, else a walk. A manifest
+    with a key it does not know, or an entry that is not a regular file plainly beneath the dataset (absolute, '..',
+    a link), is refused naming it, before any file is read."""
     manifest = os.path.join(root, "manifest.json")
-    if os.path.isfile(manifest):
-        with open(manifest) as f:
-            return [(e["path"], int(e["size"])) for e in json.load(f)["files"]]
+    if os.path.lexists(manifest):
+        with open(os.open(manifest, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)) as f:
+            m = json.load(f)
+        unknown = sorted(set(m) - {"schema", "seed", "blockSize", "files"})
+        unknown += [f"{e.get('path')}: {k}" for e in m.get("files", []) for k in sorted(set(e) - {"path", "size", "md5"})]
+        if unknown:
+            raise ValidationError(f"{manifest}: unknown key {unknown[0]}")
+        beneath = prism_formats().Beneath(root)
+        try:
+            for e in m.get("files", []):
+                beneath.require_regular(e.get("path"))
+        except prism_formats().DatasetError as e:
+            raise ValidationError(str(e)) from None
+        finally:
+            beneath.close()
+        return [(e["path"], int(e["size"])) for e in m.get("files", [])]
     files = []
     for d, _, names in os.walk(root):
         for name in names:
@@ -1621,8 +1638,9 @@ def dataloader(args, rec, rank, world, device):
     sizes = [size for _, size in files]
     rec.notes["dataset"] = f"{len(files)} files, {sum(sizes)} bytes in {root}" + (" (kept)" if kept else "")
     shuffle = flag(args.shuffle)
-    sampler = DistributedSampler(FileSamples(paths), num_replicas=world, rank=rank, shuffle=shuffle, seed=1234)
-    loader = DataLoader(FileSamples(paths), batch_size=args.batch_size, sampler=sampler, num_workers=args.num_workers,
+    rels = [rel for rel, _ in files]
+    sampler = DistributedSampler(FileSamples(root, rels), num_replicas=world, rank=rank, shuffle=shuffle, seed=1234)
+    loader = DataLoader(FileSamples(root, rels), batch_size=args.batch_size, sampler=sampler, num_workers=args.num_workers,
                         collate_fn=collate_files, pin_memory=device.type == "cuda")
     warm_up_workers(args.batch_size, args.num_workers, device)
     residency = Residency()

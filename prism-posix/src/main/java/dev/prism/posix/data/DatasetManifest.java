@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.prism.posix.data.internal.DatasetDirectory;
 import dev.prism.spi.AtomicFiles;
 
 import java.io.IOException;
@@ -40,8 +41,61 @@ public record DatasetManifest(long seed, List<Entry> entries) {
     public static final String SCHEMA = "prism.dataset/1";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** One file. @param path relative, with '/' @param sizeBytes its size @param md5 lower-case hex */
+    /** The keys a manifest holds at its top; any other is refused. */
+    private static final java.util.Set<String> KEYS = java.util.Set.of("schema", "seed", "blockSize", "files");
+    /** The keys each of its files holds; any other is refused. */
+    private static final java.util.Set<String> ENTRY_KEYS = java.util.Set.of("path", "size", "md5");
+
+    /**
+     * One file.
+     *
+     * @param path      relative to the dataset's directory, components separated by '/': never absolute, never a
+     *                  {@code ..}, {@code .} or empty component, never a NUL (see {@link #problemWith})
+     * @param sizeBytes its size
+     * @param md5       lower-case hex
+     * @throws IllegalArgumentException when {@code path} could lead outside the dataset
+     */
     public record Entry(String path, long sizeBytes, String md5) {
+        /** Refuses a path that is not plainly beneath the dataset's directory. */
+        public Entry {
+            String problem = problemWith(path);
+            if (problem != null) {
+                throw new IllegalArgumentException("dataset entry " + DatasetDirectory.quoted(path) + " " + problem
+                        + ": a manifest's paths are relative to the dataset's directory and stay inside it");
+            }
+        }
+    }
+
+    /**
+     * @return null when {@code path} names a file beneath a dataset's directory by plain components ({@code a/b.bin}),
+     *         else why not: absolute, a {@code ..}, {@code .} or empty component, a NUL, or empty
+     */
+    public static String problemWith(String path) {
+        if (path == null || path.isEmpty()) {
+            return "is empty";
+        }
+        if (path.indexOf('\0') >= 0) {
+            return "holds a NUL";
+        }
+        if (path.startsWith("/")) {
+            return "is absolute";
+        }
+        for (String component : path.split("/", -1)) {
+            switch (component) {
+                case "" -> {
+                    return "has an empty component";
+                }
+                case ".." -> {
+                    return "has a '..' component";
+                }
+                case "." -> {
+                    return "has a '.' component";
+                }
+                default -> {
+                }
+            }
+        }
+        return null;
     }
 
     /** Sorts and copies the entries. */
@@ -93,14 +147,56 @@ public record DatasetManifest(long seed, List<Entry> entries) {
         } catch (IOException e) {
             throw dev.prism.spi.Errno.named("read", file, e);
         }
-        if (!SCHEMA.equals(root.path("schema").asText())) {
+        if (!root.isObject() || !SCHEMA.equals(root.path("schema").asText())) {
             throw new IOException(file + " is not a " + SCHEMA + " manifest");
         }
+        for (java.util.Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!KEYS.contains(name)) {
+                throw new IOException(file + ": unknown key " + DatasetDirectory.quoted(name) + " (a " + SCHEMA + " manifest holds "
+                        + String.join(", ", new java.util.TreeSet<>(KEYS)) + ")");
+            }
+        }
+        JsonNode files = root.path("files");
+        if (!files.isMissingNode() && !files.isArray()) {
+            throw new IOException(file + ": \"files\" is not a list");
+        }
         List<Entry> entries = new ArrayList<>();
-        for (JsonNode f : root.path("files")) {
-            entries.add(new Entry(f.path("path").asText(), f.path("size").asLong(), f.path("md5").asText()));
+        int index = 0;
+        for (JsonNode f : files) {
+            entries.add(entry(file, index++, f));
         }
         return new DatasetManifest(root.path("seed").asLong(-1), entries);
+    }
+
+    /** @return file {@code index} of the manifest in {@code file}, refused naming it when it is not a plain one */
+    private static Entry entry(Path file, int index, JsonNode f) throws IOException {
+        JsonNode path = f.path("path");
+        String named = file + ": file " + index + (path.isTextual() ? " " + DatasetDirectory.quoted(path.asText()) : "");
+        if (!f.isObject() || !path.isTextual()) {
+            throw new IOException(named + " has no \"path\" text");
+        }
+        for (java.util.Iterator<String> names = f.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!ENTRY_KEYS.contains(name)) {
+                throw new IOException(named + ": unknown key " + DatasetDirectory.quoted(name) + " (a file holds "
+                        + String.join(", ", new java.util.TreeSet<>(ENTRY_KEYS)) + ")");
+            }
+        }
+        String problem = problemWith(path.asText());
+        if (problem != null) {
+            throw new IOException(named + " " + problem + ": refused, nothing read (a manifest's paths are relative"
+                    + " to the dataset's directory and stay inside it)");
+        }
+        JsonNode size = f.path("size");
+        if (!size.canConvertToExactIntegral() || size.asLong() < 0) {
+            throw new IOException(named + ": \"size\" is not a whole number of bytes");
+        }
+        JsonNode md5 = f.path("md5");
+        if (!md5.isMissingNode() && !md5.isNull() && !(md5.isTextual() && md5.asText().matches("([0-9a-f]{32})?"))) {
+            throw new IOException(named + ": \"md5\" is not 32 lower-case hex digits (or empty: none recorded)");
+        }
+        return new Entry(path.asText(), size.asLong(), md5.isTextual() ? md5.asText() : null);
     }
 
     /** @return the manifests in {@code files} merged into one */

@@ -2,6 +2,7 @@ package dev.prism.posix.data;
 
 import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
+import dev.prism.posix.data.internal.DatasetDirectory;
 import dev.prism.posix.data.internal.DatasetIo;
 
 import java.io.IOException;
@@ -125,29 +126,51 @@ public final class Datasets {
         }
         DatasetManifest manifest = DatasetManifest.read(directory.resolve(DatasetManifest.FILE_NAME));
         List<String> problems = new ArrayList<>();
-        ByteBuffer chunk = ByteBuffer.allocate(DatasetIo.WRITE_CHUNK);
+        ByteBuffer chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);
         long bytes = 0;
-        for (DatasetManifest.Entry entry : manifest.entries()) {
-            bytes += entry.sizeBytes();
-            Path file = directory.resolve(entry.path());
-            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                problems.add(file + ": missing");
-                continue;
+        try (DatasetDirectory beneath = DatasetDirectory.open(directory, false)) {
+            // every entry found beneath the directory, and none a link or other than a file, before any file is read
+            List<DatasetDirectory.Place> places = new ArrayList<>();
+            for (DatasetManifest.Entry entry : manifest.entries()) {
+                DatasetDirectory.Place place = beneath.place(entry.path());
+                try {
+                    beneath.requireRegular(place);
+                } catch (dev.prism.posix.PosixException e) {
+                    // missing (or a directory on its way missing): said as a problem below
+                }
+                places.add(place);
             }
-            MessageDigest md5 = DatasetIo.md5();
-            long size = 0;
-            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ,
-                    java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                for (int n; (n = in.read(chunk.clear())) > 0; ) {
-                    md5.update(chunk.flip());
-                    size += n;
+            for (int i = 0; i < places.size(); i++) {
+                DatasetManifest.Entry entry = manifest.entries().get(i);
+                DatasetDirectory.Place place = places.get(i);
+                Path file = place.shown();
+                bytes += entry.sizeBytes();
+                DatasetDirectory.Opened in;
+                try {
+                    in = beneath.openUntimed(place);
+                } catch (dev.prism.posix.PosixException e) {
+                    problems.add(file + ": missing");
+                    continue;
+                }
+                MessageDigest md5 = DatasetIo.md5();
+                long size = 0;
+                try {
+                    for (long n; (n = dev.prism.posix.Posix.read(in.fd(), chunk.clear(), file)) > 0; ) {
+                        md5.update(chunk.flip());
+                        size += n;
+                    }
+                } finally {
+                    DatasetDirectory.close(in);
+                }
+                if (size != entry.sizeBytes()) {
+                    problems.add(file + ": " + size + " bytes, the manifest says " + entry.sizeBytes());
+                } else if (entry.md5() != null && !entry.md5().equals(DatasetIo.hex(md5))) {
+                    problems.add(file + ": MD5 differs from the manifest's " + entry.md5());
                 }
             }
-            if (size != entry.sizeBytes()) {
-                problems.add(file + ": " + size + " bytes, the manifest says " + entry.sizeBytes());
-            } else if (entry.md5() != null && !entry.md5().equals(DatasetIo.hex(md5))) {
-                problems.add(file + ": MD5 differs from the manifest's " + entry.md5());
-            }
+        } catch (IllegalArgumentException e) {
+            // an entry that leads outside the directory, or at a link or something not a file: refused, nothing read
+            throw new IOException(e.getMessage(), e);
         }
         java.util.Set<String> listed = manifest.byPath().keySet();
         try (java.util.stream.Stream<Path> walk = Files.walk(directory)) {

@@ -64,6 +64,19 @@ public final class NativeCalls {
         return fd;
     }
 
+    /**
+     * As {@link #openat(int, Path, int, int)} for {@code path} beneath {@code dirfd}; a failure's message shows
+     * {@code shown}, the whole path a person knows, in the name's place: {@code openat(39, "/data/shard-000/f.bin", …)}.
+     */
+    public static int openat(int dirfd, Path path, int flags, int mode, Path shown) {
+        int fd = C.openat(dirfd, PathBuffers.first(path), flags, mode);
+        if (fd < 0) {
+            throw failure("openat", dirfdText(dirfd) + quote(shown) + ", " + OpenFlags.describe(flags)
+                    + ((flags & Posix.O_CREAT) != 0 ? ", 0" + Integer.toOctalString(mode) : ""), shown);
+        }
+        return fd;
+    }
+
     public static void close(int fd, Path path) {
         if (C.close(fd) != 0) {
             throw failure("close", fd + " " + quote(path), path);
@@ -232,31 +245,35 @@ public final class NativeCalls {
     public static PageCacheResidency residency(Path file) {
         int fd = openat(Posix.AT_FDCWD, file, Posix.O_RDONLY | Posix.O_CLOEXEC, 0);
         try {
-            long size = statx(Posix.AT_FDCWD, file, 0).sizeBytes();
-            long pageSize = C.sysconf(SC_PAGESIZE);
-            long pages = (size + pageSize - 1) / pageSize;
-            if (pages == 0) {
-                return new PageCacheResidency(0, 0);
-            }
-            long address = C.mmap(0, size, PROT_READ, MAP_SHARED, fd, 0);
-            if (address == -1) {
-                throw failure("mmap", "NULL, " + size + ", PROT_READ, MAP_SHARED, " + fd + " " + quote(file) + ", 0", file);
-            }
-            try {
-                ByteBuffer vector = ByteBuffer.allocateDirect((int) pages);
-                if (C.mincore(address, size, Posix.address(vector)) != 0) {
-                    throw failure("mincore", Long.toHexString(address) + ", " + size + " " + quote(file), file);
-                }
-                long resident = 0;
-                for (int i = 0; i < pages; i++) {
-                    resident += vector.get(i) & 1;
-                }
-                return new PageCacheResidency(pages, resident);
-            } finally {
-                C.munmap(address, size);
-            }
+            return residency(fd, statx(Posix.AT_FDCWD, file, 0).sizeBytes(), file);
         } finally {
             close(fd, file);
+        }
+    }
+
+    /** @return as {@link #residency(Path)} for the open file {@code fd} of {@code size} bytes ({@code file} names it in failures) */
+    public static PageCacheResidency residency(int fd, long size, Path file) {
+        long pageSize = C.sysconf(SC_PAGESIZE);
+        long pages = (size + pageSize - 1) / pageSize;
+        if (pages == 0) {
+            return new PageCacheResidency(0, 0);
+        }
+        long address = C.mmap(0, size, PROT_READ, MAP_SHARED, fd, 0);
+        if (address == -1) {
+            throw failure("mmap", "NULL, " + size + ", PROT_READ, MAP_SHARED, " + fd + " " + quote(file) + ", 0", file);
+        }
+        try {
+            ByteBuffer vector = ByteBuffer.allocateDirect((int) pages);
+            if (C.mincore(address, size, Posix.address(vector)) != 0) {
+                throw failure("mincore", Long.toHexString(address) + ", " + size + " " + quote(file), file);
+            }
+            long resident = 0;
+            for (int i = 0; i < pages; i++) {
+                resident += vector.get(i) & 1;
+            }
+            return new PageCacheResidency(pages, resident);
+        } finally {
+            C.munmap(address, size);
         }
     }
 

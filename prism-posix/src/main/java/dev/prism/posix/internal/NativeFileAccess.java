@@ -47,6 +47,16 @@ public final class NativeFileAccess implements FileAccess {
                 Posix.O_RDONLY | Posix.O_DIRECT | Posix.O_CLOEXEC, 0), file);
     }
 
+    /**
+     * Opens {@code name}, one component, in the directory open as {@code dirfd} for reading, without following a
+     * link ({@code O_NOFOLLOW}; with {@code direct}, {@code O_DIRECT}): one {@code openat} that resolves one name.
+     * Failures name {@code shown}.
+     */
+    public OpenFile openReadAt(int dirfd, Path name, boolean direct, Path shown) {
+        return new NativeFile(NativeCalls.openat(dirfd, name, Posix.O_RDONLY | Posix.O_NOFOLLOW | Posix.O_CLOEXEC
+                | (direct ? Posix.O_DIRECT : 0), 0, shown), shown);
+    }
+
     @Override
     public OpenFile openReadWrite(Path file) {
         return new NativeFile(NativeCalls.openat(Posix.AT_FDCWD, file,

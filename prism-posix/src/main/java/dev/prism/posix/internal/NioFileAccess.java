@@ -63,6 +63,25 @@ public final class NioFileAccess implements FileAccess {
         }
     }
 
+    private static final java.util.Set<java.nio.file.OpenOption> READ_BENEATH = java.util.Set.of(StandardOpenOption.READ,
+            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    private static final java.util.Set<java.nio.file.OpenOption> READ_BENEATH_DIRECT = java.util.Set.of(
+            StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS, ExtendedOpenOption.DIRECT);
+
+    /**
+     * Opens {@code name}, one component, in {@code directory} for reading without following a link
+     * ({@link java.nio.file.SecureDirectoryStream#newByteChannel}: {@code openat} beneath the stream's directory, with
+     * {@code O_NOFOLLOW}; with {@code direct}, {@code O_DIRECT}). Failures name {@code shown}.
+     */
+    public OpenFile openReadIn(java.nio.file.SecureDirectoryStream<Path> directory, Path name, boolean direct, Path shown) {
+        try {
+            return new NioFile((FileChannel) directory.newByteChannel(name, direct ? READ_BENEATH_DIRECT : READ_BENEATH), shown);
+        } catch (IOException e) {
+            throw failure("SecureDirectoryStream.newByteChannel", quote(shown) + ", READ, NOFOLLOW_LINKS"
+                    + (direct ? ", DIRECT" : ""), shown, e);
+        }
+    }
+
     @Override
     public OpenFile openReadWrite(Path file) {
         try {

@@ -14,6 +14,7 @@ import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.FileOrder;
 import dev.prism.posix.internal.FileWork;
 import dev.prism.posix.internal.KernelCaches;
+import dev.prism.posix.internal.NativeCalls;
 import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
 
@@ -48,6 +49,10 @@ public final class Md5CheckWorkload implements Workload {
     private FileAccess files;
     private Path root;
     private List<DatasetManifest.Entry> mine;
+    /** The dataset's directory, held open: every file of {@link #mine} is reached beneath it, never through a link */
+    private DatasetDirectory dirs;
+    /** Where each of {@link #mine} is beneath {@link #dirs}, checked before the timed pass */
+    private DatasetDirectory.Place[] places;
     private Map<String, DatasetManifest.Entry> manifest;
     private ByteBuffer buffer;
     private long orderSeed;
@@ -106,13 +111,48 @@ public final class Md5CheckWorkload implements Workload {
         for (int i = 0; i < mine.size(); i++) {
             sizes[i] = mine.get(i).sizeBytes();
         }
+        placeEveryFile(ctx);
         prepareEpoch(ctx);
         python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
     }
 
     @Override
     public void teardown(WorkloadContext ctx) {
-        PythonFileCalls.close(python);
+        try {
+            PythonFileCalls.close(python);
+        } finally {
+            if (dirs != null) {
+                dirs.close();
+            }
+        }
+    }
+
+    /**
+     * Before anything is read: holds the dataset's directory open and finds each of this rank's files beneath it, one
+     * component at a time without following a link. A name that would lead outside (absolute, {@code ..}, a link to a
+     * file or a directory elsewhere) or at anything but a regular file (a FIFO, a device) fails the rank naming the
+     * entry; a file that is missing or cannot be stat'ed is said beside the results and left for the timed pass, as
+     * before, where its open meets the same error.
+     */
+    private void placeEveryFile(WorkloadContext ctx) throws IOException {
+        dirs = DatasetDirectory.open(root, access == Access.NIO);
+        places = new DatasetDirectory.Place[mine.size()];
+        for (int i = 0; i < mine.size(); i++) {
+            places[i] = dirs.place(mine.get(i).path());
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            try {
+                long found = dirs.requireRegular(places[i]).sizeBytes();
+                if (sizes[i] < 0) {
+                    sizes[i] = found;
+                }
+            } catch (dev.prism.posix.PosixException e) {
+                if (sizes[i] < 0) {
+                    unsized[i] = e;
+                }
+                ctx.untimedProblem("finding " + places[i].shown() + " before the timed pass", e);
+            }
+        }
     }
 
     /**
@@ -280,33 +320,42 @@ public final class Md5CheckWorkload implements Workload {
     private void prepareEpoch(WorkloadContext ctx) {
         for (int i = 0; i < mine.size(); i++) {
             if (sizes[i] < 0) {
-                Path path = root.resolve(mine.get(i).path());
+                Path path = places[i].shown();
                 try {
-                    sizes[i] = files.stat(path).sizeBytes();
+                    sizes[i] = dirs.requireRegular(places[i]).sizeBytes();
                     unsized[i] = null;
-                } catch (RuntimeException e) {
+                } catch (dev.prism.posix.PosixException e) {
                     unsized[i] = e;
                     ctx.untimedProblem("finding the size of " + path + " before the timed pass", e);
                 }
             }
         }
         if (drop) {
-            for (DatasetManifest.Entry entry : mine) {
-                Path path = root.resolve(entry.path());
+            for (DatasetDirectory.Place place : places) {
                 try {
-                    Posix.dropFromPageCache(path);
-                } catch (RuntimeException e) {
-                    ctx.untimedProblem("dropping " + path + " from the page cache before the timed pass", e);
+                    DatasetDirectory.Opened file = dirs.openUntimed(place);
+                    try {
+                        Posix.fdatasync(file.fd(), place.shown());
+                        Posix.fadvise(file.fd(), 0, 0, Posix.POSIX_FADV_DONTNEED, place.shown());
+                    } finally {
+                        DatasetDirectory.close(file);
+                    }
+                } catch (dev.prism.posix.PosixException e) {
+                    ctx.untimedProblem("dropping " + place.shown() + " from the page cache before the timed pass", e);
                 }
             }
         }
-        for (DatasetManifest.Entry entry : mine) {
-            Path path = root.resolve(entry.path());
+        for (DatasetDirectory.Place place : places) {
             PageCacheResidency before;
             try {
-                before = Posix.residency(path);
-            } catch (RuntimeException e) {
-                ctx.untimedProblem("probing the page cache for " + path + " before the timed pass", e);
+                DatasetDirectory.Opened file = dirs.openUntimed(place);
+                try {
+                    before = NativeCalls.residency(file.fd(), file.sizeBytes(), place.shown());
+                } finally {
+                    DatasetDirectory.close(file);
+                }
+            } catch (dev.prism.posix.PosixException e) {
+                ctx.untimedProblem("probing the page cache for " + place.shown() + " before the timed pass", e);
                 continue;
             }
             ctx.addCounter("pages_before_read", before.pages());
@@ -325,6 +374,7 @@ public final class Md5CheckWorkload implements Workload {
         // the read path (open, reads, MD5, close) on a scratch file of its own
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             Path own = scratch.resolve("rehearsal.bin");
+            String name = own.getFileName().toString();
             long timedBytes = java.util.Arrays.stream(sizes).filter(b -> b > 0).sum();
             long size = Rehearsal.stepSize(4L * chunkSize, timedBytes);
             FileWork.populate(files, own, FileWork.blockFor(size), size);
@@ -335,10 +385,15 @@ public final class Md5CheckWorkload implements Workload {
                 return;
             }
             MessageDigest md5 = DatasetIo.md5();
-            Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS / 10, size, timedBytes), i -> {
-                readFile(ctx, own, size, md5);
-                md5.reset();
-            });
+            // the same open as the timed pass's: beneath a held directory, one component, no link followed
+            try (DatasetDirectory scratchDirectory = DatasetDirectory.open(scratch, access == Access.NIO)) {
+                DatasetDirectory.Place place = scratchDirectory.place(name);
+                DatasetDirectory.Directory directory = scratchDirectory.directory(place);
+                Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS / 10, size, timedBytes), i -> {
+                    readFile(ctx, scratchDirectory, directory, place, size, md5);
+                    md5.reset();
+                });
+            }
         });
     }
 
@@ -370,14 +425,15 @@ public final class Md5CheckWorkload implements Workload {
                     break;   // the time is up in the middle of an epoch: the files read so far count
                 }
                 DatasetManifest.Entry entry = mine.get(index);
+                DatasetDirectory.Place place = places[index];
                 long size = sizes[index];
                 RuntimeException unknown = unsized[index];
                 if (ctx.continueOnError()) {
-                    if (!ctx.attempt("file", root.resolve(entry.path()), () -> readOne(ctx, entry, size, unknown, md5))) {
+                    if (!ctx.attempt("file", place.shown(), () -> readOne(ctx, entry, place, size, unknown, md5))) {
                         md5.reset();   // a file cut short leaves a partial digest behind
                     }
                 } else {
-                    readOne(ctx, entry, size, unknown, md5);
+                    readOne(ctx, entry, place, size, unknown, md5);
                 }
             }
         }
@@ -388,16 +444,16 @@ public final class Md5CheckWorkload implements Workload {
         List<List<Object>> request = new ArrayList<>(visit.length);
         for (int index : visit) {
             if (unsized[index] != null) {
-                Path path = root.resolve(mine.get(index).path());
+                Path path = places[index].shown();
                 throw new PrismException("before the timed pass, finding the size of " + path + " failed: "
                         + unsized[index].getMessage(), unsized[index]);
             }
-            request.add(List.of(root.resolve(mine.get(index).path()).toString(), sizes[index]));
+            request.add(List.of(places[index].shown().toString(), sizes[index]));
         }
         var found = python.run(ctx, Map.of("op", "md5", "chunk", chunkSize, "hash", hash, "files", request));
         for (int k = 0; k < visit.length; k++) {
             DatasetManifest.Entry entry = mine.get(visit[k]);
-            Path path = root.resolve(entry.path());
+            Path path = places[visit[k]].shown();
             long read = found.path("read").path(k).asLong();
             if (read != sizes[visit[k]]) {
                 throw new PrismException(path + (read < 0 ? " grew while being read: it holds more than the expected "
@@ -416,15 +472,17 @@ public final class Md5CheckWorkload implements Workload {
         }
     }
 
-    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, long expected, RuntimeException unknown,
-                         MessageDigest md5) {
-        Path path = root.resolve(entry.path());
+    private void readOne(WorkloadContext ctx, DatasetManifest.Entry entry, DatasetDirectory.Place place, long expected,
+                         RuntimeException unknown, MessageDigest md5) {
+        Path path = place.shown();
         if (unknown != null) {
             // its size could not be found before the timed pass: that failure is this file's error
             throw new PrismException("before the timed pass, finding the size of " + path + " failed: " + unknown.getMessage(),
                     unknown);
         }
-        long read = readFile(ctx, path, expected, md5);
+        // its directory found (held, or opened one component at a time without following a link) before the timer
+        DatasetDirectory.Directory directory = dirs.directory(place);
+        long read = readFile(ctx, dirs, directory, place, expected, md5);
         ctx.addBytes("file", read);
         ctx.addCounter("files_read", 1);
         if (!hash) {
@@ -445,9 +503,11 @@ public final class Md5CheckWorkload implements Workload {
      *
      * @return bytes read
      */
-    private long readFile(WorkloadContext ctx, Path path, long expected, MessageDigest md5) {
+    private long readFile(WorkloadContext ctx, DatasetDirectory beneath, DatasetDirectory.Directory directory,
+                          DatasetDirectory.Place place, long expected, MessageDigest md5) {
+        Path path = place.shown();
         long read = ctx.call("file", path, () -> {
-            FileAccess.OpenFile in = ctx.call("open", path, () -> direct ? files.openReadDirect(path) : files.openRead(path));
+            FileAccess.OpenFile in = ctx.call("open", path, () -> beneath.openRead(files, directory, place, direct));
             long total = 0;
             try {
                 while (total < expected) {
