@@ -37,7 +37,7 @@ public final class RunDirectory {
             "binfmt_misc", "fusectl", "hugetlbfs", "autofs", "rpc_pipefs", "nsfs", "selinuxfs");
 
     /**
-     * Checks {@code target} and creates {@code <target>/prism-<runId>}.
+     * Checks {@code target} and creates {@code <target>/prism-<runId>}, mode 0700 (only this user may enter it).
      *
      * @throws TargetException when the target is {@code /}, missing, not a directory, on a filesystem of the kernel's
      *                         own (devtmpfs, proc, sysfs, cgroup…) or not writable
@@ -71,7 +71,9 @@ public final class RunDirectory {
         }
         Path runDirectory = absolute.resolve("prism-" + runId);
         try {
-            Files.createDirectory(runDirectory);
+            // 0700: another user of the machine can neither read what the benchmarks write nor plant anything below it
+            Files.createDirectory(runDirectory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         } catch (FileAlreadyExistsException e) {
             throw new TargetException("run directory " + runDirectory + " already exists; choose another run id");
         } catch (IOException e) {
