@@ -49,6 +49,7 @@ public final class Scenario {
     private final Launcher launcher;
     private final long seed;
     private final String runId;
+    private final int resultMode;
     private final Path output;
     private final ScenarioListener listener;
     private final Interruption interruption;
@@ -70,6 +71,7 @@ public final class Scenario {
         this.seed = b.seed;
         this.runId = b.runId != null ? b.runId : newRunId();
         this.output = b.output;
+        this.resultMode = b.resultMode;
         this.listener = b.listener;
         this.interruption = b.interruption;
         this.cleanupGrace = b.cleanupGrace;
@@ -194,6 +196,14 @@ public final class Scenario {
         return output;
     }
 
+    /**
+     * @return the permission bits of the documents written into {@link #output()}: {@code 0644} (readable by everyone
+     *         who may enter the directory) unless {@link Builder#resultMode} said otherwise
+     */
+    public int resultMode() {
+        return resultMode;
+    }
+
     /** @return who hears progress */
     public ScenarioListener listener() {
         return listener;
@@ -244,6 +254,7 @@ public final class Scenario {
         private Launcher launcher = Launcher.threads();
         private long seed = 42;
         private String runId;
+        private int resultMode = dev.prism.spi.AtomicFiles.DEFAULT_MODE;
         private Path output;
         private ScenarioListener listener = ScenarioListener.NONE;
         private Interruption interruption = Interruption.create();
@@ -353,6 +364,19 @@ public final class Scenario {
         /** @param output a directory to write each run's JSON into as soon as it finishes */
         public Builder output(Path output) {
             this.output = Objects.requireNonNull(output, "output");
+            return this;
+        }
+
+        /**
+         * @param mode the permission bits of the documents written into {@link #output}, 0 to 0777 (e.g. {@code 0600}:
+         *             only their owner may read them); set exactly, whatever the umask; default {@code 0644}
+         */
+        public Builder resultMode(int mode) {
+            if (mode < 0 || mode > 0777) {
+                throw new IllegalArgumentException("resultMode must be in 0..0777 (permission bits, octal), was 0"
+                        + Integer.toOctalString(mode));
+            }
+            this.resultMode = mode;
             return this;
         }
 

@@ -196,7 +196,7 @@ final class ScenarioExecution {
      */
     static int run(CommandLine cli, Scenario.Builder builder, Path target, boolean tasksGiven, ScenarioOptions options,
                    ComparisonOptions judging, java.util.function.Function<java.util.List<RunResult>, dev.prism.report.Scorecard> qualification) {
-        builder.timeout(options.timeout).stallThreshold(options.stallThreshold).seed(options.seed)
+        builder.timeout(options.timeout).resultMode(options.resultMode).stallThreshold(options.stallThreshold).seed(options.seed)
                 .continueOnError(options.continueOnError).pacing(options.pacing());
         if (options.cleanupGrace != null) {
             builder.cleanupGrace(options.cleanupGrace);

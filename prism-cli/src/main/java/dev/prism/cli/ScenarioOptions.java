@@ -11,6 +11,11 @@ final class ScenarioOptions {
             description = "where result JSON goes, in a subdirectory named by the run id (default: ${DEFAULT-VALUE})")
     Path out;
 
+    @Option(names = "--result-mode", paramLabel = "MODE", defaultValue = "0644", converter = OctalModeConverter.class,
+            description = "permission bits of the result documents in --out, octal, e.g. 0600 for only their owner"
+                    + " (default: ${DEFAULT-VALUE})")
+    int resultMode;
+
     @Option(names = "--json", description = "print the result documents (a JSON array) on stdout instead of tables")
     boolean json;
 

@@ -374,7 +374,7 @@ public final class ScenarioRunner {
         }
         RunResult run = runs.get(runs.size() - 1);
         try {
-            ResultJson.writeInto(scenario.output(), runs.size() - 1, run);
+            ResultJson.writeInto(scenario.output(), runs.size() - 1, run, scenario.resultMode());
             return null;
         } catch (IOException e) {
             return "could not write the result document of " + run.benchmark() + " with " + run.tasks() + " task(s) into "

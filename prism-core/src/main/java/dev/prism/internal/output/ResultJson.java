@@ -55,16 +55,26 @@ public final class ResultJson {
 
     /** Writes {@code run} to {@code file} atomically. */
     public static void write(RunResult run, Path file) throws IOException {
-        AtomicFiles.write(file, toJson(run).getBytes(StandardCharsets.UTF_8));
+        write(run, file, AtomicFiles.DEFAULT_MODE);
+    }
+
+    /** Writes {@code run}'s document as {@code file} with permission bits {@code mode}. */
+    public static void write(RunResult run, Path file, int mode) throws IOException {
+        AtomicFiles.write(file, toJson(run).getBytes(StandardCharsets.UTF_8), mode);
     }
 
     /** Writes {@code run} into {@code directory} as {@code NN-<benchmark>-t<tasks>.json}; returns the file. */
     public static Path writeInto(Path directory, int index, RunResult run) throws IOException {
+        return writeInto(directory, index, run, AtomicFiles.DEFAULT_MODE);
+    }
+
+    /** As {@link #writeInto(Path, int, RunResult)}, the files with permission bits {@code mode}. */
+    public static Path writeInto(Path directory, int index, RunResult run, int mode) throws IOException {
         Files.createDirectories(directory);
         Path file = directory.resolve(String.format("%02d-%s-t%d.json", index + 1, run.benchmark(), run.tasks()));
-        write(run, file);
+        write(run, file, mode);
         if (run.repetitions().stream().anyMatch(r -> !r.intervals().isEmpty())) {
-            writeIntervalLog(run, directory.resolve(file.getFileName().toString().replaceFirst("\\.json$", ".hlog")));
+            writeIntervalLog(run, directory.resolve(file.getFileName().toString().replaceFirst("\\.json$", ".hlog")), mode);
         }
         return file;
     }
@@ -73,7 +83,7 @@ public final class ResultJson {
      * Writes every interval histogram of {@code run} as an HdrHistogram log: one line per repetition × operation ×
      * interval, tagged {@code rep<N>/<op>}, its start and end in seconds from the end of the ramp.
      */
-    static void writeIntervalLog(RunResult run, Path file) throws IOException {
+    static void writeIntervalLog(RunResult run, Path file, int mode) throws IOException {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         try (java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)) {
             org.HdrHistogram.HistogramLogWriter writer = new org.HdrHistogram.HistogramLogWriter(out);
@@ -96,7 +106,7 @@ public final class ResultJson {
                 });
             }
         }
-        AtomicFiles.write(file, bytes.toByteArray());
+        AtomicFiles.write(file, bytes.toByteArray(), mode);
     }
 
     /** @return one rank's result as a JSON document (the per-rank file, and what workers send back) */
