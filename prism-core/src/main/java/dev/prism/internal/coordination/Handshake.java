@@ -16,14 +16,16 @@ import java.util.function.IntPredicate;
  * with the run's {@link RunSecret} and two fresh nonces (so nothing recorded from another connection can be replayed):
  * <ol>
  *   <li>rank: {@code hello} with the protocol, its PRISM version, its rank and its nonce;</li>
- *   <li>coordinator: {@code challenge} with its own nonce and a proof (a keyed digest of both nonces and the rank), or
- *       {@code refused} with why (another PRISM version, a rank out of range);</li>
+ *   <li>coordinator: {@code challenge} with its own nonce and a proof (a keyed digest of both nonces, the secret's
+ *       binding — the SLURM job and step, or the run — and the rank), or {@code refused} with why (another PRISM
+ *       version, a rank out of range);</li>
  *   <li>rank: checks the proof, then {@code proof} with its host and pid and its own proof of the same;</li>
  *   <li>coordinator: checks it, then {@code admitted}, the first sealed message. A rank that hears nothing (the
  *       coordinator gave up on it at its deadline) tries again instead of taking itself for admitted.</li>
  * </ol>
- * Both then seal every message with a session key drawn from the secret and both nonces ({@link SealedChannel}).
- * Lines before that are at most {@value #MAX_HANDSHAKE_BYTES} bytes, and the coordinator keeps none of what
+ * Both then seal every message with a session key drawn from the secret, its binding and both nonces
+ * ({@link SealedChannel}). A rank of another step that shares the secret is refused by this step's coordinator, and
+ * refuses it. Lines before that are at most {@value #MAX_HANDSHAKE_BYTES} bytes, and the coordinator keeps none of what
  * a refused peer sent: it counts it under a {@link Refusal}.
  */
 public final class Handshake {
@@ -104,15 +106,15 @@ public final class Handshake {
             throw new PrismException("rank " + rank + " got no challenge from the coordinator at " + coordinator
                     + " but something else: it does not speak PRISM's protocol " + PROTOCOL + "; refused");
         }
-        if (!MessageDigest.isEqual(proof, secret.mac(utf8("coordinator"), own, theirs, utf8(String.valueOf(rank))))) {
+        if (!MessageDigest.isEqual(proof, secret.mac(utf8("coordinator"), own, theirs, bound(secret, rank)))) {
             throw new PrismException("the coordinator at " + coordinator + " did not prove it belongs to this run (its proof"
-                    + " does not match this rank's run secret): refused, nothing it says is obeyed. Do all tasks have the"
-                    + " same " + RunSecret.ENVIRONMENT + "?");
+                    + " does not match this rank's run secret for this job and step): refused, nothing it says is"
+                    + " obeyed. Do all tasks have the same " + RunSecret.ENVIRONMENT + ", and is it their own step's?");
         }
         link.write(Channel.message("proof").put("host", host).put("pid", pid).put("proof", HEX.formatHex(
-                secret.mac(utf8("rank"), theirs, own, utf8(String.valueOf(rank)), utf8(host), utf8(String.valueOf(pid)))))
+                secret.mac(utf8("rank"), theirs, own, bound(secret, rank), utf8(host), utf8(String.valueOf(pid)))))
                 .toString());
-        SealedChannel channel = new SealedChannel(link, secret.mac(utf8("session"), own, theirs, utf8(String.valueOf(rank))), true);
+        SealedChannel channel = new SealedChannel(link, secret.mac(utf8("session"), own, theirs, bound(secret, rank)), true);
         JsonNode admitted;
         try {
             admitted = channel.receive(millis);
@@ -168,7 +170,7 @@ public final class Handshake {
         try {
             link.write(Channel.message("challenge").put("protocol", PROTOCOL).put("version", version())
                     .put("nonce", HEX.formatHex(own))
-                    .put("proof", HEX.formatHex(secret.mac(utf8("coordinator"), theirs, own, utf8(String.valueOf(rank)))))
+                    .put("proof", HEX.formatHex(secret.mac(utf8("coordinator"), theirs, own, bound(secret, rank))))
                     .toString());
         } catch (IOException e) {
             throw new Refusal.Refused(Refusal.CLOSED);
@@ -178,13 +180,14 @@ public final class Handshake {
         long pid = answer == null ? -1 : answer.path("pid").asLong(-1);
         byte[] proof = hexOrNull(answer == null ? null : answer.path("proof").asText(null));
         if (proof == null || host.isEmpty() || host.length() > 255 || !"proof".equals(answer.path("type").asText())
-                || !MessageDigest.isEqual(proof, secret.mac(utf8("rank"), own, theirs, utf8(String.valueOf(rank)),
+                || !MessageDigest.isEqual(proof, secret.mac(utf8("rank"), own, theirs, bound(secret, rank),
                 utf8(host), utf8(String.valueOf(pid))))) {
             refuse(link, "did not prove it belongs to this run, as rank " + rank + " (its proof does not match the run"
-                    + " secret): is " + RunSecret.ENVIRONMENT + " the same for every task?");
+                    + " secret for this job and step): is " + RunSecret.ENVIRONMENT + " the same for every task, and"
+                    + " did it reach the coordinator of its own step?");
             throw new Refusal.Refused(Refusal.PROOF);
         }
-        SealedChannel channel = new SealedChannel(link, secret.mac(utf8("session"), theirs, own, utf8(String.valueOf(rank))), false);
+        SealedChannel channel = new SealedChannel(link, secret.mac(utf8("session"), theirs, own, bound(secret, rank)), false);
         try {
             channel.send(Channel.message("admitted"));
         } catch (IOException e) {
@@ -213,6 +216,11 @@ public final class Handshake {
             throw new Refusal.Refused(Refusal.CLOSED);
         }
         return line;
+    }
+
+    /** @return what a proof is bound to besides the nonces: the secret's job and step (or run), and the rank */
+    private static byte[] bound(RunSecret secret, int rank) {
+        return utf8(secret.binding() + "\n" + rank);
     }
 
     private static void refuse(LineLink link, String why) {

@@ -15,7 +15,7 @@ enum Refusal {
     NOT_PRISM("did not speak PRISM's protocol"),
     VERSION("ran another PRISM version"),
     RANK("claimed a rank this run does not have"),
-    PROOF("did not prove it knows the run's secret");
+    PROOF("did not prove it knows the run's secret for this job, step and rank");
 
     final String text;
 

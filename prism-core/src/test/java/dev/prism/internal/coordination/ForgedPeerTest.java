@@ -74,9 +74,9 @@ class ForgedPeerTest {
             assertThat(results.get(1).hostname()).isEqualTo("real-rank");
             assertThat(coordinator.hostOf(1)).contains(HostProbe.hostname());
             assertThat(told).singleElement().asString().startsWith("refused 127.0.0.1:")
-                    .endsWith(": did not prove it knows the run's secret");
+                    .endsWith(": did not prove it knows the run's secret for this job, step and rank");
             assertThat(coordinator.takeRefusals()).hasValue("1 connection refused from 127.0.0.1: not of this run (1 did"
-                    + " not prove it knows the run's secret)");
+                    + " not prove it knows the run's secret for this job, step and rank)");
         }
     }
 

@@ -36,8 +36,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The coordinator before a peer has proved itself (issue 55): a flood from one address holds only that address's slots,
  * so a rank elsewhere still joins, and is counted by address in the run's notes; what refused peers sent is never kept
- * (132k hellos with a new version string each grew rank 0 by 1.6 GB and put 30 million characters into its result).
- * All on loopback: 127.0.0.2 is another address of this host.
+ * (132k hellos with a new version string each grew rank 0 by 1.6 GB and put 30 million characters into its result);
+ * and a rank of another SLURM step with the same secret is not taken for one of this step. All on loopback: 127.0.0.2
+ * is another address of this host.
  */
 @org.junit.jupiter.api.Tag("timing")
 class PreAuthenticationTest {
@@ -126,6 +127,54 @@ class PreAuthenticationTest {
         }
         Await.until("every hello is counted", () -> coordinator.refusedSoFar() == to - from);
         return coordinator.takeRefusals().orElseThrow();
+    }
+
+    /**
+     * A rank of step 4242.0 whose connection is relayed to step 4242.1's coordinator, both with one secret (a long-lived
+     * {@code ~/.prism/run-secret}): the coordinator's proof is bound to its own step, so the rank refuses it and never
+     * proves itself there, and that coordinator has no rank 1.
+     */
+    @Test
+    void aRankOfAnotherStep_relayedToThisStepsCoordinator_isNotTakenForOneOfItsRanks() throws Exception {
+        String hex = RunSecret.generate().hex();
+        RunSecret stepA = RunSecret.forStep(Map.of(RunSecret.ENVIRONMENT, hex, "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "0"));
+        RunSecret stepB = RunSecret.forStep(Map.of(RunSecret.ENVIRONMENT, hex, "SLURM_JOB_ID", "4242", "SLURM_STEP_ID", "1"));
+        try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress("127.0.0.1", 0), 2, stepB);
+             ServerSocket relay = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Void> relayed = CompletableFuture.runAsync(() -> {
+                try (Socket rank = relay.accept(); Socket onward = new Socket("127.0.0.1", coordinator.port())) {
+                    CompletableFuture<Void> up = CompletableFuture.runAsync(() -> pump(rank, onward), OWN_THREAD);
+                    pump(onward, rank);
+                    up.join();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, OWN_THREAD);
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), relay.getLocalPort())) {
+                assertThatThrownBy(() -> Handshake.joinOverTcp(socket, stepA, 1, Await.PATIENCE.toMillis()))
+                        .isInstanceOf(PrismException.class).hasMessageContaining("did not prove it belongs to this run");
+            }
+            relayed.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            Await.until("the relayed peer is counted", () -> coordinator.refusedSoFar() == 1);
+            assertThat(coordinator.connected()).as("step 4242.1 has no rank 1").isEmpty();
+            assertThat(coordinator.takeRefusals()).hasValue("1 connection refused from 127.0.0.1: not of this run (1 closed"
+                    + " the connection before it proved itself)");
+            // the same secret within one step still works
+            CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, stepB);
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone())).isEmpty();
+            execute(coordinator);
+            assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
+        }
+    }
+
+    /** Copies {@code from} to {@code to} until {@code from} ends, then ends {@code to}'s output. */
+    private static void pump(Socket from, Socket to) {
+        try {
+            from.getInputStream().transferTo(to.getOutputStream());
+            to.shutdownOutput();
+        } catch (IOException e) {
+            // one side closed: the relay is over
+        }
     }
 
     /** Runs a plan with rank 0 in this thread passing its barrier at once, rank 1 remote. */
