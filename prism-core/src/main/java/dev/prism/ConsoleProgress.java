@@ -143,7 +143,7 @@ public final class ConsoleProgress implements ScenarioListener, AutoCloseable {
 
     @Override
     public void connectionRefused(String description) {
-        say("refused: " + description);
+        say(description);
     }
 
     /** The scenario is over: the bar stops and is cleared. */

@@ -67,8 +67,10 @@ public interface ScenarioListener {
     /**
      * A peer that tried to join the run as a rank was refused: it did not prove it belongs to the run in time, runs
      * another PRISM version, claimed a rank the run does not have, or broke the protocol. {@code description} names
-     * the peer and why ({@code 127.0.0.1:40112 did not prove it belongs to this run within 10 s}); the first few are
-     * told, the rest are counted in the run's notes ({@code coordination}). Nothing a refused peer sent counts.
+     * the peer and why, from a fixed set of reasons ({@code refused 127.0.0.1:40112: did not prove itself within 5 s});
+     * the first few are told as they come, the rest are counted by address in the run's notes ({@code coordination}),
+     * and each address's count is told at the end of the run ({@code 2,290,113 connections refused from 127.0.0.1: not
+     * of this run (…)}). Nothing a refused peer sent counts, is kept or is printed.
      */
     default void connectionRefused(String description) {
     }

@@ -64,14 +64,22 @@ public final class Coordinator implements AutoCloseable {
     private final RunSecret secret;
     /** Connections and message files being authenticated now, each in a thread of its own: at most {@link #MAX_PENDING} */
     private final java.util.concurrent.Semaphore pending = new java.util.concurrent.Semaphore(MAX_PENDING);
+    /** How many connections from each address are being authenticated now: at most {@link #SLOTS_PER_ADDRESS} each */
+    private final Map<java.net.InetAddress, Integer> proving = new java.util.HashMap<>();
     /** Ranks whose message files are being authenticated now (meeting through files) */
     private final Set<Integer> admitting = ConcurrentHashMap.newKeySet();
     private final Refusals refusals = new Refusals();
+    private volatile long authenticationMillis = AUTHENTICATION_MILLIS;
 
-    /** How long a peer has to prove it belongs to the run, from its connection (or its hello file). */
-    static final long AUTHENTICATION_MILLIS = 10_000;
+    /** How long a peer has to prove it belongs to the run, from its connection (or its hello file), all lines together. */
+    static final long AUTHENTICATION_MILLIS = 5_000;
     /** How many peers may be proving themselves at once: more are refused at once (a rank refused so tries again). */
     static final int MAX_PENDING = 256;
+    /**
+     * How many of them may come from one address: a flood from one address holds at most these, and a rank on another
+     * node still joins during it.
+     */
+    static final int SLOTS_PER_ADDRESS = MAX_PENDING / 2;
 
     private Coordinator(ServerSocket server, dev.prism.spi.HeldDirectory directory, int worldSize, RunSecret secret) {
         this.server = server;
@@ -132,16 +140,34 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * @param listener hears each peer refused from now on (a few; the rest are counted): {@code 127.0.0.1:40112 did not
-     *                 prove it belongs to this run, as rank 1}
+     * @param listener hears each peer refused from now on (a few; the rest are counted): {@code refused 127.0.0.1:40112:
+     *                 did not prove itself within 5 s}, and at each {@link #takeRefusals} how many came from each address
      */
     public void reportRefusalsTo(java.util.function.Consumer<String> listener) {
         refusals.listener = listener;
     }
 
-    /** @return what was refused since the last call, counted by why, for the run's notes; empty when nothing was */
+    /**
+     * @return what was refused since the last call, for the run's notes, counted by address and by why (a fixed set of
+     *         reasons: nothing a peer sent is kept): {@code 2,290,113 connections refused from 127.0.0.1: not of this run
+     *         (…)}; empty when nothing was. Each address's line is told to the listener too
+     */
     public java.util.Optional<String> takeRefusals() {
         return refusals.take();
+    }
+
+    /**
+     * For tests: how long a peer has to prove itself (longer than a test takes, so that a flood holds its slots
+     * throughout, whatever the machine's speed).
+     */
+    Coordinator authenticateWithin(Duration limit) {
+        authenticationMillis = limit.toMillis();
+        return this;
+    }
+
+    /** For tests: how many peers were refused since the last {@link #takeRefusals}, without taking them. */
+    long refusedSoFar() {
+        return refusals.total();
     }
 
     /** @return the port it listens on (TCP), or 0 */
@@ -157,25 +183,46 @@ public final class Coordinator implements AutoCloseable {
             } catch (IOException e) {
                 return; // closed
             }
-            String peer = socket.getInetAddress().getHostAddress() + ":" + socket.getPort();
-            if (!pending.tryAcquire()) {
-                // a flood of connections that never authenticate must not hold a thread each, nor starve the ranks
-                refusals.add("refused at once: " + MAX_PENDING + " others were still proving themselves", peer);
+            java.net.InetAddress from = socket.getInetAddress();
+            String peer = from.getHostAddress() + ":" + socket.getPort();
+            if (!takeSlot(from)) {
+                // a flood of connections that never authenticate must not hold a thread each, nor starve the ranks of
+                // other addresses
+                refusals.add(Refusal.SLOTS_FULL, from.getHostAddress(), peer);
                 closeQuietly(socket);
                 continue;
             }
             Thread admission = new Thread(() -> {
                 try {
-                    admit(new TcpLink(socket), peer);
+                    admit(new TcpLink(socket), from.getHostAddress(), peer);
                 } catch (IOException e) {
                     closeQuietly(socket);
                 } finally {
-                    pending.release();
+                    releaseSlot(from);
                 }
             }, "prism-coordinator-hello");
             admission.setDaemon(true);
             admission.start();
         }
+    }
+
+    /** @return whether a peer from {@code from} may prove itself now: a slot of its address's and one of all */
+    private boolean takeSlot(java.net.InetAddress from) {
+        synchronized (proving) {
+            int n = proving.getOrDefault(from, 0);
+            if (n >= SLOTS_PER_ADDRESS || !pending.tryAcquire()) {
+                return false;
+            }
+            proving.put(from, n + 1);
+            return true;
+        }
+    }
+
+    private void releaseSlot(java.net.InetAddress from) {
+        synchronized (proving) {
+            proving.computeIfPresent(from, (k, n) -> n == 1 ? null : n - 1);
+        }
+        pending.release();
     }
 
     private static void closeQuietly(Socket socket) {
@@ -196,7 +243,8 @@ public final class Coordinator implements AutoCloseable {
                     admitting.add(r);
                     Thread admission = new Thread(() -> {
                         try {
-                            admit(FileLink.forCoordinator(directory, r), "rank-" + r + ".up in " + directory);
+                            admit(FileLink.forCoordinator(directory, r), "directory " + directory,
+                                    "rank-" + r + ".up in " + directory);
                         } finally {
                             admitting.remove(r);
                             pending.release();
@@ -215,20 +263,19 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Lets in a peer that proves it belongs to the run ({@link Handshake}); any other is refused, counted and named,
-     * and nothing it sent counts.
+     * Lets in a peer that proves it belongs to the run ({@link Handshake}); any other is refused and counted under its
+     * address and a {@link Refusal}, and nothing it sent counts or is kept.
+     *
+     * @param from the peer's address (or the meeting directory), under which its refusal is counted
+     * @param peer the peer, for the first refusals told as they come
      */
-    private void admit(LineLink link, String peer) {
+    private void admit(LineLink link, String from, String peer) {
         Handshake.Admission admission;
         try {
             admission = Handshake.asCoordinator(link, secret, r -> r >= 0 && (worldSize <= 0 || r < worldSize),
-                    AUTHENTICATION_MILLIS);
-        } catch (java.net.SocketTimeoutException e) {
-            refusals.add("did not prove it belongs to this run within " + AUTHENTICATION_MILLIS / 1000 + " s", peer);
-            link.close();
-            return;
-        } catch (IOException e) {
-            refusals.add(e.getMessage() == null ? "broke off its hello" : e.getMessage(), peer);
+                    authenticationMillis);
+        } catch (Refusal.Refused e) {
+            refusals.add(e.why, from, peer);
             link.close();
             return;
         }
@@ -247,40 +294,67 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** The peers refused, counted by why, with the first of each named; a few are told to the listener as they come. */
+    /**
+     * The peers refused, counted by address (the first {@value #ADDRESSES}; the rest together) and by {@link Refusal}:
+     * a fixed number of counters, however many peers came and whatever they sent. A few are told to the listener as
+     * they come.
+     */
     private static final class Refusals {
         private static final int TOLD = 5;
+        private static final int ADDRESSES = 16;
+        private static final String OTHERS = "other addresses";
         private final Map<String, long[]> counts = new java.util.LinkedHashMap<>();
-        private final Map<String, String> first = new java.util.HashMap<>();
         private int told;
         private volatile java.util.function.Consumer<String> listener;
 
-        synchronized void add(String why, String peer) {
-            String reason = why.length() > 200 ? why.substring(0, 200) + "…" : why;
-            counts.computeIfAbsent(reason, k -> new long[1])[0]++;
-            first.putIfAbsent(reason, peer);
+        synchronized void add(Refusal why, String from, String peer) {
+            String key = counts.containsKey(from) || counts.size() < ADDRESSES ? from : OTHERS;
+            counts.computeIfAbsent(key, k -> new long[Refusal.values().length])[why.ordinal()]++;
             java.util.function.Consumer<String> l = listener;
             if (l != null && told < TOLD) {
                 told++;
-                l.accept(peer + " " + reason + (told == TOLD ? " (further refusals are counted in the run's notes)" : ""));
+                l.accept("refused " + peer + ": " + why.text + (told == TOLD
+                        ? " (further refusals are counted, by address, in the run's notes)" : ""));
             }
+        }
+
+        synchronized long total() {
+            return counts.values().stream().flatMapToLong(java.util.Arrays::stream).sum();
         }
 
         synchronized java.util.Optional<String> take() {
             if (counts.isEmpty()) {
                 return java.util.Optional.empty();
             }
-            long total = counts.values().stream().mapToLong(c -> c[0]).sum();
-            StringBuilder s = new StringBuilder(total + (total == 1 ? " connection" : " connections") + " refused: ");
-            String separator = "";
+            List<String> lines = new ArrayList<>();
             for (Map.Entry<String, long[]> e : counts.entrySet()) {
-                s.append(separator).append(e.getValue()[0]).append(" ").append(e.getKey()).append(" (first: ")
-                        .append(first.get(e.getKey())).append(")");
-                separator = "; ";
+                long[] n = e.getValue();
+                long total = java.util.Arrays.stream(n).sum();
+                String connections = String.format(java.util.Locale.ROOT, "%,d %s", total, total == 1 ? "connection"
+                        : "connections");
+                if (n[Refusal.SLOTS_FULL.ordinal()] == total) {
+                    // only turned away while its slots were taken: the run's own ranks, many on one node, try again
+                    lines.add(connections + " from " + e.getKey() + " turned away at once, no slot free for it (a rank"
+                            + " of this run tries again)");
+                    continue;
+                }
+                StringBuilder line = new StringBuilder(connections + " refused from " + e.getKey() + ": not of this run");
+                String separator = " (";
+                for (Refusal why : Refusal.values()) {
+                    if (n[why.ordinal()] > 0) {
+                        line.append(separator).append(String.format(java.util.Locale.ROOT, "%,d ", n[why.ordinal()]))
+                                .append(why.text);
+                        separator = ", ";
+                    }
+                }
+                lines.add(line.append(")").toString());
             }
             counts.clear();
-            first.clear();
-            return java.util.Optional.of(s.toString());
+            java.util.function.Consumer<String> l = listener;
+            if (l != null) {
+                lines.forEach(l);
+            }
+            return java.util.Optional.of(String.join("; ", lines));
         }
     }
 

@@ -45,9 +45,31 @@ public final class RunSecret {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final byte[] key;
+    /** What every proof made with this secret is bound to: a SLURM job and step, or a run; empty when unbound */
+    private final String binding;
 
     private RunSecret(byte[] key) {
+        this(key, "");
+    }
+
+    private RunSecret(byte[] key, String binding) {
         this.key = key.clone();
+        this.binding = binding;
+    }
+
+    /**
+     * @param binding the job and step, or the run, this secret serves: a rank proves it knows the secret for this
+     *                binding, so a rank of another step with the same secret (a long-lived {@code ~/.prism/run-secret})
+     *                is refused by this step's coordinator, and this step's coordinator by that rank
+     * @return this secret, bound to {@code binding}
+     */
+    public RunSecret boundTo(String binding) {
+        return new RunSecret(key, binding);
+    }
+
+    /** @return what this secret's proofs are bound to (not secret: both sides know it) */
+    String binding() {
+        return binding;
     }
 
     /** @return a fresh random secret */
@@ -85,21 +107,23 @@ public final class RunSecret {
 
     /**
      * The secret of a SLURM step's task: {@value #ENVIRONMENT}, else the file {@value #FILE_ENVIRONMENT} names, else
-     * {@code ~/.prism/run-secret} (made when missing).
+     * {@code ~/.prism/run-secret} (made when missing); bound to the step's {@code SLURM_JOB_ID} and {@code SLURM_STEP_ID}.
      *
      * @throws PrismException naming the file and what is wrong with it (a link, another owner, readable by others…)
      */
     public static RunSecret forStep(Map<String, String> environment) {
+        String step = "SLURM job " + environment.getOrDefault("SLURM_JOB_ID", "").strip() + " step "
+                + environment.getOrDefault("SLURM_STEP_ID", "").strip();
         String hex = environment.get(ENVIRONMENT);
         if (hex != null && !hex.isBlank()) {
-            return ofHex(hex, "$" + ENVIRONMENT);
+            return ofHex(hex, "$" + ENVIRONMENT).boundTo(step);
         }
         String named = environment.get(FILE_ENVIRONMENT);
         if (named != null && !named.isBlank()) {
-            return fromFile(Path.of(named), false);
+            return fromFile(Path.of(named), false).boundTo(step);
         }
         String home = environment.getOrDefault("HOME", System.getProperty("user.home"));
-        return fromFile(Path.of(home, ".prism", "run-secret"), true);
+        return fromFile(Path.of(home, ".prism", "run-secret"), true).boundTo(step);
     }
 
     /**

@@ -33,7 +33,8 @@ final class TcpLink implements LineLink {
 
     @Override
     public String read(long millis, int maxBytes) throws IOException {
-        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, millis)));
+        // the wait is for the whole line: a peer sending a byte now and then does not hold the link past it
+        long until = System.nanoTime() + Math.min(millis, Long.MAX_VALUE / 2_000_000) * 1_000_000;
         try {
             int scanned = start;
             while (true) {
@@ -62,6 +63,11 @@ final class TcpLink implements LineLink {
                         buffer = Arrays.copyOf(buffer, (int) Math.min((long) maxBytes + 2, buffer.length * 2L));
                     }
                 }
+                long left = (until - System.nanoTime()) / 1_000_000;
+                if (left <= 0) {
+                    throw new java.net.SocketTimeoutException("no whole line within " + millis + " ms");
+                }
+                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
                 int n = in.read(buffer, end, buffer.length - end);
                 if (n < 0) {
                     return null;

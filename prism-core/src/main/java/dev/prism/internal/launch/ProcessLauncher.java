@@ -64,13 +64,14 @@ public final class ProcessLauncher implements Launcher {
     private final class Ranks {
         final Path meeting;
         final Coordinator coordinator;
-        /** Fresh for these processes: handed to each in its environment, never on its command line */
-        final RunSecret secret = RunSecret.generate();
+        /** Fresh for these processes, bound to the run: handed to each in its environment, never on its command line */
+        final RunSecret secret;
         final List<Process> children = new ArrayList<>();
         final List<OutputTail> tails = new ArrayList<>();
         final List<Integer> unconnected = new ArrayList<>();
 
         Ranks(RunPlan plan) {
+            secret = RunSecret.generate().boundTo(binding(plan));
             meeting = coordinationDirectory == null ? null
                     : coordinationDirectory.resolve("prism-coordination-" + plan.runId() + "-" + System.nanoTime());
             coordinator = meeting == null
@@ -214,6 +215,11 @@ public final class ProcessLauncher implements Launcher {
         return value == null || value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
     }
 
+    /** @return what the ranks' secret is bound to: the run, whose id each rank is given on its command line */
+    private static String binding(RunPlan plan) {
+        return RankWorker.runBinding(plan.runId());
+    }
+
     private Process start(String where, int port, int rank, RunPlan plan, RunSecret secret) {
         String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long connectSeconds = Math.max(5, java.time.Duration.between(Instant.now(), plan.deadline()).toSeconds());
@@ -224,7 +230,8 @@ public final class ProcessLauncher implements Launcher {
                 .forEach(k -> command.add("-D" + k + "=" + System.getProperty(k)));
         command.addAll(List.of("-cp", RankClassPath.of(RankWorker.class), RankWorker.class.getName(),
                 where, String.valueOf(port), String.valueOf(rank),
-                String.valueOf(connectSeconds), plan.runDirectory().toString(), String.valueOf(ProcessHandle.current().pid())));
+                String.valueOf(connectSeconds), plan.runDirectory().toString(), String.valueOf(ProcessHandle.current().pid()),
+                plan.runId()));
         try {
             ProcessBuilder builder = new ProcessBuilder(command);
             // the environment, which only this user and root may read (/proc/PID/environ), not the command line

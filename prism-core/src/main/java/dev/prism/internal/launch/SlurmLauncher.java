@@ -116,15 +116,22 @@ public final class SlurmLauncher implements Launcher {
                 }
                 Duration window = Duration.between(Instant.now(), connectBy);
                 Instant waitStart = Instant.now();
+                // peers refused while the ranks connect are named as they come, not only after
+                coordinator.reportRefusalsTo(plan.listener()::connectionRefused);
                 try (AbsentNodes absent = new AbsentNodes(remote, plan.silenceLimit(), coordinator)) {
                     List<Integer> missing = coordinator.awaitRanks(remote, connectBy,
                             r -> plan.interruption().isInterrupted() || absent.nodeDown(r) != null);
                     if (!missing.isEmpty()) {
-                        return neverJoined(plan, remote, missing, absent, "the coordinator at " + where + " within "
-                                + Durations.approximately(plan.interruption().isInterrupted() || absent.anyDown()
-                                ? Duration.between(waitStart, Instant.now()) : window), published != null
-                                ? " (it published its address in " + published + ": on a node-local target, which the"
-                                + " other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : "");
+                        // connections refused meanwhile are what was in the way: never the target, nor a rank
+                        java.util.Optional<String> refused = coordinator.takeRefusals();
+                        List<RankResult> list = neverJoined(plan, remote, missing, absent, "the coordinator at " + where
+                                + " within " + Durations.approximately(plan.interruption().isInterrupted()
+                                || absent.anyDown() ? Duration.between(waitStart, Instant.now()) : window),
+                                refused.isPresent() ? "; meanwhile " + refused.get()
+                                : published != null ? " (it published its address in " + published + ": on a node-local"
+                                + " target, which the other nodes cannot read, give MASTER_ADDR and MASTER_PORT)" : "");
+                        refused.ifPresent(r -> list.set(0, Coordinator.noted(list.get(0), "coordination", r)));
+                        return list;
                     }
                 }
             }

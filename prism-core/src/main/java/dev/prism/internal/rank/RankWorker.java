@@ -623,12 +623,18 @@ public final class RankWorker {
 
     /**
      * Entry point of a rank process: {@code RankWorker HOST PORT RANK [CONNECT_TIMEOUT_SECONDS [RUN_DIRECTORY
-     * [PARENT_PID]]]}, or {@code RankWorker dir:DIRECTORY 0 RANK …} to meet through files; RUN_DIRECTORY is where the
-     * parent made this rank's directory, removed by the rank itself when the parent dies before sending a plan, and
-     * PARENT_PID the parent's pid, so that a parent which died while this JVM still started is noticed too.
+     * [PARENT_PID [RUN_ID]]]]}, or {@code RankWorker dir:DIRECTORY 0 RANK …} to meet through files; RUN_DIRECTORY is where
+     * the parent made this rank's directory, removed by the rank itself when the parent dies before sending a plan,
+     * PARENT_PID the parent's pid, so that a parent which died while this JVM still started is noticed too, and RUN_ID
+     * the run the secret is bound to ({@link #runBinding}).
      * Exit codes: 0 done, 3 could not reach the coordinator or lost it, 1 anything else, 128 + the
      * signal's number after SIGINT or SIGTERM.
      */
+    /** @return what the secret of a run's rank processes is bound to: the run {@code runId} */
+    public static String runBinding(String runId) {
+        return "run " + runId;
+    }
+
     public static void main(String[] args) {
         int rank = Integer.parseInt(args[2]);
         if (String.valueOf(rank).equals(System.getProperty("prism.fault.exitAtStart"))) {
@@ -644,7 +650,8 @@ public final class RankWorker {
             System.err.println("prism: rank " + rank + " has no run secret: its parent passes one in $" + RunSecret.ENVIRONMENT);
             System.exit(3);
         }
-        RankWorker worker = new RankWorker(rendezvous, rank, RunSecret.ofHex(hex, "$" + RunSecret.ENVIRONMENT))
+        RunSecret secret = RunSecret.ofHex(hex, "$" + RunSecret.ENVIRONMENT);
+        RankWorker worker = new RankWorker(rendezvous, rank, args.length > 6 ? secret.boundTo(runBinding(args[6])) : secret)
                 .silenceLimit(RunPlan.defaultSilenceLimit(connect));
         if (args.length > 4) {
             worker.startingIn(java.nio.file.Path.of(args[4]));

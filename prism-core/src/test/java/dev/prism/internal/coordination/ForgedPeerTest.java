@@ -73,10 +73,10 @@ class ForgedPeerTest {
             assertThat(results).containsOnlyKeys(1);
             assertThat(results.get(1).hostname()).isEqualTo("real-rank");
             assertThat(coordinator.hostOf(1)).contains(HostProbe.hostname());
-            assertThat(told).singleElement().asString().contains("did not prove it belongs to this run, as rank 1")
-                    .startsWith("127.0.0.1:");
-            assertThat(coordinator.takeRefusals()).hasValueSatisfying(note -> assertThat(note)
-                    .startsWith("1 connection refused: 1 did not prove it belongs to this run, as rank 1"));
+            assertThat(told).singleElement().asString().startsWith("refused 127.0.0.1:")
+                    .endsWith(": did not prove it knows the run's secret for this job, step and rank");
+            assertThat(coordinator.takeRefusals()).hasValue("1 connection refused from 127.0.0.1: not of this run (1 did"
+                    + " not prove it knows the run's secret for this job, step and rank)");
         }
         real.join(); // told to exit by the coordinator's close: what it checked on its side fails the test here
     }
@@ -84,7 +84,7 @@ class ForgedPeerTest {
     @Test
     void silentConnections_areClosedAtTheAuthenticationDeadline_andCounted_whileARealRankStillJoins() throws Exception {
         RunSecret secret = RunSecret.generate();
-        int silent = Coordinator.MAX_PENDING + 44;
+        int silent = Coordinator.SLOTS_PER_ADDRESS + 44;
         List<Socket> sockets = new ArrayList<>();
         CheckedThread real;
         try (Coordinator coordinator = Coordinator.tcp(loopback(), 2, secret)) {
@@ -93,7 +93,7 @@ class ForgedPeerTest {
             }
             // every connection beyond the cap is closed at once, without a thread of its own
             assertThat(Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("prism-coordinator-hello"))
-                    .count()).isLessThanOrEqualTo(Coordinator.MAX_PENDING);
+                    .count()).isLessThanOrEqualTo(Coordinator.SLOTS_PER_ADDRESS);
             for (Socket s : sockets) {
                 s.setSoTimeout(60_000);
                 assertThat(s.getInputStream().read()).as("a silent connection is closed").isEqualTo(-1);
@@ -104,9 +104,9 @@ class ForgedPeerTest {
             assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plusSeconds(60), r -> false)).isEmpty();
             execute(coordinator, 2);
             String note = coordinator.takeRefusals().orElseThrow();
-            assertThat(note).startsWith(silent + " connections refused: ")
-                    .contains(Coordinator.MAX_PENDING + " did not prove it belongs to this run within 10 s")
-                    .contains("44 refused at once: " + Coordinator.MAX_PENDING + " others were still proving themselves");
+            assertThat(note).isEqualTo(silent + " connections refused from 127.0.0.1: not of this run (44 turned away at"
+                    + " once with no slot free for its address, " + Coordinator.SLOTS_PER_ADDRESS + " did not prove itself"
+                    + " within 5 s)");
         } finally {
             for (Socket s : sockets) {
                 s.close();
@@ -133,7 +133,7 @@ class ForgedPeerTest {
             }
             assertThat(written).as("bytes the coordinator took before closing").isLessThan(64L << 20);
             Await.until("the flood is counted", () -> coordinator.takeRefusals()
-                    .filter(n -> n.contains("a line of over " + Handshake.MAX_HANDSHAKE_BYTES + " bytes")).isPresent());
+                    .filter(n -> n.contains("1 did not speak PRISM's protocol")).isPresent());
         }
     }
 
@@ -233,7 +233,7 @@ class ForgedPeerTest {
             CheckedThread impostor = CheckedThread.start("impostor", () -> {
                 try (Socket s = foreign.accept()) {
                     JsonNode hello = read(s);
-                    send(s, "{\"type\":\"challenge\",\"protocol\":2,\"version\":\"" + Handshake.version() + "\",\"nonce\":\""
+                    send(s, "{\"type\":\"challenge\",\"protocol\":" + Handshake.PROTOCOL + ",\"version\":\"" + Handshake.version() + "\",\"nonce\":\""
                             + HEX.formatHex(new byte[16]) + "\",\"proof\":\"" + HEX.formatHex(new byte[32]) + "\"}");
                     assertThat(hello.path("rank").asInt()).isEqualTo(1);
                     assertThat(readLine(s)).as("the rank sent nothing more").isNull();
@@ -372,7 +372,7 @@ class ForgedPeerTest {
 
     /** Sends a well-formed hello as {@code rank} and returns the coordinator's answer. */
     private static JsonNode hello(Socket socket, int rank, String version) throws IOException {
-        send(socket, "{\"type\":\"hello\",\"protocol\":2,\"version\":\"" + version + "\",\"rank\":" + rank + ",\"nonce\":\""
+        send(socket, "{\"type\":\"hello\",\"protocol\":" + Handshake.PROTOCOL + ",\"version\":\"" + version + "\",\"rank\":" + rank + ",\"nonce\":\""
                 + HEX.formatHex(new byte[16]) + "\"}");
         return read(socket);
     }
