@@ -201,14 +201,23 @@ class ForgedPeerTest {
     void aForgedLineInARanksMessageFile_failsItsIntegrityCheck(@TempDir Path shared) throws Exception {
         RunSecret secret = RunSecret.generate();
         Path meeting = shared.resolve("step");
+        java.util.concurrent.atomic.AtomicBoolean judged = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread joining;
         try (Coordinator coordinator = Coordinator.directory(meeting, 2, secret)) {
-            Thread joining = new Thread(() -> {
+            joining = new Thread(() -> {
                 try (Channel rank = Handshake.joinThroughFiles(meeting, secret, 1, 60_000)) {
                     nextOtherThanPing(rank); // the plan; then the forger speaks for it
                     RankResult fake = new RankResult(1, "FORGED-HOST", Status.PASS, null, 7, Map.of(), Map.of(), List.of());
                     Files.writeString(meeting.resolve("rank-1.up"), "AAAA " + Channel.message("result").put("document",
                             ResultJson.rankToJson("", "", 0, 0, fake)) + "\n", StandardOpenOption.APPEND);
-                    rank.receive(30_000);
+                    // files cannot tell the rank it was dropped: it listens until the test has its verdict
+                    while (!judged.get()) {
+                        try {
+                            rank.receive(100);
+                        } catch (java.net.SocketTimeoutException nothingYet) {
+                            // listen again
+                        }
+                    }
                 } catch (IOException e) {
                     // the coordinator gave up on it: what the test expects
                 }
@@ -223,7 +232,11 @@ class ForgedPeerTest {
             assertThat(coordinator.lostReason(1)).hasValueSatisfying(why -> assertThat(why)
                     .contains("broke the coordination protocol: message 1 from " + meeting.resolve("rank-1.up")
                             + " failed its integrity check"));
+        } finally {
+            judged.set(true);
         }
+        // the rank's thread removes its message files as it leaves: done before JUnit removes the directory
+        joining.join();
     }
 
     @Test
