@@ -151,7 +151,9 @@ final class ScenarioExecution {
         CommandLine.ParseResult root = rootOf(cli).getParseResult(); // the root's holds every argument
         java.util.List<String> args = root == null ? java.util.List.of() : root.originalArgs();
         for (String arg : args) {
-            words.add(arg.matches("[A-Za-z0-9_./:=,@%+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
+            // each argument redacted whole: a password may hold white space and quotes, which split the joined line
+            words.add(dev.prism.spi.Credentials.redactUrl(arg.matches("[A-Za-z0-9_./:=,@%+-]+") ? arg
+                    : "'" + arg.replace("'", "'\\''") + "'"));
         }
         return String.join(" ", words);
     }
