@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *
  * The bar's thread starts with the first execution and stops when the scenario cleans up ({@link
  * ScenarioListener#cleanupStarted}), clearing the bar; {@link #close()} stops it too. To hear more, wrap it: a listener
- * of one's own that passes each call on.
+ * of one's own that passes each call on. What it shows of names and events has its control characters escaped
+ * ({@link dev.prism.spi.TerminalText}): a directory's name cannot move the cursor or erase the bar.
  */
 public final class ConsoleProgress implements ScenarioListener, AutoCloseable {
     /** How progress is shown. */
@@ -56,7 +57,8 @@ public final class ConsoleProgress implements ScenarioListener, AutoCloseable {
     private boolean drawn;
 
     private ConsoleProgress(PrintWriter out, Style style) {
-        this.out = out;
+        // the bar's \r is this class's own; every line and name it shows is escaped here, whatever writer it was given
+        this.out = dev.prism.spi.TerminalText.raw(out);
         this.style = style;
     }
 
@@ -192,7 +194,7 @@ public final class ConsoleProgress implements ScenarioListener, AutoCloseable {
         if (style != Style.SILENT) {
             synchronized (this) {
                 clear();
-                out.println(line);
+                out.println(dev.prism.spi.TerminalText.escape(line));
                 out.flush();
             }
         }
@@ -219,7 +221,7 @@ public final class ConsoleProgress implements ScenarioListener, AutoCloseable {
         int filled = total == 0 ? WIDTH : Math.min(WIDTH, done * WIDTH / total);
         long seconds = TimeUnit.NANOSECONDS.toSeconds(elapsedNanos);
         out.printf("\r[%s%s] %d/%d %-40s %d:%02d", "#".repeat(filled), ".".repeat(WIDTH - filled), done, total,
-                current, seconds / 60, seconds % 60);
+                dev.prism.spi.TerminalText.escape(current), seconds / 60, seconds % 60);
         out.flush();
         drawn = true;
     }

@@ -44,7 +44,7 @@ public final class SlurmWorker {
     private Duration timeout = Duration.ofMinutes(10);
     private Duration cleanupGrace = Duration.ofSeconds(10);
     private Duration silenceLimit;
-    private PrintWriter errors = new PrintWriter(System.err, true);
+    private PrintWriter errors = dev.prism.spi.TerminalText.escaping(new PrintWriter(System.err, true));
 
     private SlurmWorker(SlurmEnvironment slurm) {
         this.slurm = slurm;
@@ -93,7 +93,7 @@ public final class SlurmWorker {
 
     /** @param errors where this rank says what went wrong (standard error by default) */
     public SlurmWorker errors(PrintWriter errors) {
-        this.errors = Objects.requireNonNull(errors, "errors");
+        this.errors = dev.prism.spi.TerminalText.escaping(Objects.requireNonNull(errors, "errors"));
         return this;
     }
 

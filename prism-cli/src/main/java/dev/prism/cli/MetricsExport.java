@@ -38,13 +38,19 @@ final class MetricsExport {
                 address = URI.create(push);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("--push must be a Pushgateway's http:// or https:// address, such as"
-                        + " http://pushgateway:9091, was '" + Credentials.redact(push) + "'");
+                        + " http://pushgateway:9091, was '" + Credentials.redactUrl(push) + "'");
+            }
+            if ((String.valueOf(address.getRawPath()) + address.getRawQuery() + address.getRawFragment()).contains("@")) {
+                // every URL parser takes http://ops:p@ss/w:rd@gw for host ss: part of the password would go there
+                throw new IllegalArgumentException("--push may hold '@' only before the host: a password holding '/', '?',"
+                        + " '#' or '@' must be percent-encoded in the URL (%2F, %3F, %23, %40), or given by --push-auth-file"
+                        + " or $" + Pushgateway.AUTH_ENVIRONMENT + "; was '" + Credentials.redactUrl(push) + "'");
             }
             try {
                 gateway = Pushgateway.at(address);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("--push must be a Pushgateway's http:// or https:// address, such as"
-                        + " http://pushgateway:9091, was '" + Credentials.redact(push) + "'");
+                        + " http://pushgateway:9091, was '" + Credentials.redactUrl(push) + "'");
             }
             String fromEnvironment = System.getenv(Pushgateway.AUTH_ENVIRONMENT);
             if (authFile != null) {

@@ -52,7 +52,8 @@ public final class PrismCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+        // the help's own colours: PRISM's text, not a value from elsewhere
+        spec.commandLine().usage(dev.prism.spi.TerminalText.raw(spec.commandLine().getOut()));
     }
 
     private static volatile boolean ownsProcess;
@@ -145,6 +146,7 @@ public final class PrismCommand implements Runnable {
         for (Class<?> sub : subcommands) {
             cli.addSubcommand(sub);
         }
+        cli.setExecutionStrategy(PrismCommand::executeEscaped);
         cli.setExecutionExceptionHandler(PrismCommand::handleException);
         cli.setParameterExceptionHandler(PrismCommand::handleParameterException);
         // numbers on the command line are ASCII: Java alone would read full-width digits too
@@ -153,15 +155,31 @@ public final class PrismCommand implements Runnable {
         return cli;
     }
 
+    /**
+     * Runs the command with its stdout and stderr escaping control characters ({@link dev.prism.spi.TerminalText}): a
+     * name another user chose — a directory, a host, a label — is shown, never obeyed by root's terminal. Help, asked
+     * for, is printed first as it is: its colours are PRISM's own.
+     */
+    private static int executeEscaped(CommandLine.ParseResult parsed) {
+        Integer help = CommandLine.executeHelpRequest(parsed);
+        if (help != null) {
+            return help;
+        }
+        CommandLine root = parsed.commandSpec().commandLine();
+        root.setOut(dev.prism.spi.TerminalText.escaping(root.getOut()));   // every subcommand's too
+        root.setErr(dev.prism.spi.TerminalText.escaping(root.getErr()));
+        return new CommandLine.RunLast().execute(parsed);
+    }
+
     private static int handleParameterException(CommandLine.ParameterException e, String[] args) {
-        PrintWriter err = e.getCommandLine().getErr();
+        PrintWriter err = dev.prism.spi.TerminalText.escaping(e.getCommandLine().getErr());
         err.println("prism: " + oneLine(e.getMessage()) + " (see '" + e.getCommandLine().getCommandSpec().qualifiedName()
                 + " --help')");
         return EXIT_USAGE;
     }
 
     private static int handleException(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
-        PrintWriter err = cli.getErr();
+        PrintWriter err = dev.prism.spi.TerminalText.escaping(cli.getErr());
         boolean verbose = dev.prism.spi.Verbose.enabled();
         if (e instanceof IllegalArgumentException || e instanceof TargetException
                 || e instanceof UnknownBenchmarkException || e instanceof IllegalStateException
@@ -209,9 +227,13 @@ public final class PrismCommand implements Runnable {
         return text;
     }
 
-    /** @return {@code message} on one line: a usage error is one line a script can log */
+    /**
+     * @return {@code message} on one line: a usage error is one line a script can log. Its line breaks ({@code \n})
+     *         become "; "; any other control character, a carriage return in a name among them, is left for the
+     *         escaping writer to show ({@code \r})
+     */
     static String oneLine(String message) {
-        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
+        return message == null ? "" : message.strip().replaceAll("[ \\t]*\\n[ \\t\\n]*", "; ");
     }
 
     /** Reports PRISM's version. */

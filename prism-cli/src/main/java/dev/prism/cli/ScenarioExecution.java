@@ -15,6 +15,7 @@ import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
 import picocli.CommandLine;
 
+import dev.prism.spi.TerminalText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -125,11 +126,11 @@ final class ScenarioExecution {
      * @return where the documents are now; null when only on stdout
      */
     private static Path keepElsewhere(ScenarioResult result, boolean json, PrintWriter stdout, PrintWriter stderr) {
-        stderr.println("prism: " + result.unwritten());
+        stderr.println(TerminalText.escape("prism: " + result.unwritten()));
         try {
             Path fallback = java.nio.file.Files.createTempDirectory("prism-results-" + result.runId().replaceAll("[^A-Za-z0-9_.-]", "_") + "-");
             result.writeJson(fallback);
-            stderr.println("prism: every run's document is kept in " + fallback + " instead; the table has every figure");
+            stderr.println(TerminalText.escape("prism: every run's document is kept in " + fallback + " instead; the table has every figure"));
             stderr.flush();
             return fallback;
         } catch (java.io.IOException | RuntimeException e) {
@@ -151,7 +152,9 @@ final class ScenarioExecution {
         CommandLine.ParseResult root = rootOf(cli).getParseResult(); // the root's holds every argument
         java.util.List<String> args = root == null ? java.util.List.of() : root.originalArgs();
         for (String arg : args) {
-            words.add(arg.matches("[A-Za-z0-9_./:=,@%+-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
+            // each argument redacted whole: a password may hold white space and quotes, which split the joined line
+            words.add(dev.prism.spi.Credentials.redactUrl(arg.matches("[A-Za-z0-9_./:=,@%+-]+") ? arg
+                    : "'" + arg.replace("'", "'\\''") + "'"));
         }
         return String.join(" ", words);
     }
@@ -181,7 +184,7 @@ final class ScenarioExecution {
             line += "; ranks on " + nodes.entrySet().stream().map(e -> e.getKey() + " (" + Formats.ranks(e.getValue()) + ")")
                     .collect(Collectors.joining(", "));
         }
-        return line;
+        return TerminalText.escape(line); // names from the mount table, the host, the target: one line, shown as they are
     }
 
     /**
@@ -265,8 +268,8 @@ final class ScenarioExecution {
         }
         if (!result.runs().isEmpty() && result.runs().stream().allMatch(ScenarioExecution::refused)) {
             // nothing ran: the parameters do not fit the target or this machine — a usage error, one line each
-            result.runs().forEach(r -> stderr.println("prism: " + r.benchmark() + " with " + r.tasks()
-                    + " task(s) refused to start: " + r.failure().message().replaceFirst("^repetition 1: ", "")));
+            result.runs().forEach(r -> stderr.println(TerminalText.escape("prism: " + r.benchmark() + " with " + r.tasks()
+                    + " task(s) refused to start: " + r.failure().message().replaceFirst("^repetition 1: ", ""))));
             stderr.flush();
             return PrismCommand.EXIT_USAGE;
         }
@@ -280,7 +283,7 @@ final class ScenarioExecution {
         } else {
             stdout.print(result.table());
             // another run on the same target while this one ran: said under the figures it touched
-            footer.seen().ifPresent(seen -> stdout.println("note: " + seen));
+            footer.seen().ifPresent(seen -> stdout.println(TerminalText.escape("note: " + seen)));
         }
         stdout.flush();
         Path kept = out;
@@ -288,14 +291,17 @@ final class ScenarioExecution {
             kept = keepElsewhere(result, options.json, stdout, stderr);
         }
         if (!options.quiet) {
-            stderr.println("results: " + (kept == null ? "on stdout (neither " + out + " nor the temporary directory took them)" : kept));
+            stderr.println(TerminalText.escape("results: " + (kept == null ? "on stdout (neither " + out
+                    + " nor the temporary directory took them)" : kept)));
             stderr.println(TimedShare.line(result.runs(), PrismCommand.nanosSinceStart(), stages));
         }
         for (String failure : result.failures()) {
-            stderr.println("FAIL " + failure);
+            // with --verbose a failure ends in Java's stack trace, lines and tabs of its own
+            stderr.println(dev.prism.spi.Verbose.enabled() ? TerminalText.escapeKeepingLayout("FAIL " + failure)
+                    : TerminalText.escape("FAIL " + failure));
         }
         if (result.cleanup() != null) {
-            stderr.println("prism: clean-up left files in the target: " + result.cleanup());
+            stderr.println(TerminalText.escape("prism: clean-up left files in the target: " + result.cleanup()));
         }
         boolean verdictsPassed = verdicts.judge(result.runs(), options.json, stdout, stderr);
         if (signals.received() != null) {

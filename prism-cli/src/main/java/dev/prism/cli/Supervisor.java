@@ -1,5 +1,7 @@
 package dev.prism.cli;
 
+import dev.prism.spi.TerminalText;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -121,7 +123,7 @@ final class Supervisor {
             builder.environment().put(RUN_DIRECTORY_FILE, scratch.resolve("run-directory").toString());
             child = builder.start();
         } catch (IOException e) {
-            System.err.println("prism: cannot start the run's process (" + command.get(0) + "): " + e.getMessage());
+            System.err.println(TerminalText.escape("prism: cannot start the run's process (" + command.get(0) + "): " + e.getMessage()));
             removeQuietly(scratch);
             return PrismCommand.EXIT_FAILED;
         }
@@ -148,9 +150,9 @@ final class Supervisor {
      */
     private void reportKilled(int signal) {
         PrintStream err = System.err;
-        err.println("prism: the run's process " + child.pid() + " was killed by signal " + signal + " (" + signalName(signal)
+        err.println(TerminalText.escape("prism: the run's process " + child.pid() + " was killed by signal " + signal + " (" + signalName(signal)
                 + (signal == 9 ? ": out of memory? the kernel's log says whom the OOM killer ended: dmesg | grep -i oom" : "")
-                + "); results it had not yet written are lost");
+                + "); results it had not yet written are lost"));
         Path announced = scratch.resolve("run-directory");
         String runDirectory = null;
         try {
@@ -161,7 +163,7 @@ final class Supervisor {
             // nothing announced: nothing to remove
         }
         if (runDirectory == null || runDirectory.isEmpty()) {
-            err.println("prism: it had made no run directory in the target yet: nothing to remove");
+            err.println(TerminalText.escape("prism: it had made no run directory in the target yet: nothing to remove"));
             err.flush();
             return;
         }
@@ -180,12 +182,12 @@ final class Supervisor {
             Thread.currentThread().interrupt();
         }
         if (removal[0] == null) {
-            err.println("prism: removing what it made in the target, " + directory + ", did not finish within "
-                    + CLEANUP_MILLIS / 1000 + " s (the storage is slow or hung): what is left is there");
+            err.println(TerminalText.escape("prism: removing what it made in the target, " + directory + ", did not finish within "
+                    + CLEANUP_MILLIS / 1000 + " s (the storage is slow or hung): what is left is there"));
         } else if (removal[0].complete()) {
-            err.println("prism: removed what it made in the target: " + directory + " (" + removal[0].removed() + " entries)");
+            err.println(TerminalText.escape("prism: removed what it made in the target: " + directory + " (" + removal[0].removed() + " entries)"));
         } else {
-            err.println("prism: could not remove all it made in the target: " + removal[0].summary());
+            err.println(TerminalText.escape("prism: could not remove all it made in the target: " + removal[0].summary()));
         }
         err.flush();
     }
@@ -250,12 +252,12 @@ final class Supervisor {
         drain();
         PrintStream err = System.err;
         List<String> stuck = StuckThreads.of(child.pid());
-        err.println("prism: the run's process " + child.pid() + " has ended its work but cannot exit: "
+        err.println(TerminalText.escape("prism: the run's process " + child.pid() + " has ended its work but cannot exit: "
                 + (stuck.isEmpty() ? "a thread is stuck in a call the storage has not answered"
                 : stuck.size() == 1 ? "a thread is stuck in a call the storage has not answered: " + stuck.get(0)
                 : stuck.size() + " threads are stuck in calls the storage has not answered: " + String.join("; ", stuck))
                 + ". prism exits now and leaves that process to the kernel, which ends it when the storage answers"
-                + " (or the mount is aborted)");
+                + " (or the mount is aborted)"));
         err.flush();
         child.destroyForcibly(); // ends whatever else still runs in it; the stuck thread waits for the storage
         return state.exitCode();

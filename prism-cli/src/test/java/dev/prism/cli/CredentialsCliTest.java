@@ -97,6 +97,30 @@ class CredentialsCliTest {
         assertThat(o.err()).contains("was 'ftp://***@gw'").doesNotContain(PASSWORD);
     }
 
+    /**
+     * {@code http://ops:p@ss/w:rd…@127.0.0.1} is host {@code ss} to every URL parser: before, the figures went there with
+     * part of the password, and stderr and the provenance showed the rest ({@code http://***@ss/w:rd…}). Now it is refused
+     * before any work, nothing is sent, and the message shows only the host (issue 55).
+     */
+    @Test
+    void aPasswordHoldingAtAndSlash_isRefusedBeforeAnythingIsSent_andAppearsInNoOutput() throws IOException {
+        Cli.Outcome o = run("s", "--push", "http://ops:p@ss/w:rd-" + PASSWORD + "@127.0.0.1:" + port() + "/x");
+        assertThat(o.exit()).as(o.err()).isEqualTo(2);
+        assertThat(o.err()).contains("was 'http://***@127.0.0.1:" + port() + "/x'").contains("percent-encoded");
+        assertThat(authorizations).isEmpty();
+        assertThat(o.out() + o.err()).doesNotContain(PASSWORD).doesNotContain("w:rd").doesNotContain("ops:p");
+        assertThat(work.resolve("out")).doesNotExist();
+    }
+
+    /** A password with a space makes the URL malformed: the refusal, before, printed it whole (no pattern matched). */
+    @Test
+    void aPasswordHoldingASpace_isNotRepeated_byTheRefusal() {
+        Cli.Outcome o = run("w", "--push", "http://ops:pa ss" + PASSWORD + "@127.0.0.1:" + port());
+        assertThat(o.exit()).isEqualTo(2);
+        assertThat(o.err()).contains("was 'http://***@127.0.0.1:" + port() + "'");
+        assertThat(o.out() + o.err()).doesNotContain(PASSWORD).doesNotContain("pa ss");
+    }
+
     private Cli.Outcome run(String id, String... push) {
         List<String> args = new java.util.ArrayList<>(List.of("run", "create_files", "--target", work.toString(), "--out",
                 work.resolve("out").toString(), "--run-id", id, "-p", "files=10", "--reps", "1"));

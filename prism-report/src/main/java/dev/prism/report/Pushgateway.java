@@ -49,13 +49,18 @@ public final class Pushgateway {
     /**
      * @param address {@code http://host:port} or {@code https://host:port}; user information in it
      *                ({@code https://user:password@host}) becomes basic auth and is taken out of the address
-     * @throws IllegalArgumentException when it is not such an address (the message never repeats a password)
+     * @throws IllegalArgumentException when it is not such an address, or holds an {@code @} after its host (a password
+     *                                  with an unencoded {@code /}, {@code ?}, {@code #} or {@code @}: the message says
+     *                                  to percent-encode it, and never repeats it)
      */
     public static Pushgateway at(URI address) {
         Objects.requireNonNull(address, "address");
+        if (holdsAtAfterHost(address)) {
+            throw new IllegalArgumentException(AT_AFTER_HOST + ", was '" + Credentials.redactUrl(address.toString()) + "'");
+        }
         if (address.getHost() == null || !("http".equals(address.getScheme()) || "https".equals(address.getScheme()))) {
             throw new IllegalArgumentException("a Pushgateway's address must be http:// or https:// with a host, such as"
-                    + " http://pushgateway:9091, was '" + Credentials.redact(address.toString()) + "'");
+                    + " http://pushgateway:9091, was '" + Credentials.redactUrl(address.toString()) + "'");
         }
         String userInfo = address.getRawUserInfo();
         try {
@@ -67,8 +72,24 @@ public final class Pushgateway {
             return new Pushgateway(bare, basicHeader(decoded), "basic auth");
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("a Pushgateway's address must be http:// or https:// with a host, was '"
-                    + Credentials.redact(address.toString()) + "'", e);
+                    + Credentials.redactUrl(address.toString()) + "'", e);
         }
+    }
+
+    /**
+     * Why an address with an {@code @} after its host is refused: {@code http://ops:p@ss/w:rd@gw:9091} is, to every URL
+     * parser, user {@code ops}, password {@code p} and host {@code ss}; pushing there would send part of the password to
+     * a host the user never named, and print the rest as a path.
+     */
+    static final String AT_AFTER_HOST = "a Pushgateway's address may hold '@' only before its host: a password holding"
+            + " '/', '?', '#' or '@' must be percent-encoded in it (%2F, %3F, %23, %40), or given by --push-auth-file or $"
+            + AUTH_ENVIRONMENT + "; nothing was sent";
+
+    /** @return whether {@code address} has an {@code @} in its path, query or fragment: see {@link #AT_AFTER_HOST} */
+    static boolean holdsAtAfterHost(URI address) {
+        return Optional.ofNullable(address.getRawPath()).orElse("").contains("@")
+                || Optional.ofNullable(address.getRawQuery()).orElse("").contains("@")
+                || Optional.ofNullable(address.getRawFragment()).orElse("").contains("@");
     }
 
     /**

@@ -126,13 +126,15 @@ public final class Report {
     /** @return the HTML page */
     public String html() throws IOException {
         String chartJs = HtmlPage.chartJs();
+        // JSON inside <script>: a '<' only ever stands in a string, where \u003c reads the same; none left, no name can
+        // end the script (</script>) or put the parser into its escaped states (<!--<script>), which swallowed the page
         String data = new ObjectMapper().writeValueAsString(new ChartData(sets, comparing, xParameter).json())
-                .replace("</", "<\\/");
+                .replace("<", "\\u003c");
         HtmlTables tables = new HtmlTables(sets, comparing);
         BreakdownTables breakdowns = new BreakdownTables(sets);
         String historySection = history == null ? "" : dev.prism.report.internal.HistoryPage.section(history, history.series());
         String historyData = history == null ? "{\"series\":[]}" : dev.prism.report.internal.HistoryPage.data(history.moved(), 24)
-                .replace("</", "<\\/");
+                .replace("<", "\\u003c");
         return HtmlPage.fill(Map.ofEntries(Map.entry("chart.js", chartJs), Map.entry("banner", tables.banner()),
                 Map.entry("history", historySection), Map.entry("history.data", historyData), Map.entry("summary", tables.summary()),
                 Map.entry("interfaces", breakdowns.interfaces()), Map.entry("formats", breakdowns.formats()),

@@ -1,5 +1,7 @@
 package dev.prism.internal.output;
 
+import dev.prism.spi.TerminalText;
+
 import dev.prism.internal.rank.RankExecution;
 
 import dev.prism.Measurement;
@@ -87,7 +89,9 @@ public final class TextTable {
     private static void appendTable(StringBuilder out, List<RunResult> runs) {
         RunResult first = runs.get(0);
         String parameters = parameters(first.parameters());
-        out.append(first.benchmark()).append(parameters.isEmpty() ? "" : " " + parameters);
+        // names, parameters, notes, paths and messages come from documents, ranks and the target: each on one line,
+        // shown (TerminalText.escape), so none can start a line of its own under the figures
+        out.append(TerminalText.escape(first.benchmark() + (parameters.isEmpty() ? "" : " " + parameters)));
         out.append(String.format("  [%s, %d rep(s), %d warm-up(s)]%n", first.launcher(),
                 first.repetitions().size(), first.warmups()));
         List<String[]> rows = new ArrayList<>();
@@ -140,14 +144,14 @@ public final class TextTable {
             if (!run.notes().isEmpty()) {
                 StringBuilder line = new StringBuilder("  tasks " + run.tasks() + ":");
                 run.notes().forEach((k, v) -> line.append(' ').append(k).append("=\"").append(v).append('"'));
-                out.append(line).append('\n');
+                out.append(TerminalText.escape(line)).append('\n');
             }
             if (!run.stalls().isEmpty()) {
                 out.append(String.format("  tasks %d: %d stall(s) over %s, e.g. %s%n", run.tasks(), run.stalls().size(),
-                        duration(run.stallThreshold().toNanos()), run.stalls().get(0)));
+                        duration(run.stallThreshold().toNanos()), TerminalText.escape(run.stalls().get(0).toString())));
             }
             if (!run.passed()) {
-                out.append(String.format("  tasks %d: FAIL %s%n", run.tasks(), run.failure()));
+                out.append(String.format("  tasks %d: FAIL %s%n", run.tasks(), TerminalText.escape(String.valueOf(run.failure()))));
             }
         }
     }

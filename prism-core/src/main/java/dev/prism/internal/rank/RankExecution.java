@@ -138,7 +138,7 @@ public final class RankExecution {
             try {
                 ResultJson.writeRank(plan, result);
             } catch (PrismException e) {
-                System.err.println("prism: " + e.getMessage());
+                System.err.println(dev.prism.spi.TerminalText.escape("prism: " + e.getMessage()));
             }
         }, "prism-rank-" + rank + "-result");
         writer.setDaemon(true);

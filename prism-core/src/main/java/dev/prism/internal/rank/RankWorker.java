@@ -665,14 +665,14 @@ public final class RankWorker {
             try {
                 worker.serve(connect);
             } finally {
-                worker.leftBehind().ifPresent(left -> System.err.println("prism: rank " + rank + ": " + left));
+                worker.leftBehind().ifPresent(left -> System.err.println(dev.prism.spi.TerminalText.escape("prism: rank " + rank + ": " + left)));
             }
             code = 0;
         } catch (PrismException e) {
-            System.err.println("prism: " + e.getMessage());
+            System.err.println(dev.prism.spi.TerminalText.escape("prism: " + e.getMessage()));
             code = 3;
         } catch (Exception e) {
-            System.err.println("prism: rank " + rank + " failed: " + RankExecution.describe(e));
+            System.err.println(dev.prism.spi.TerminalText.escape("prism: rank " + rank + " failed: " + RankExecution.describe(e)));
             code = 1;
         }
         System.exit(signals.received() != null ? signals.exitCode() : code);

@@ -36,7 +36,7 @@ public final class HistoryPage {
         String note = drawn < all.size() ? (all.size() - drawn) + " series that did not move are left out"
                 + " (the page draws " + MAX_CHARTS + " at most)." : "";
         return HtmlPage.fill("history.html", Map.of("chart.js", HtmlPage.chartJs(), "banner", banner(history, all),
-                "runs", runs.toString(), "shown", note, "data", data(all, MAX_CHARTS).replace("</", "<\\/")));
+                "runs", runs.toString(), "shown", note, "data", data(all, MAX_CHARTS).replace("<", "\\u003c")));
     }
 
     /** @return the history as a section of the report: its banner; the report's script draws {@link #data}'s series */

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Every measurement of result sets as CSV: one row per set × run × operation, for spreadsheets and pandas. */
+/**
+ * Every measurement of result sets as CSV: one row per set × run × operation, for spreadsheets and pandas. Text cells are
+ * quoted, a leading formula character defused ({@link #quote}); numbers are PRISM's own and unquoted.
+ */
 public final class MeasurementCsv {
     /** The header row. */
     public static final String HEADER = "set,benchmark,parameters,tasks,operation,count,bytes,mean_ns,ci95_low_ns,"
@@ -36,8 +39,18 @@ public final class MeasurementCsv {
         return csv.toString();
     }
 
+    /**
+     * @return {@code s} as a quoted text cell. A cell beginning with {@code =}, {@code +}, {@code -}, {@code @}, tab or
+     *         CR is a formula to a spreadsheet — {@code =HYPERLINK(…)} in a set named after another user's directory,
+     *         or in a planted result document's benchmark or file system — so it gets a single quote before it, as
+     *         OWASP's advice on CSV injection says: shown as text, never run. PRISM's own numbers (counts, latencies,
+     *         rates, a confidence bound below zero) are written unquoted by {@link #num} and {@code String.valueOf}
+     *         from numbers, never from text, and stay numbers: {@code -12.500} is a figure, not a formula, to every
+     *         spreadsheet
+     */
     private static String quote(String s) {
-        return "\"" + s.replace("\"", "\"\"") + "\"";
+        String cell = !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
+        return "\"" + cell.replace("\"", "\"\"") + "\"";
     }
 
     private static String num(double v) {
