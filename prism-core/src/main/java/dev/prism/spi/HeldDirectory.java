@@ -677,17 +677,9 @@ public final class HeldDirectory implements AutoCloseable {
         }
     }
 
-    /** @return {@code text} with control characters shown as escapes, for a message */
+    /** @return {@code text} quoted, control characters shown as escapes ({@link TerminalText}), for a message */
     private static String printable(String text) {
-        StringBuilder b = new StringBuilder("'");
-        text.codePoints().forEach(c -> {
-            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-                b.append(String.format("\\x%02x", c));
-            } else {
-                b.appendCodePoint(c);
-            }
-        });
-        return b.append('\'').toString();
+        return "'" + TerminalText.escape(text) + "'";
     }
 
     /** libc through JNA direct mapping, bound once; errno arrives as {@link LastErrorException}. */
