@@ -291,13 +291,7 @@ public final class HeldDirectory implements AutoCloseable {
                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         boolean renamed = false;
         try {
-            try {
-                writeAll(file, content, named);
-                call("fchmod", named, () -> Libc.fchmod(file, mode));
-                call("fsync", named, () -> Libc.fsync(file));
-            } finally {
-                Libc.close(file);
-            }
+            fill(file, content, mode, named);
             call("renameat", named, () -> Libc.renameat(fd, temporary, fd, single));
             renamed = true;
         } finally {
@@ -335,6 +329,11 @@ public final class HeldDirectory implements AutoCloseable {
             }
             throw failure("open(O_CREAT|O_EXCL|O_NOFOLLOW)", named, e.getErrorCode());
         }
+        fill(file, content, mode, named);
+    }
+
+    /** Writes {@code content} through {@code file}, sets its mode and syncs it through that descriptor, and closes it. */
+    private static void fill(int file, byte[] content, int mode, Path named) throws IOException {
         try {
             writeAll(file, content, named);
             call("fchmod", named, () -> Libc.fchmod(file, mode));
