@@ -322,8 +322,8 @@ class ForgedPeerTest {
         return execute(coordinator, tasks, Duration.ofSeconds(60));
     }
 
-    /** Runs a plan with rank 0 in this thread passing its barriers at once, rank 1 remote. */
-    private static Map<Integer, RankResult> execute(Coordinator coordinator, int tasks, Duration timeout)
+    /** Runs a plan with rank 0 in this thread passing its barriers at once, rank 1 remote (PreAuthenticationTest's too). */
+    static Map<Integer, RankResult> execute(Coordinator coordinator, int tasks, Duration timeout)
             throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         RunPlan plan = new RunPlan(Benchmarks.create("test_noop", Map.of()), tasks, Path.of("/nonexistent"), 1,

@@ -1,11 +1,8 @@
 package dev.prism.internal.coordination;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.prism.Benchmarks;
 import dev.prism.PrismException;
 import dev.prism.RankResult;
-import dev.prism.RunPlan;
-import dev.prism.ScenarioListener;
 import dev.prism.Status;
 import dev.prism.internal.output.ResultJson;
 import dev.prism.testing.Await;
@@ -19,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -179,20 +175,7 @@ class PreAuthenticationTest {
 
     /** Runs a plan with rank 0 in this thread passing its barrier at once, rank 1 remote. */
     private static Map<Integer, RankResult> execute(Coordinator coordinator) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Await.PATIENCE);
-        RunPlan plan = new RunPlan(Benchmarks.create("test_noop", Map.of()), 2, Path.of("/nonexistent"), 1,
-                Await.PATIENCE, deadline, Duration.ofSeconds(1), ScenarioListener.NONE, "pre-auth", 0, null);
-        RankBarrier barrier = new RankBarrier(2, deadline);
-        Thread local = new Thread(() -> {
-            try {
-                barrier.await(0, "b");
-            } catch (Exception e) {
-                // aborted: the step stopped, which the results show
-            }
-        });
-        local.setDaemon(true);
-        local.start();
-        return coordinator.execute(plan, List.of(1), barrier, ScenarioListener.NONE, deadline);
+        return ForgedPeerTest.execute(coordinator, 2, Await.PATIENCE);
     }
 
     /**
