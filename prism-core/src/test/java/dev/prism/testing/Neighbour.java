@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * library of {@code /usr/bin/python3} only) through {@code setpriv}, which, in the directories it may write, renames a
  * link to a root-only file (or directory) or a FIFO over every name root's {@code prism} makes there the moment inotify
  * reports it, and flips named files with a FIFO and a link for as long as it runs. Root-only things to aim at
- * ({@link #secret}, {@link #secretDirectory}) are made beside it, with what a test asserts of them: {@link
+ * ({@link #secret}, {@link #secretDirectory}, which holds a root-only file {@code kept}) are made beside it, with what a test asserts of them: {@link
  * #assertRootOnlyUnchanged} (content, mode and owner as they were, nothing created in them through a link) and
  * {@link #assertNoRootOnlyByte} (neither the secret's text nor any digest of it in an output). Planted programs and
  * modules ({@link #plantPythonInterpreter}, {@link #plantPythonModules}) leave a marker when anything runs them:
@@ -96,6 +96,9 @@ public final class Neighbour implements AutoCloseable {
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         secretDirectory = Files.createDirectory(rootOnly.resolve("directory"));
         Files.setPosixFilePermissions(secretDirectory, PosixFilePermissions.fromString("rwx------"));
+        // a file in it too: a removal that follows the link to the directory shows as this file gone
+        Path kept = Files.writeString(secretDirectory.resolve("kept"), token + "\n");
+        Files.setPosixFilePermissions(kept, PosixFilePermissions.fromString("rw-------"));
         rootOnlyBefore = snapshot(rootOnly);
         // where planted programs say they ran: anyone may write it, so the marker comes whoever ran them
         markers = Files.createDirectory(home.resolve("planted-ran"));
@@ -237,6 +240,15 @@ public final class Neighbour implements AutoCloseable {
      * set). One race at a time: {@link #stop} ends it.
      */
     public void race(Mode mode, List<Path> watch, List<Path> flips) throws IOException {
+        race(mode, watch, flips, List.of());
+    }
+
+    /**
+     * As {@link #race(Mode, List, List)}, and the moment the first name appears in a watched directory (root found it
+     * empty and began), makes each of {@code plants} there: a link to {@link #secretDirectory}, in place of a name root
+     * is about to make. The neighbour may do that where it cannot rename what root made (a sticky directory).
+     */
+    public void race(Mode mode, List<Path> watch, List<Path> flips, List<String> plants) throws IOException {
         if (process != null) {
             throw new IllegalStateException("the neighbour is racing already");
         }
@@ -251,6 +263,9 @@ public final class Neighbour implements AutoCloseable {
                 secretDirectory.toString(), mode.name().toLowerCase(java.util.Locale.ROOT)));
         for (Path f : flips) {
             command.addAll(List.of("--flip", f.toString()));
+        }
+        for (String name : plants) {
+            command.addAll(List.of("--plant", name));
         }
         watch.forEach(w -> command.add(w.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
@@ -280,7 +295,7 @@ public final class Neighbour implements AutoCloseable {
      * exited by itself, or said so in its log).
      *
      * @return every swap it made, one line each ({@code link PATH}, {@code fifo PATH}, {@code dir PATH}, {@code flip
-     * PATH N})
+     * PATH N}, {@code plant PATH})
      */
     public List<String> stop() throws IOException {
         if (process == null) {
@@ -314,7 +329,22 @@ public final class Neighbour implements AutoCloseable {
 
     /** Fails naming each root-only file or directory whose content, mode or owner changed, or that appeared. */
     public void assertRootOnlyUnchanged() throws IOException {
-        assertThat(snapshot(rootOnly)).as("the root-only file and directory, as they were").isEqualTo(rootOnlyBefore);
+        Map<String, String> now = snapshot(rootOnly);
+        List<String> changes = new ArrayList<>();
+        rootOnlyBefore.forEach((path, was) -> {
+            String is = now.get(path);
+            if (is == null) {
+                changes.add("removed: " + path);
+            } else if (!is.equals(was)) {
+                changes.add("changed: " + path + " (" + was + " -> " + is + ")");
+            }
+        });
+        List<String> added = now.keySet().stream().filter(p -> !rootOnlyBefore.containsKey(p)).toList();
+        if (!added.isEmpty()) {
+            changes.add("created: " + added.size() + " (" + added.get(0) + (added.size() > 1 ? ", ..., "
+                    + added.get(added.size() - 1) : "") + ")");
+        }
+        assertThat(changes).as("what root did to the root-only file and directory " + rootOnly).isEmpty();
     }
 
     /** Fails when {@code text} holds the secret's text or its MD5, SHA-1 or SHA-256 (hex, either case). */

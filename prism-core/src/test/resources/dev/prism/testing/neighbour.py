@@ -2,7 +2,7 @@
 
 Run as that user with /usr/bin/python3 -I (standard library only; inotify through ctypes):
 
-    neighbour.py STATE SECRET_FILE SECRET_DIR MODE [--flip NAME]... WATCH_DIR...
+    neighbour.py STATE SECRET_FILE SECRET_DIR MODE [--flip PATH]... [--plant NAME]... WATCH_DIR...
 
 MODE says what is put over every name that appears (IN_CREATE, IN_MOVED_TO) in a watched directory, the moment
 inotify reports it, by rename(2) (which replaces root's own files too, in a directory the neighbour may write and
@@ -12,7 +12,9 @@ that is not sticky):
     mixed  link and fifo in turn
 A directory that appears is watched too when the neighbour may read it. --flip PATH swaps PATH, a file that is there
 already, with a FIFO and a link to SECRET_FILE in turn (renameat2 RENAME_EXCHANGE) for as long as the neighbour runs:
-whoever checks PATH and then opens it by name sees one thing and opens another.
+whoever checks PATH and then opens it by name sees one thing and opens another. --plant NAME makes NAME, a link to
+SECRET_DIR, in a watched directory the moment the first name appears there (after root found it empty): the names
+root will make next, predicted, which the neighbour may make even where it cannot rename root's (a sticky directory).
 
 Every swap is appended to STATE/actions ("link PATH", "fifo PATH", "dir PATH", "flip PATH N") before the next event is
 read; STATE/ready is written once every watch is set. The neighbour runs until it is sent SIGTERM.
@@ -40,11 +42,15 @@ libc.renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c
 def main(argv):
     state, secret_file, secret_dir, mode = argv[:4]
     rest = argv[4:]
-    flips, watch = [], []
+    flips, watch, plants = [], [], []
+    planted = set()
     i = 0
     while i < len(rest):
         if rest[i] == "--flip":
             flips.append(rest[i + 1])
+            i += 2
+        elif rest[i] == "--plant":
+            plants.append(rest[i + 1])
             i += 2
         else:
             watch.append(rest[i])
@@ -158,6 +164,14 @@ def main(argv):
             path = os.path.join(directory, name)
             if name.startswith(".nb-") or path in flips:
                 continue
+            if directory not in planted:
+                planted.add(directory)
+                for plant in plants:
+                    try:
+                        os.symlink(secret_dir, os.path.join(directory, plant))
+                        record("plant " + os.path.join(directory, plant))
+                    except OSError:
+                        pass
             try:
                 st = os.lstat(path)
             except OSError:
