@@ -6,6 +6,8 @@ import dev.prism.testing.Neighbour;
 import dev.prism.testing.Required;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -103,30 +105,38 @@ class NeighbourPythonCliTest {
         }
     }
 
-    @Test
-    void datasetCreateAndVerify_inTheNeighboursProject_runNoneOfWhatItPlanted() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"safetensors", "arrow"})
+    void datasetCreateAndVerify_fromTheNeighboursProject_runNoneOfWhatItPlanted(String format) throws Exception {
         java.util.Optional<String> missing = dev.prism.torch.TorchRun.builder().build().torchMissing();
         Required.require(missing.isEmpty(), "PRISM_REQUIRE_TORCH", "no torch: " + missing.orElse(""));
         try (Neighbour neighbour = Neighbour.create(home)) {
             Path work = plantedProject(neighbour);
             Path scratch = Files.createDirectory(home.resolve("scratch"));
-            // the dataset in the project: made by root, then open to the group, as shared datasets are
-            Outcome created = prismIn(work, scratch, "dataset", "create", "ds", "--format", "safetensors", "-p", "samples=60",
-                    "-p", "sample_size=4KiB", "-p", "shard_size=64KiB", "-p", "seed=3");
+            // made by root from the project (its working directory the neighbour's), in a place of root's; then moved
+            // into the project and opened to the group, as a shared dataset is
+            Path made = home.resolve("ds");
+            Outcome created = prismIn(work, scratch, "dataset", "create", made.toString(), "--format", format, "-p",
+                    "samples=60", "-p", "sample_size=4KiB", "-p", "shard_size=64KiB", "-p", "seed=3");
             assertThat(created.exit()).as(created.err()).isZero();
-            Path dataset = work.resolve("ds");
+            Path dataset = Files.move(made, work.resolve("ds"));
             Files.setPosixFilePermissions(dataset, PosixFilePermissions.fromString("rwxrwxrwx"));
             neighbour.plantPythonModules(dataset, MODULES);
             neighbour.plantPythonInterpreter(dataset);
+            // the cache directory Python is given in the dataset (HF_HOME), a link to the root-only directory; and the
+            // moment verify makes anything in the dataset, the neighbour puts its links there
+            neighbour.own(Files.createSymbolicLink(dataset.resolve(".staging-hf"), neighbour.secretDirectory()));
             neighbour.race(Neighbour.Mode.LINK, List.of(work, dataset), List.of());
             Outcome verified = prismIn(work, scratch, "dataset", "verify", "ds");
             Outcome absolute = prismIn(scratch, scratch, "dataset", "verify", dataset.toString());
             neighbour.stop();
+            for (Outcome o : List.of(created, verified, absolute)) {
+                neighbour.assertNoRootOnlyByte("stdout", o.out());
+                neighbour.assertNoRootOnlyByte("stderr", o.err());
+            }
             for (Outcome o : List.of(verified, absolute)) {
                 assertThat(o.exit()).as(o.err()).isZero();
                 assertThat(o.out()).contains("60 samples").contains("every sample is its seed's");
-                neighbour.assertNoRootOnlyByte("stdout", o.out());
-                neighbour.assertNoRootOnlyByte("stderr", o.err());
             }
             neighbour.assertNothingPlantedRan();
             neighbour.assertRootOnlyUnchanged();
