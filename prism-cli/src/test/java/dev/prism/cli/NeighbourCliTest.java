@@ -89,7 +89,10 @@ class NeighbourCliTest {
             long before = swapsIn(neighbour, copy);
             Cli.Outcome merge = bounded("merge", copy.resolve("01-create_files-t2").toString());
             outcomes.add(merge);
-            assertThat(swapsIn(neighbour, copy)).as("the neighbour raced merge's document").isGreaterThan(before);
+            // inotify reports what root made after it made it: the neighbour swaps it even when it lost every race
+            // before, so its swap is a state to wait for
+            Await.until("the neighbour raced merge's document (exit " + merge.exit() + ": " + merge.err() + ")",
+                    () -> swapsIn(neighbour, copy) > before);
 
             List<String[]> writers = List.of(
                     new String[]{"report", results.resolve("m").toString(), "-o", project.resolve("report.html").toString()},
@@ -101,8 +104,8 @@ class NeighbourCliTest {
                 long swaps = swapsIn(neighbour, project);
                 Cli.Outcome o = bounded(writer);
                 outcomes.add(o);
-                assertThat(swapsIn(neighbour, project)).as("the neighbour raced what %s wrote (exit %d: %s)", writer[0], o.exit(),
-                        o.err()).isGreaterThan(swaps);
+                Await.until("the neighbour raced what " + writer[0] + " wrote (exit " + o.exit() + ": " + o.err() + ")",
+                        () -> swapsIn(neighbour, project) > swaps);
             }
             neighbour.stop();
             assertEverythingHeld(neighbour, outcomes);

@@ -106,11 +106,11 @@ public final class Neighbour implements AutoCloseable {
     }
 
     /**
-     * Makes the neighbour's user and the root-only file and directory in {@code home}, which it makes enterable by
-     * others ({@code 0755}: a JUnit temporary directory is 0700). Skips the test where this is not root or a tool is
-     * missing.
+     * Skips the test (or the container, called from a {@code @BeforeAll}) where no neighbour can be made: not root, or
+     * {@code useradd}, {@code userdel}, {@code setpriv} or {@code /usr/bin/python3} missing; fails instead under
+     * {@code PRISM_REQUIRE_NEIGHBOUR=1}.
      */
-    public static Neighbour create(Path home) throws IOException, InterruptedException {
+    public static void require() throws IOException {
         boolean root = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
         List<String> missing = new ArrayList<>();
         for (String tool : List.of("/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/bin/setpriv", PYTHON.toString())) {
@@ -121,6 +121,15 @@ public final class Neighbour implements AutoCloseable {
         Required.require(root, "PRISM_REQUIRE_NEIGHBOUR", "the neighbour tests make a user of their own: they need root");
         Required.require(missing.isEmpty(), "PRISM_REQUIRE_NEIGHBOUR", "the neighbour tests need " + missing
                 + " (Debian: passwd, util-linux, python3)");
+    }
+
+    /**
+     * Makes the neighbour's user and the root-only file and directory in {@code home}, which it makes enterable by
+     * others ({@code 0755}: a JUnit temporary directory is 0700). Skips the test where this is not root or a tool is
+     * missing.
+     */
+    public static Neighbour create(Path home) throws IOException, InterruptedException {
+        require();
         String user = "prism-neighbour-" + HexFormat.of().formatHex(RANDOM.generateSeed(4));
         String made = run(List.of("/usr/sbin/useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
                 "--user-group", user));
