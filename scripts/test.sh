@@ -46,6 +46,8 @@ if [ "$(id -u)" -eq 0 ]; then
   export PRISM_REQUIRE_SSHFS=1
   # bpftrace traces the file calls of the programs benchmarks run (syscalls=kernel), as root
   export PRISM_REQUIRE_BPF=1
+  # the neighbour tests make an unprivileged user of their own (useradd, setpriv), as root
+  export PRISM_REQUIRE_NEIGHBOUR=1
 fi
 # the run secret the srun tests' ranks prove they belong to a run with (a fresh one per test run, as prism sbatch
 # makes one per job); without it every task would take ~/.prism/run-secret, made on first use

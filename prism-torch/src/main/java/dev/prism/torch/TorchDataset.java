@@ -115,12 +115,14 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
      * Writes the dataset into {@code directory} (made, or an empty one; never a symbolic link) with the interpreter of
      * {@code torchRun}, after checking its filesystem has room for it.
      *
-     * @throws dev.prism.TargetException when the directory is a link or not empty
+     * @throws dev.prism.TargetException when the directory is a link or not empty, or another user could change a
+     *                                   directory on its path (one others may write, not sticky)
      * @throws dev.prism.RefusedException when the filesystem lacks the room
      * @throws TorchException when the interpreter fails, with its last line
      */
     public Created create(Path directory, TorchRun torchRun) throws IOException {
         Path dir = directory.toAbsolutePath().normalize();
+        refuseSwappable(dir);
         if (Files.isSymbolicLink(dir)) {
             throw new dev.prism.TargetException("dataset directory " + dir + " is a symbolic link; give the directory itself");
         }
@@ -310,6 +312,40 @@ public record TorchDataset(TorchDataFormat format, int samples, DataSize sampleS
         }
         String[] lines = out.strip().split("\n");
         return JSON.readTree(lines[lines.length - 1]);
+    }
+
+    /**
+     * Refuses {@code dir} when a directory on its path (or on the path its links resolve to) may be changed by someone
+     * other than root and this user (another owner, or writable by group or others without the sticky bit): that user
+     * could rename what create makes there and put a link in its place, and the dataset would be written through it
+     * into a directory of their choosing — the rule {@code --out} follows (issue 55).
+     */
+    private static void refuseSwappable(Path dir) throws IOException {
+        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        Path existing = dir;
+        while (existing != null && !Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        List<Path> chains = existing == null ? List.of(dir) : List.of(dir, existing.toRealPath());
+        for (Path chain : chains) {
+            for (Path p = chain; p != null; p = p.getParent()) {
+                if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
+                    continue; // a link's directory, checked next, decides who may replace it
+                }
+                java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(p,
+                        java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                int owner = (Integer) Files.getAttribute(p, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                int mode = (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                String who = owner != 0 && owner != self ? "belongs to uid " + owner
+                        : (mode & 022) != 0 && (mode & 01000) == 0 ? "may be written by others (mode "
+                        + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + ", not sticky)" : null;
+                if (who != null) {
+                    throw new dev.prism.TargetException("dataset directory " + dir + " is refused: " + p + " on its path "
+                            + who + ", who could swap what PRISM writes there for a link; choose a directory only you can"
+                            + " change, or make that one sticky (chmod +t " + p + ")");
+                }
+            }
+        }
     }
 
     /** Removes what the interpreter left under {@code staging}, never following a link. */

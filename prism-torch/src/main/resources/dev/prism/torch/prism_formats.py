@@ -198,6 +198,9 @@ def write_arrow(root, shards, samples_of, shard_size, **_):
         writer.close()
         datasets.disable_progress_bars()
         ds = datasets.Dataset.from_file(os.path.join(staging, "samples.arrow"))
+        # made here, exclusively: save_to_disk takes a directory that is there already, a link to one included, and
+        # another user who may add names to root (a sticky project directory) could have put one in its place
+        os.mkdir(os.path.join(root, "arrow"))
         ds.save_to_disk(os.path.join(root, "arrow"), max_shard_size=shard_size)
         del ds
     finally:

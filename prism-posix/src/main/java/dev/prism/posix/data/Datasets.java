@@ -42,11 +42,13 @@ public final class Datasets {
      * {@link #write}s it.
      *
      * @return the manifest written
-     * @throws dev.prism.TargetException when the directory is a link or not empty
+     * @throws dev.prism.TargetException when the directory is a link or not empty, or another user could change a
+     *                                   directory on its path (one others may write, not sticky)
      * @throws dev.prism.RefusedException when the dataset does not fit
      */
     public static DatasetManifest create(Path directory, DatasetSpec spec) throws IOException {
         Path dir = directory.toAbsolutePath().normalize();
+        refuseSwappable(dir);
         if (Files.isSymbolicLink(dir)) {
             throw new dev.prism.TargetException("dataset directory " + dir + " is a symbolic link; give the directory itself");
         }
@@ -64,6 +66,40 @@ public final class Datasets {
     }
 
     /**
+     * Refuses {@code dir} when a directory on its path (or on the path its links resolve to) may be changed by someone
+     * other than root and this user (another owner, or writable by group or others without the sticky bit): that user
+     * could rename what create makes there and put a link in its place, and the dataset would be written through it
+     * into a directory of their choosing — the rule {@code --out} follows (issue 55).
+     */
+    private static void refuseSwappable(Path dir) throws IOException {
+        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        Path existing = dir;
+        while (existing != null && !Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        List<Path> chains = existing == null ? List.of(dir) : List.of(dir, existing.toRealPath());
+        for (Path chain : chains) {
+            for (Path p = chain; p != null; p = p.getParent()) {
+                if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
+                    continue; // a link's directory, checked next, decides who may replace it
+                }
+                java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(p,
+                        java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                int owner = (Integer) Files.getAttribute(p, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                int mode = (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                String who = owner != 0 && owner != self ? "belongs to uid " + owner
+                        : (mode & 022) != 0 && (mode & 01000) == 0 ? "may be written by others (mode "
+                        + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + ", not sticky)" : null;
+                if (who != null) {
+                    throw new dev.prism.TargetException("dataset directory " + dir + " is refused: " + p + " on its path "
+                            + who + ", who could swap what PRISM writes there for a link; choose a directory only you can"
+                            + " change, or make that one sticky (chmod +t " + p + ")");
+                }
+            }
+        }
+    }
+
+    /**
      * Writes every file of {@code spec} under {@code directory} (which must exist and hold none of
      * them yet) and its {@code manifest.json}.
      *
@@ -77,7 +113,19 @@ public final class Datasets {
         DatasetContent content = new DatasetContent(spec.seed());
         ByteBuffer chunk = ByteBuffer.allocateDirect(DatasetIo.WRITE_CHUNK);
         List<DatasetManifest.Entry> entries = new ArrayList<>();
-        DatasetIo.createDirectories(directory, spec.files());
+        // each directory of the dataset made here, exclusively: a name another user put there first (a link to a
+        // directory of theirs, in a sticky project directory where they may add names) fails the write, never written
+        // through as Files.createDirectories would
+        java.util.Set<Path> made = new java.util.HashSet<>();
+        for (DatasetSpec.File f : spec.files()) {
+            Path relative = Path.of(f.path()).getParent();
+            for (int i = 1; relative != null && i <= relative.getNameCount(); i++) {
+                Path sub = directory.resolve(relative.subpath(0, i));
+                if (made.add(sub)) {
+                    Files.createDirectory(sub);
+                }
+            }
+        }
         for (DatasetSpec.File f : spec.files()) {
             MessageDigest md5 = DatasetIo.md5();
             DatasetIo.write(files, directory, f, content, false, chunk, null, md5, true);
