@@ -25,6 +25,41 @@ public final class Directories {
     private Directories() {
     }
 
+    /** A directory on a path that someone besides root and this user may change, and who. */
+    public record Exposure(Path directory, String who) {
+    }
+
+    /**
+     * Whether someone other than root and this user could rename what is in {@code path}'s directories and put a link in
+     * its place: a directory on its path, or on the path its links resolve to, that another user owns, or that others
+     * may write without the sticky bit (a sticky one, as {@code /tmp}, lets only an entry's owner rename it). The same
+     * test ssh's StrictModes and sudo's secure path make. Directories not made yet are skipped (their parent decides).
+     *
+     * @return the first such directory and who, or empty when only root and this user may change any
+     */
+    public static java.util.Optional<Exposure> exposure(Path path) throws IOException {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        int self = dev.prism.internal.files.SafeChain.self();
+        java.util.List<Path> chains = existing == null ? java.util.List.of(absolute)
+                : java.util.List.of(absolute, existing.toRealPath());
+        for (Path chain : chains) {
+            for (Path p = chain; p != null; p = p.getParent()) {
+                if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
+                    continue; // a link's directory, checked next, decides who may replace it
+                }
+                String who = dev.prism.internal.files.SafeChain.whoMaySwap(p, self);
+                if (who != null) {
+                    return java.util.Optional.of(new Exposure(p, who));
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /**
      * Makes {@code directory} (its parent must exist), or keeps the real directory already there.
      *

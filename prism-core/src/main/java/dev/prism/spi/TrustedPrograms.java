@@ -1,7 +1,5 @@
 package dev.prism.spi;
 
-import dev.prism.internal.files.SafeChain;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -126,16 +124,12 @@ public final class TrustedPrograms {
                         + System.getProperty("user.name"));
             }
         }
-        for (Path chain : List.of(absolute.getParent(), real.getParent())) {
-            for (Path p = chain; p != null; p = p.getParent()) {
-                if (Files.isSymbolicLink(p) || !Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                    continue; // a link's directory, checked next, decides who may replace it
-                }
-                String who = SafeChain.whoMaySwap(p, self);
-                if (who != null) {
-                    throw new IllegalArgumentException(what + " " + absolute + " is refused: " + p + " on its path " + who
-                            + ", who could put another program in its place to run as " + System.getProperty("user.name"));
-                }
+        for (Path directory : List.of(absolute.getParent(), real.getParent())) {
+            var exposed = Directories.exposure(directory);
+            if (exposed.isPresent()) {
+                throw new IllegalArgumentException(what + " " + absolute + " is refused: " + exposed.get().directory()
+                        + " on its path " + exposed.get().who() + ", who could put another program in its place to run as "
+                        + System.getProperty("user.name"));
             }
         }
         return absolute;

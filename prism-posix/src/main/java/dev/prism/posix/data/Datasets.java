@@ -72,30 +72,12 @@ public final class Datasets {
      * into a directory of their choosing — the rule {@code --out} follows (issue 55).
      */
     private static void refuseSwappable(Path dir) throws IOException {
-        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        Path existing = dir;
-        while (existing != null && !Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            existing = existing.getParent();
-        }
-        List<Path> chains = existing == null ? List.of(dir) : List.of(dir, existing.toRealPath());
-        for (Path chain : chains) {
-            for (Path p = chain; p != null; p = p.getParent()) {
-                if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(p)) {
-                    continue; // a link's directory, checked next, decides who may replace it
-                }
-                java.nio.file.attribute.PosixFileAttributes a = Files.readAttributes(p,
-                        java.nio.file.attribute.PosixFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-                int owner = (Integer) Files.getAttribute(p, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS);
-                int mode = (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
-                String who = owner != 0 && owner != self ? "belongs to uid " + owner
-                        : (mode & 022) != 0 && (mode & 01000) == 0 ? "may be written by others (mode "
-                        + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions()) + ", not sticky)" : null;
-                if (who != null) {
-                    throw new dev.prism.TargetException("dataset directory " + dir + " is refused: " + p + " on its path "
-                            + who + ", who could swap what PRISM writes there for a link; choose a directory only you can"
-                            + " change, or make that one sticky (chmod +t " + p + ")");
-                }
-            }
+        var exposed = dev.prism.spi.Directories.exposure(dir);
+        if (exposed.isPresent()) {
+            Path p = exposed.get().directory();
+            throw new dev.prism.TargetException("dataset directory " + dir + " is refused: " + p + " on its path "
+                    + exposed.get().who() + ", who could swap what PRISM writes there for a link; choose a directory only"
+                    + " you can change, or make that one sticky (chmod +t " + p + ")");
         }
     }
 
