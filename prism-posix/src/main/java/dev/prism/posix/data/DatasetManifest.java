@@ -53,10 +53,13 @@ public record DatasetManifest(long seed, List<Entry> entries) {
      *                  {@code ..}, {@code .} or empty component, never a NUL (see {@link #problemWith})
      * @param sizeBytes its size
      * @param md5       lower-case hex
-     * @throws IllegalArgumentException when {@code path} could lead outside the dataset
      */
     public record Entry(String path, long sizeBytes, String md5) {
-        /** Refuses a path that is not plainly beneath the dataset's directory. */
+        /**
+         * Refuses a path that is not plainly beneath the dataset's directory.
+         *
+         * @throws IllegalArgumentException when {@code path} could lead outside the dataset
+         */
         public Entry {
             String problem = problemWith(path);
             if (problem != null) {
