@@ -35,10 +35,13 @@ public final class CreateFilesWorkload implements Workload {
     private Path directory;
     /** The worker whose Python calls are timed, for access=python and fsspec; else null */
     private PythonFileCalls python;
-    /** The timed path through libc: the directory held by descriptor and the names encoded once; null: by path */
+    /**
+     * The timed path through libc: the directory held by descriptor, and one reused native slot each file's name is
+     * encoded into before its clock starts (hot in the cache when the kernel reads it, as a C loop's is); null: by path
+     */
     private NativeFileAccess fast;
     private HeldDirectory held;
-    private EncodedNames names;
+    private EncodedNames slot;
 
     public CreateFilesWorkload(Access access, int files, long fileSize, int blockSize, boolean shared, boolean fsync,
                                boolean dropCache) {
@@ -61,7 +64,7 @@ public final class CreateFilesWorkload implements Workload {
         if (python == null && fileAccess instanceof NativeFileAccess n && n.holdsRunDirectory()) {
             fast = n;
             held = n.openDirectory(directory);
-            names = EncodedNames.of(files, i -> FileWork.fileName(shared, ctx.rank(), i));
+            slot = EncodedNames.slot();
         }
     }
 
@@ -88,11 +91,11 @@ public final class CreateFilesWorkload implements Workload {
             int steps = Rehearsal.steps(Rehearsal.ITERATIONS, stepSize, timedBytes);
             // the timed path itself, relative to the scratch directory held as the timed phase holds its own
             try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
-                EncodedNames scratchNames = fast == null ? null : EncodedNames.of(steps, i -> FileWork.fileName(shared, ctx.rank(), i));
                 int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
                 Rehearsal.repeat(ctx, steps, i -> {
-                    Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
-                    long name = scratchNames == null ? 0 : scratchNames.address(i);
+                    String fileName = FileWork.fileName(shared, ctx.rank(), i);
+                    Path file = FileWork.path(scratch, fileName);
+                    long name = slot == null ? 0 : slot.encode(fileName);
                     createOne(ctx, file, stepSize, dirfd, name);
                     if (dirfd < 0) {
                         fileAccess.unlink(file);
@@ -121,10 +124,10 @@ public final class CreateFilesWorkload implements Workload {
         created = 0;
         int dirfd = held == null ? -1 : held.descriptor();
         for (int i = 0; ctx.keepGoing(i, files); i++) {
-            Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
-            // a time-based run may create more files than were named: those past the table go by path
-            long name = names != null && i < files ? names.address(i) : 0;
-            int at = name == 0 ? -1 : dirfd;
+            String fileName = FileWork.fileName(shared, ctx.rank(), i);
+            Path file = FileWork.path(directory, fileName);
+            long name = slot == null ? 0 : slot.encode(fileName);
+            int at = slot == null ? -1 : dirfd;
             created = i + 1;
             if (ctx.continueOnError()) {
                 ctx.attempt("create", file, () -> createOne(ctx, file, fileSize, at, name));

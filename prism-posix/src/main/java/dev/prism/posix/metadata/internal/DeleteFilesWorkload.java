@@ -3,7 +3,6 @@ package dev.prism.posix.metadata.internal;
 import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
-import dev.prism.posix.internal.EncodedNames;
 import dev.prism.posix.internal.FileWork;
 import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.PythonFileCalls;
@@ -40,12 +39,12 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
             var block = FileWork.blockFor(size);
             // the timed path itself, relative to the scratch directory held as the timed phase holds its own
             try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
-                EncodedNames scratchNames = fast == null ? null : EncodedNames.of(Rehearsal.ITERATIONS, i -> "file-" + i + ".dat");
                 int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
                 Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
-                    Path file = FileWork.path(scratch, "file-" + i + ".dat");
+                    String fileName = "file-" + i + ".dat";
+                    Path file = FileWork.path(scratch, fileName);
                     FileWork.populate(fileAccess, file, block, size);
-                    unlink(ctx, file, dirfd, scratchNames == null ? 0 : scratchNames.address(i));
+                    unlink(ctx, file, dirfd, slot == null ? 0 : slot.encode(fileName));
                 });
             }
         });
@@ -72,8 +71,9 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
         }
         int dirfd = dirfd();
         for (int i = 0; i < files; i++) {
-            Path file = file(ctx, i);
-            long name = names == null ? 0 : names.address(i);
+            String fileName = FileWork.fileName(shared, ctx.rank(), i);
+            Path file = FileWork.path(directory, fileName);
+            long name = slot == null ? 0 : slot.encode(fileName);
             if (ctx.continueOnError()) {
                 ctx.attempt("unlink", file, () -> unlink(ctx, file, dirfd, name));
             } else {

@@ -3,7 +3,6 @@ package dev.prism.posix.metadata.internal;
 import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
-import dev.prism.posix.internal.EncodedNames;
 import dev.prism.posix.internal.FileWork;
 import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.Rehearsal;
@@ -56,8 +55,6 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
         });
     }
 
-    /** One reused slot for the name a readdir returned, encoded before its stat's clock starts */
-    private final EncodedNames slot = EncodedNames.slot();
 
     @Override
     public void run(WorkloadContext ctx) {

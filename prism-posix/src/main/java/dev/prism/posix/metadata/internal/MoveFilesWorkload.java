@@ -108,14 +108,15 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
         int hereFd = destinationHeld == null ? -1 : destinationHeld.descriptor();
         for (long k = 0; ctx.keepGoing(k, files); k++) {
             int i = (int) (k % files);
-            Path there = file(ctx, i);
-            Path here = FileWork.path(destination, there.getFileName().toString());
+            String fileName = FileWork.fileName(shared, ctx.rank(), i);
+            Path there = FileWork.path(directory, fileName);
+            Path here = FileWork.path(destination, fileName);
             boolean out = (k / files) % 2 == 0;
             Path from = out ? there : here;
             Path to = out ? here : there;
             int fromFd = out ? thereFd : hereFd;
             int toFd = out ? hereFd : thereFd;
-            long name = names == null ? 0 : names.address(i); // the same name in both directories
+            long name = slot == null ? 0 : slot.encode(fileName); // the same name in both directories
             moves = k + 1;
             if (ctx.continueOnError()) {
                 ctx.attempt("rename", there, () -> rename(ctx, from, to, fromFd, name, toFd, name));

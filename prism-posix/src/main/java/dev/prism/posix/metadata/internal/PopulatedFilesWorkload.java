@@ -29,10 +29,13 @@ abstract class PopulatedFilesWorkload implements Workload {
     Path directory;
     /** The worker whose Python calls are timed, for access=python and fsspec; else null */
     PythonFileCalls python;
-    /** The timed path through libc: {@link #directory} held by descriptor and the file names encoded once; else null */
+    /**
+     * The timed path through libc: {@link #directory} held by descriptor, and one reused native slot each file's name
+     * is encoded into before its clock starts (hot in the cache when the kernel reads it, as a C loop's is); else null
+     */
     NativeFileAccess fast;
     HeldDirectory held;
-    EncodedNames names;
+    EncodedNames slot;
 
     PopulatedFilesWorkload(Access access, int files, long fileSize, boolean shared) {
         this.access = access;
@@ -59,7 +62,7 @@ abstract class PopulatedFilesWorkload implements Workload {
         if (python == null && fileAccess instanceof NativeFileAccess n && n.holdsRunDirectory()) {
             fast = n;
             held = n.openDirectory(directory);
-            names = EncodedNames.of(files, i -> FileWork.fileName(shared, ctx.rank(), i));
+            slot = EncodedNames.slot();
         }
     }
 
