@@ -42,14 +42,14 @@ python3 - "$work/results" "$rounds" "$files" <<'PY'
 import json, sys, statistics
 results, rounds, files = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 ops = {"create": "create_files", "stat": "list_files", "rename": "move_files", "unlink": "delete_files"}
-def c_means():
+def c_means(field):
     means = {op: [] for op in ops}
     for r in range(1, rounds + 1):
         for line in open(f"{results}/c-{r}.txt"):
-            op, count, total = line.split()
-            means[op].append(int(total) / int(count))
+            op, count, total, median = line.split()
+            means[op].append(int(total) / int(count) if field == "meanNanos" else int(median))
     return means
-def prism_means(name, binding):
+def prism_means(name, binding, field):
     means = {op: [] for op in ops}
     for r in range(1, rounds + 1):
         for doc in json.load(open(f"{results}/{name}-{r}.json")):
@@ -58,17 +58,21 @@ def prism_means(name, binding):
                 sys.exit(f"bench: {name} run {r} was served by '{served}', not {binding}")
             for op, bench in ops.items():
                 if doc["benchmark"] == bench:
-                    means[op].append(doc["measurements"][op]["meanNanos"])
+                    means[op].append(doc["measurements"][op][field])
     return means
-c, ffm, jna = c_means(), prism_means("ffm", "java.lang.foreign"), prism_means("jna", "JNA")
+c, ffm, jna = c_means("meanNanos"), prism_means("ffm", "java.lang.foreign", "meanNanos"), prism_means("jna", "JNA", "meanNanos")
+c50, ffm50 = c_means("p50Nanos"), prism_means("ffm", "java.lang.foreign", "p50Nanos")
 rate = lambda ns: 1e9 / statistics.mean(ns)
 print(f"{files:,} files of 4 KiB, {rounds} interleaved rounds, default flags; rate = 1 / mean latency")
 print("C = mdtest's calls relative to a directory descriptor; NATIVE = java.lang.foreign (JDK 22+), NATIVE-JNA = JNA (JDK 17)")
-print("'per round': NATIVE/C of each round alone, lowest to highest (how much the machine's noise moves it)")
-print(f"{'op':8}{'C ops/s':>12}{'NATIVE ops/s':>14}{'NATIVE/C':>10}{'per round':>13}{'NATIVE-JNA ops/s':>18}{'NATIVE-JNA/C':>14}")
+print("'per round': NATIVE/C of each round alone, lowest to highest (how much the machine's noise moves it);")
+print("'NATIVE/C p50': the same from median latencies, which a preempted call moves less than the mean")
+print(f"{'op':8}{'C ops/s':>12}{'NATIVE ops/s':>14}{'NATIVE/C':>10}{'per round':>13}{'NATIVE-JNA ops/s':>18}"
+      f"{'NATIVE-JNA/C':>14}{'NATIVE/C p50':>14}")
 for op in ops:
     rc, rn, rj = rate(c[op]), rate(ffm[op]), rate(jna[op])
     rounds_ratio = sorted(cn / fn for cn, fn in zip(c[op], ffm[op]))
     spread = f"{rounds_ratio[0]:.2f}–{rounds_ratio[-1]:.2f}"
-    print(f"{op:8}{rc:12,.0f}{rn:14,.0f}{rn / rc:10.2f}{spread:>13}{rj:18,.0f}{rj / rc:14.2f}")
+    p50 = statistics.mean(c50[op]) / statistics.mean(ffm50[op])
+    print(f"{op:8}{rc:12,.0f}{rn:14,.0f}{rn / rc:10.2f}{spread:>13}{rj:18,.0f}{rj / rc:14.2f}{p50:14.2f}")
 PY

@@ -7,7 +7,7 @@
  *   rename: renameat(from_fd, name, to_fd, name)                                      (move_files' "rename")
  *   unlink: unlinkat(dirfd, name, 0)                                                  (delete_files' "unlink")
  * Usage: metadata_at DIR FILES FILE_SIZE   (DIR must exist and be empty)
- * Prints one line per operation: "<op> <count> <sum of latencies in ns>".
+ * Prints one line per operation: "<op> <count> <sum of latencies in ns> <median latency in ns>".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +23,21 @@ static long long now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long *lat;
+
+static int by_value(const void *a, const void *b) {
+    long long x = *(const long long *) a, y = *(const long long *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* prints "<op> <count> <sum> <median>" of the first n latencies in lat */
+static void report(const char *op, long n) {
+    long long sum = 0;
+    for (long i = 0; i < n; i++) sum += lat[i];
+    qsort(lat, n, sizeof *lat, by_value);
+    printf("%s %ld %lld %lld\n", op, n, sum, lat[n / 2]);
 }
 
 static void die(const char *what, const char *name) {
@@ -47,8 +62,8 @@ int main(int argc, char **argv) {
     int to = openat(dir, "to", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (from < 0 || to < 0) die("openat", "from/to");
     char name[64];
+    lat = malloc(sizeof *lat * (files > 0 ? files : 1));
 
-    long long sum = 0;
     for (long i = 0; i < files; i++) {
         snprintf(name, sizeof name, "file-%ld.dat", i);
         long long t0 = now_ns();
@@ -56,37 +71,34 @@ int main(int argc, char **argv) {
         if (fd < 0) die("openat", name);
         if (write(fd, block, size) != (ssize_t) size) die("write", name);
         if (close(fd) != 0) die("close", name);
-        sum += now_ns() - t0;
+        lat[i] = now_ns() - t0;
     }
-    printf("create %ld %lld\n", files, sum);
+    report("create", files);
 
     struct statx stx;
-    sum = 0;
     for (long i = 0; i < files; i++) {
         snprintf(name, sizeof name, "file-%ld.dat", i);
         long long t0 = now_ns();
         if (statx(from, name, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &stx) != 0) die("statx", name);
-        sum += now_ns() - t0;
+        lat[i] = now_ns() - t0;
     }
-    printf("stat %ld %lld\n", files, sum);
+    report("stat", files);
 
-    sum = 0;
     for (long i = 0; i < files; i++) {
         snprintf(name, sizeof name, "file-%ld.dat", i);
         long long t0 = now_ns();
         if (renameat(from, name, to, name) != 0) die("renameat", name);
-        sum += now_ns() - t0;
+        lat[i] = now_ns() - t0;
     }
-    printf("rename %ld %lld\n", files, sum);
+    report("rename", files);
 
-    sum = 0;
     for (long i = 0; i < files; i++) {
         snprintf(name, sizeof name, "file-%ld.dat", i);
         long long t0 = now_ns();
         if (unlinkat(to, name, 0) != 0) die("unlinkat", name);
-        sum += now_ns() - t0;
+        lat[i] = now_ns() - t0;
     }
-    printf("unlink %ld %lld\n", files, sum);
+    report("unlink", files);
     unlinkat(dir, "from", AT_REMOVEDIR);
     unlinkat(dir, "to", AT_REMOVEDIR);
     free(block);
