@@ -1,5 +1,7 @@
 package dev.prism;
 
+import dev.prism.spi.HeldDirectory;
+
 import java.nio.file.Path;
 import java.util.Random;
 
@@ -36,6 +38,29 @@ public interface WorkloadContext {
      *         not created, and removed with the run directory when the benchmark leaves anything there
      */
     Path rehearsalDirectory();
+
+    /**
+     * @return the run directory ({@code <target>/prism-<runId>}, the parent of {@link #workDirectory()}) held by its
+     *         descriptor for this repetition: opened once when the rank starts, without following a link, and checked to
+     *         be this user's. Whatever is reached relative to it ({@code openat}, {@code statx}, {@code renameat},
+     *         {@code unlinkat} with its descriptor, a child's working directory through {@link HeldDirectory#procPath})
+     *         stays in the directory this run made, even when another user renames it, or a directory above it, and
+     *         puts a link in its place. Null where the context holds none (one made by hand, or a run directory that did
+     *         not exist when the rank started): then only paths reach it.
+     */
+    default HeldDirectory heldRunDirectory() {
+        return null;
+    }
+
+    /** @return {@link #workDirectory()} held by its descriptor for this repetition (see {@link #heldRunDirectory()}), or null */
+    default HeldDirectory heldWorkDirectory() {
+        return null;
+    }
+
+    /** @return {@link #sharedDirectory()} held by its descriptor for this repetition (see {@link #heldRunDirectory()}), or null */
+    default HeldDirectory heldSharedDirectory() {
+        return null;
+    }
 
     /**
      * This rank's read-only fixture {@code name}: made by {@code build} in an empty directory the first time this rank

@@ -126,6 +126,16 @@ public final class HeldDirectory implements AutoCloseable {
     }
 
     /**
+     * @return {@code /proc/<this JVM's pid>/fd/N}: this directory as a program PRISM starts reaches it, as its working
+     *         directory or in its arguments, whatever its name is now, for as long as this JVM holds it open
+     *         ({@code /proc/self} would name the child; {@link ProcessBuilder} closes the child's inherited descriptors
+     *         before its {@code chdir}, while the parent's stay open)
+     */
+    public Path childPath() {
+        return Path.of("/proc/" + ProcessHandle.current().pid() + "/fd/" + descriptor());
+    }
+
+    /**
      * Opens the directory {@code relative} below this one ({@code a/b/c}), never following a link, never leaving it.
      *
      * @throws IllegalArgumentException when {@code relative} is absolute, empty, or has a {@code ..} or empty component

@@ -47,7 +47,8 @@ public enum Access {
      *         results among the programs' versions (note {@value #BINDING_NOTE}, e.g. "java.lang.foreign (JDK 25.0.1)")
      */
     public FileAccess newFileAccess(WorkloadContext ctx) {
-        FileAccess files = newFileAccess();
+        // NATIVE reaches every path beneath the run directory relative to the descriptor the rank holds for it
+        FileAccess files = this == NIO ? new NioFileAccess() : new NativeFileAccess(ctx.heldRunDirectory());
         if (this == NATIVE) {
             ctx.noteProgram(BINDING_NOTE, Posix.binding());
         }

@@ -135,9 +135,10 @@ public final class RunDirectory {
             }
             return java.util.Optional.of("target " + absolute + " " + who + ": another user could rename the run directory"
                     + " and put a link in its place while this run writes there as " + System.getProperty("user.name")
-                    + "; PRISM checks it before each repetition and before its clean-up and stops if it was swapped, but"
-                    + " writes within a repetition go by path: make the target sticky (chmod +t " + absolute + "), as /tmp"
-                    + " is, or use a directory only you can change");
+                    + "; PRISM checks it before each repetition and before its clean-up and stops if it was swapped, and within"
+                    + " a repetition access=native, tar and fio reach it through a descriptor, but access=nio, Python, git"
+                    + " and torch go by path: make the target sticky (chmod +t " + absolute + "), as /tmp is, or use a"
+                    + " directory only you can change");
         } catch (IOException | RuntimeException e) {
             return java.util.Optional.empty(); // not a POSIX file system here: nothing to say
         }

@@ -118,6 +118,67 @@ final class RankContext implements WorkloadContext {
         return sharedDirectory;
     }
 
+    /** The run, work and shared directories held for this repetition ({@link #holdDirectories}); null until then */
+    private dev.prism.spi.HeldDirectory heldRun;
+    private dev.prism.spi.HeldDirectory heldWork;
+    private dev.prism.spi.HeldDirectory heldShared;
+
+    /**
+     * Opens the run directory once, by descriptor, without following a link ({@code O_NOFOLLOW} on its own name, below
+     * its target), checks that this user owns it, and opens this rank's directory and {@code shared} below it (made
+     * when missing). Everything the benchmarks reach relative to these descriptors stays in the directory this run made
+     * for the whole repetition, whatever another user renames. A run directory that is not there holds nothing (a
+     * context a test made by hand); one replaced by a link, or owned by another user, fails the rank, naming it.
+     */
+    void holdDirectories() throws java.io.IOException {
+        releaseDirectories();
+        Path runDirectory = workDirectory.toAbsolutePath().normalize().getParent();
+        if (runDirectory == null || runDirectory.getParent() == null
+                || !java.nio.file.Files.exists(runDirectory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (dev.prism.spi.HeldDirectory target = dev.prism.spi.HeldDirectory.open(runDirectory.getParent())) {
+            heldRun = target.openDirectory(runDirectory.getFileName().toString());
+        } catch (java.io.IOException e) {
+            throw new PrismException("run directory " + runDirectory + " cannot be opened as the directory this run made"
+                    + " (a link put in its place is never followed): " + Errno.describe(e));
+        }
+        int owner = heldRun.ownerUid();
+        int self = (Integer) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        if (owner != self) {
+            releaseDirectories();
+            throw new PrismException("run directory " + runDirectory + " belongs to uid " + owner + ", not to this run's"
+                    + " user (uid " + self + "): another directory was put in its place; nothing is written there");
+        }
+        heldWork = heldRun.makeOrKeepDirectory(workDirectory.getFileName().toString(), 0755);
+        heldShared = heldRun.makeOrKeepDirectory(sharedDirectory.getFileName().toString(), 0755);
+    }
+
+    /** Closes the directories {@link #holdDirectories} opened (at the end of the repetition, after teardown). */
+    void releaseDirectories() {
+        for (dev.prism.spi.HeldDirectory held : new dev.prism.spi.HeldDirectory[]{heldShared, heldWork, heldRun}) {
+            if (held != null) {
+                held.close();
+            }
+        }
+        heldRun = heldWork = heldShared = null;
+    }
+
+    @Override
+    public dev.prism.spi.HeldDirectory heldRunDirectory() {
+        return heldRun;
+    }
+
+    @Override
+    public dev.prism.spi.HeldDirectory heldWorkDirectory() {
+        return heldWork;
+    }
+
+    @Override
+    public dev.prism.spi.HeldDirectory heldSharedDirectory() {
+        return heldShared;
+    }
+
     /** What this rank's fixtures are made for: a stamp naming anything else is not reused */
     private String fixtureConfiguration = "";
 

@@ -66,6 +66,8 @@ public final class RankExecution {
         Workload workload = null;
         try {
             enter(RankPhase.SETUP);
+            // held for the whole repetition: what the benchmarks reach through these never follows a rename
+            context.holdDirectories();
             JitQuiet.Sample compilerAtSetup = JitQuiet.sample();
             JitQuiet.prepare();
             workload = plan.benchmark().newWorkload();
@@ -107,6 +109,7 @@ public final class RankExecution {
                 }
             }
         }
+        context.releaseDirectories();
         RankResult result = result(failure);
         boolean interrupted = false;
         Thread writer = writeDocument(result);

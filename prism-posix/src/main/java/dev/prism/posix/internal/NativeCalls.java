@@ -193,13 +193,105 @@ public final class NativeCalls {
         }
     }
 
+    /**
+     * The calls of the metadata benchmarks' timed path: a name already encoded as a C string at {@code name} (see
+     * {@link EncodedNames}), relative to the directory open as {@code dirfd}, so the kernel resolves one component and
+     * nothing is converted or allocated per call; {@code shown} (the whole path a person knows) is read only when the
+     * call fails.
+     *
+     * @return the new descriptor
+     */
+    public static int openatName(int dirfd, long name, int flags, int mode, Path shown) {
+        int fd = C.openat(dirfd, name, flags, mode);
+        if (fd < 0) {
+            throw failure("openat", dirfdText(dirfd) + quote(shown) + ", " + OpenFlags.describe(flags)
+                    + ((flags & Posix.O_CREAT) != 0 ? ", 0" + Integer.toOctalString(mode) : ""), shown);
+        }
+        return fd;
+    }
+
+    /** As {@link #openatName}: {@code unlinkat(dirfd, name, flags)}. */
+    public static void unlinkatName(int dirfd, long name, int flags, Path shown) {
+        if (C.unlinkat(dirfd, name, flags) != 0) {
+            throw failure("unlinkat", dirfdText(dirfd) + quote(shown)
+                    + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), shown);
+        }
+    }
+
+    /** As {@link #openatName}: {@code renameat(fromDirfd, fromName, toDirfd, toName)}. */
+    public static void renameatName(int fromDirfd, long fromName, int toDirfd, long toName, Path shownFrom, Path shownTo) {
+        if (C.renameat(fromDirfd, fromName, toDirfd, toName) != 0) {
+            throw failure("renameat", dirfdText(fromDirfd) + quote(shownFrom) + ", " + dirfdText(toDirfd) + quote(shownTo),
+                    shownFrom);
+        }
+    }
+
+    /**
+     * As {@link #openatName}: {@code statx(dirfd, name, flags)} into this thread's buffer, read back as the size alone,
+     * so no {@link FileStat} is made per call.
+     *
+     * @return the file's size in bytes
+     */
+    public static long statxSizeName(int dirfd, long name, int flags, Path shown) {
+        Scratch scratch = STATX.get();
+        if (C.statx(dirfd, name, flags, STATX_BASIC_STATS, scratch.address) != 0) {
+            throw failure("statx", dirfdText(dirfd) + quote(shown)
+                    + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), shown);
+        }
+        return scratch.buffer.getLong(40);
+    }
+
+    /** As {@link #statx(int, Path, int)} for {@code path} beneath {@code dirfd}; a failure names {@code shown}. */
+    public static FileStat statx(int dirfd, Path path, int flags, Path shown) {
+        Scratch scratch = STATX.get();
+        if (C.statx(dirfd, PathBuffers.first(path), flags, STATX_BASIC_STATS, scratch.address) != 0) {
+            throw failure("statx", dirfdText(dirfd) + quote(shown)
+                    + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), shown);
+        }
+        return stat(scratch.buffer);
+    }
+
+    /** As {@link #unlinkat(int, Path, int)} for {@code path} beneath {@code dirfd}; a failure names {@code shown}. */
+    public static void unlinkat(int dirfd, Path path, int flags, Path shown) {
+        if (C.unlinkat(dirfd, PathBuffers.first(path), flags) != 0) {
+            throw failure("unlinkat", dirfdText(dirfd) + quote(shown)
+                    + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), shown);
+        }
+    }
+
+    /** As {@link #mkdirat(int, Path, int)} for {@code path} beneath {@code dirfd}; a failure names {@code shown}. */
+    public static void mkdirat(int dirfd, Path path, int mode, Path shown) {
+        if (C.mkdirat(dirfd, PathBuffers.first(path), mode) != 0) {
+            throw failure("mkdirat", dirfdText(dirfd) + quote(shown) + ", 0" + Integer.toOctalString(mode), shown);
+        }
+    }
+
+    /** As {@link #renameat(int, Path, int, Path)}; a failure names {@code shownFrom} and {@code shownTo}. */
+    public static void renameat(int oldDirfd, Path from, int newDirfd, Path to, Path shownFrom, Path shownTo) {
+        if (C.renameat(oldDirfd, PathBuffers.first(from), newDirfd, PathBuffers.second(to)) != 0) {
+            throw failure("renameat", dirfdText(oldDirfd) + quote(shownFrom) + ", " + dirfdText(newDirfd) + quote(shownTo),
+                    shownFrom);
+        }
+    }
+
+    /** As {@link #linkat}; a failure names {@code shownExisting} and {@code shownLink}. */
+    public static void linkat(int existingDirfd, Path existing, int newDirfd, Path link, Path shownExisting, Path shownLink) {
+        if (C.linkat(existingDirfd, PathBuffers.first(existing), newDirfd, PathBuffers.second(link), 0) != 0) {
+            throw failure("linkat", dirfdText(existingDirfd) + quote(shownExisting) + ", " + dirfdText(newDirfd)
+                    + quote(shownLink) + ", 0", shownLink);
+        }
+    }
+
     public static FileStat statx(int dirfd, Path path, int flags) {
         Scratch scratch = STATX.get();
         if (C.statx(dirfd, PathBuffers.first(path), flags, STATX_BASIC_STATS, scratch.address) != 0) {
             throw failure("statx", dirfdText(dirfd) + quote(path)
                     + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), path);
         }
-        ByteBuffer b = scratch.buffer;
+        return stat(scratch.buffer);
+    }
+
+    private static FileStat stat(ByteBuffer b) {
         // struct statx is the same on every architecture: nlink@16 mode@28 ino@32 size@40 blocks@48 mtime@112
         long mtimeNanos = b.getLong(112) * 1_000_000_000L + Integer.toUnsignedLong(b.getInt(120));
         return new FileStat(b.getLong(40), Short.toUnsignedInt(b.getShort(28)), Integer.toUnsignedLong(b.getInt(16)),
@@ -207,7 +299,12 @@ public final class NativeCalls {
     }
 
     public static List<String> listDirectory(Path directory) {
-        int fd = openat(Posix.AT_FDCWD, directory, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0);
+        return listDirectory(Posix.AT_FDCWD, directory, directory);
+    }
+
+    /** @return the names in the directory {@code path} beneath {@code dirfd}, but . and ..; failures name {@code directory} */
+    public static List<String> listDirectory(int dirfd, Path path, Path directory) {
+        int fd = openat(dirfd, path, Posix.O_RDONLY | Posix.O_DIRECTORY | Posix.O_CLOEXEC, 0, directory);
         List<String> names = new ArrayList<>();
         try {
             Scratch scratch = DIRENTS.get();

@@ -54,8 +54,18 @@ public final class Rehearsal {
      */
     public static void inScratchDirectory(WorkloadContext ctx, Body body) throws IOException {
         Path dir = ctx.rehearsalDirectory();
-        remove(ctx, dir, "removing what an earlier rehearsal left in " + dir);
-        dev.prism.spi.Directories.makeOrKeep(dir); // one whose removal failed is worked in as it is
+        // made and removed through the run directory's descriptor where the rank holds it (/proc/self/fd/N is that
+        // directory, whatever its name is now), so a run directory renamed meanwhile leads nowhere else
+        dev.prism.spi.HeldDirectory run = ctx.heldRunDirectory();
+        boolean held = run != null && dir.getParent() != null
+                && dir.toAbsolutePath().normalize().getParent().equals(run.path().toAbsolutePath().normalize());
+        Path reached = held ? run.procPath().resolve(dir.getFileName().toString()) : dir;
+        remove(ctx, reached, "removing what an earlier rehearsal left in " + dir);
+        if (held) {
+            run.makeOrKeepDirectory(dir.getFileName().toString(), 0755).close(); // one whose removal failed is kept
+        } else {
+            dev.prism.spi.Directories.makeOrKeep(dir); // one whose removal failed is worked in as it is
+        }
         try {
             if (ctx.continueOnError()) {
                 ctx.attempt("rehearsal", null, () -> body.run(dir));
@@ -63,7 +73,7 @@ public final class Rehearsal {
                 body.run(dir);
             }
         } finally {
-            remove(ctx, dir, "removing the rehearsal's scratch directory " + dir);
+            remove(ctx, reached, "removing the rehearsal's scratch directory " + dir);
         }
     }
 

@@ -7,7 +7,10 @@ import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
 import dev.prism.posix.FileStat;
 import dev.prism.posix.Posix;
+import dev.prism.posix.internal.EncodedNames;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.NativeFileAccess;
+import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
 import java.util.Map;
@@ -32,6 +35,13 @@ public final class CreateFilesWorkload implements Workload {
     private Path directory;
     /** The worker whose Python calls are timed, for access=python and fsspec; else null */
     private PythonFileCalls python;
+    /**
+     * The timed path through libc: the directory held by descriptor, and one reused native slot each file's name is
+     * encoded into before its clock starts (hot in the cache when the kernel reads it, as a C loop's is); null: by path
+     */
+    private NativeFileAccess fast;
+    private HeldDirectory held;
+    private EncodedNames slot;
 
     public CreateFilesWorkload(Access access, int files, long fileSize, int blockSize, boolean shared, boolean fsync,
                                boolean dropCache) {
@@ -51,6 +61,11 @@ public final class CreateFilesWorkload implements Workload {
         fileAccess = access.newFileAccess(ctx);
         block = FileWork.blockOf(blockSize);
         python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
+        if (python == null && fileAccess instanceof NativeFileAccess n && n.holdsRunDirectory()) {
+            fast = n;
+            held = n.openDirectory(directory);
+            slot = EncodedNames.slot();
+        }
     }
 
     /** @return create_files' request to the Python worker for {@code paths} */
@@ -73,11 +88,22 @@ public final class CreateFilesWorkload implements Workload {
             return;
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
-            Rehearsal.repeat(ctx, Rehearsal.steps(Rehearsal.ITERATIONS, stepSize, timedBytes), i -> {
-                Path file = FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i));
-                createOne(ctx, file, stepSize);
-                fileAccess.unlink(file);
-            });
+            int steps = Rehearsal.steps(Rehearsal.ITERATIONS, stepSize, timedBytes);
+            // the timed path itself, relative to the scratch directory held as the timed phase holds its own
+            try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
+                int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
+                Rehearsal.repeat(ctx, steps, i -> {
+                    String fileName = FileWork.fileName(shared, ctx.rank(), i);
+                    Path file = FileWork.path(scratch, fileName);
+                    long name = slot == null ? 0 : slot.encode(fileName);
+                    createOne(ctx, file, stepSize, dirfd, name);
+                    if (dirfd < 0) {
+                        fileAccess.unlink(file);
+                    } else {
+                        fast.unlinkAt(dirfd, name, file);
+                    }
+                });
+            }
         });
     }
 
@@ -96,21 +122,29 @@ public final class CreateFilesWorkload implements Workload {
             return;
         }
         created = 0;
+        int dirfd = held == null ? -1 : held.descriptor();
         for (int i = 0; ctx.keepGoing(i, files); i++) {
-            Path file = FileWork.path(directory, FileWork.fileName(shared, ctx.rank(), i));
+            String fileName = FileWork.fileName(shared, ctx.rank(), i);
+            Path file = FileWork.path(directory, fileName);
+            long name = slot == null ? 0 : slot.encode(fileName);
+            int at = slot == null ? -1 : dirfd;
             created = i + 1;
             if (ctx.continueOnError()) {
-                ctx.attempt("create", file, () -> createOne(ctx, file, fileSize));
+                ctx.attempt("create", file, () -> createOne(ctx, file, fileSize, at, name));
             } else {
-                createOne(ctx, file, fileSize);
+                createOne(ctx, file, fileSize, at, name);
             }
         }
     }
 
-    /** The timed work for one file: create (open + write + fsync + close), then the optional drop. */
-    private void createOne(WorkloadContext ctx, Path file, long fileSize) {
+    /**
+     * The timed work for one file: create (open + write + fsync + close), then the optional drop. With {@code dirfd}
+     * (not -1) the file is {@code name}, encoded, relative to that directory's descriptor; else {@code file}'s path.
+     */
+    private void createOne(WorkloadContext ctx, Path file, long fileSize, int dirfd, long name) {
         ctx.call("create", file, () -> {
-            FileAccess.OpenFile open = ctx.call("open", file, () -> fileAccess.create(file));
+            FileAccess.OpenFile open = ctx.call("open", file, () -> dirfd < 0 ? fileAccess.create(file)
+                    : fast.createAt(dirfd, name, file));
             try {
                 ctx.measure("write", file, () -> FileWork.writeFully(open, block, fileSize, ctx));
                 ctx.addBytes("write", fileSize);
@@ -130,6 +164,10 @@ public final class CreateFilesWorkload implements Workload {
     @Override
     public void teardown(WorkloadContext ctx) {
         PythonFileCalls.close(python);
+        if (held != null) {
+            held.close();
+            held = null;
+        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
 import java.util.Map;
@@ -36,17 +37,26 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             long size = scratchSize(Rehearsal.ITERATIONS);
             var block = FileWork.blockFor(size);
-            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
-                Path file = FileWork.path(scratch, "file-" + i + ".dat");
-                FileWork.populate(fileAccess, file, block, size);
-                unlink(ctx, file);
-            });
+            // the timed path itself, relative to the scratch directory held as the timed phase holds its own
+            try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
+                int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
+                Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
+                    String fileName = "file-" + i + ".dat";
+                    Path file = FileWork.path(scratch, fileName);
+                    FileWork.populate(fileAccess, file, block, size);
+                    unlink(ctx, file, dirfd, slot == null ? 0 : slot.encode(fileName));
+                });
+            }
         });
     }
 
-    /** The timed work for one file. */
-    private void unlink(WorkloadContext ctx, Path file) {
-        ctx.measure("unlink", file, () -> fileAccess.unlink(file));
+    /** The timed work for one file: {@code name} relative to {@code dirfd}, or {@code file}'s path when it is -1. */
+    private void unlink(WorkloadContext ctx, Path file, int dirfd, long name) {
+        if (dirfd < 0) {
+            ctx.measure("unlink", file, () -> fileAccess.unlink(file));
+        } else {
+            ctx.measure("unlink", file, () -> fast.unlinkAt(dirfd, name, file));
+        }
     }
 
     @Override
@@ -59,12 +69,15 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
             python.run(ctx, Map.of("op", "delete", "paths", paths));
             return;
         }
+        int dirfd = dirfd();
         for (int i = 0; i < files; i++) {
-            Path file = file(ctx, i);
+            String fileName = FileWork.fileName(shared, ctx.rank(), i);
+            Path file = FileWork.path(directory, fileName);
+            long name = slot == null ? 0 : slot.encode(fileName);
             if (ctx.continueOnError()) {
-                ctx.attempt("unlink", file, () -> unlink(ctx, file));
+                ctx.attempt("unlink", file, () -> unlink(ctx, file, dirfd, name));
             } else {
-                unlink(ctx, file);
+                unlink(ctx, file, dirfd, name);
             }
         }
     }

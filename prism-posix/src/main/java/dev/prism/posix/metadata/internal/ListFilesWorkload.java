@@ -4,6 +4,7 @@ import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.Rehearsal;
 import java.util.Map;
 
@@ -46,9 +47,14 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             int scratchFiles = 100;
             scratchFiles(scratch, scratchFiles);
-            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch));
+            // the timed path itself, relative to the scratch directory held as the timed phase holds its own
+            try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
+                int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
+                Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / scratchFiles, i -> listAndStat(ctx, scratch, dirfd));
+            }
         });
     }
+
 
     @Override
     public void run(WorkloadContext ctx) {
@@ -60,27 +66,40 @@ public final class ListFilesWorkload extends PopulatedFilesWorkload {
             return;
         }
         // one pass; a time-based run passes again until its time is up (the last pass is checked)
+        int dirfd = dirfd();
         for (int pass = 0; ctx.keepGoing(pass, 1); pass++) {
-            listAndStat(ctx, directory);
+            listAndStat(ctx, directory, dirfd);
         }
     }
 
-    /** The timed work: one readdir of {@code dir}, then a stat of every name it returned. */
-    private void listAndStat(WorkloadContext ctx, Path dir) {
-        List<String> names = ctx.call("readdir", dir, () -> fileAccess.list(dir));
-        listed = names.size();
+    /**
+     * The timed work: one readdir of {@code dir}, then a stat of every name it returned; with {@code dirfd} (not -1),
+     * the descriptor {@code dir} is held by, each stat is of the name relative to it, encoded before its clock starts.
+     */
+    private void listAndStat(WorkloadContext ctx, Path dir, int dirfd) {
+        List<String> entries = ctx.call("readdir", dir, () -> fileAccess.list(dir));
+        listed = entries.size();
         statted = 0;
         unstatted = 0;
-        for (String name : names) {
-            var path = FileWork.path(dir, name);
+        for (String entry : entries) {
+            var path = FileWork.path(dir, entry);
+            long name = dirfd < 0 ? 0 : slot.encode(entry);
             if (ctx.continueOnError()) {
                 // a file it cannot stat is counted per errno and passed over
-                if (!ctx.attempt("stat", path, () -> statted += ctx.call("stat", path, () -> fileAccess.stat(path)).sizeBytes())) {
+                if (!ctx.attempt("stat", path, () -> stat(ctx, path, dirfd, name))) {
                     unstatted++;
                 }
             } else {
-                statted += ctx.call("stat", path, () -> fileAccess.stat(path)).sizeBytes();
+                stat(ctx, path, dirfd, name);
             }
+        }
+    }
+
+    private void stat(WorkloadContext ctx, Path path, int dirfd, long name) {
+        if (dirfd < 0) {
+            statted += ctx.call("stat", path, () -> fileAccess.stat(path)).sizeBytes();
+        } else {
+            ctx.measure("stat", path, () -> statted += fast.statSizeAt(dirfd, name, path));
         }
     }
 

@@ -3,7 +3,9 @@ package dev.prism.posix.metadata.internal;
 import dev.prism.ValidationException;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
+import dev.prism.posix.internal.EncodedNames;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.PythonFileCalls;
 import dev.prism.posix.internal.Rehearsal;
 import java.util.Map;
@@ -30,7 +32,22 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
     @Override
     public void setup(WorkloadContext ctx) throws Exception {
         super.setup(ctx);
-        destination = Files.createDirectories(directory.resolveSibling("to"));
+        destination = madeBeneath(ctx, directory.getParent(), "to");
+        if (fast != null) {
+            destinationHeld = fast.openDirectory(destination);
+        }
+    }
+
+    /** {@link #destination} held by descriptor for the timed path; null when the files go by path */
+    private HeldDirectory destinationHeld;
+
+    @Override
+    public void teardown(WorkloadContext ctx) {
+        super.teardown(ctx);
+        if (destinationHeld != null) {
+            destinationHeld.close();
+            destinationHeld = null;
+        }
     }
 
     @Override
@@ -52,16 +69,25 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
             Path a = FileWork.path(scratch, "a.dat");
             Path b = FileWork.path(scratch, "b.dat");
             FileWork.populate(fileAccess, a, FileWork.blockFor(scratchSize(1)), scratchSize(1));
-            Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 2, i -> {
-                rename(ctx, a, b);
-                rename(ctx, b, a);
-            });
+            // the timed path itself, relative to the scratch directory held as the timed phase holds its own
+            try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
+                int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
+                EncodedNames ab = EncodedNames.of(2, i -> i == 0 ? "a.dat" : "b.dat");
+                Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 2, i -> {
+                    rename(ctx, a, b, dirfd, ab.address(0), dirfd, ab.address(1));
+                    rename(ctx, b, a, dirfd, ab.address(1), dirfd, ab.address(0));
+                });
+            }
         });
     }
 
-    /** The timed work for one file. */
-    private void rename(WorkloadContext ctx, Path from, Path to) {
-        ctx.measure("rename", from, () -> fileAccess.rename(from, to));
+    /** The timed work for one file: by name relative to the two descriptors, or by path when {@code fromDirfd} is -1. */
+    private void rename(WorkloadContext ctx, Path from, Path to, int fromDirfd, long fromName, int toDirfd, long toName) {
+        if (fromDirfd < 0) {
+            ctx.measure("rename", from, () -> fileAccess.rename(from, to));
+        } else {
+            ctx.measure("rename", from, () -> fast.renameAt(fromDirfd, fromName, toDirfd, toName, from, to));
+        }
     }
 
     @Override
@@ -78,17 +104,24 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
         }
         // one pass moves every file over; a time-based run moves them back on the next pass, and so on
         moves = 0;
+        int thereFd = dirfd();
+        int hereFd = destinationHeld == null ? -1 : destinationHeld.descriptor();
         for (long k = 0; ctx.keepGoing(k, files); k++) {
             int i = (int) (k % files);
-            Path there = file(ctx, i);
-            Path here = FileWork.path(destination, there.getFileName().toString());
-            Path from = (k / files) % 2 == 0 ? there : here;
-            Path to = from == there ? here : there;
+            String fileName = FileWork.fileName(shared, ctx.rank(), i);
+            Path there = FileWork.path(directory, fileName);
+            Path here = FileWork.path(destination, fileName);
+            boolean out = (k / files) % 2 == 0;
+            Path from = out ? there : here;
+            Path to = out ? here : there;
+            int fromFd = out ? thereFd : hereFd;
+            int toFd = out ? hereFd : thereFd;
+            long name = slot == null ? 0 : slot.encode(fileName); // the same name in both directories
             moves = k + 1;
             if (ctx.continueOnError()) {
-                ctx.attempt("rename", there, () -> rename(ctx, from, to));
+                ctx.attempt("rename", there, () -> rename(ctx, from, to, fromFd, name, toFd, name));
             } else {
-                rename(ctx, from, to);
+                rename(ctx, from, to, fromFd, name, toFd, name);
             }
         }
     }

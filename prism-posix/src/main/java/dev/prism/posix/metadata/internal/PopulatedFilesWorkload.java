@@ -4,7 +4,10 @@ import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Access;
 import dev.prism.posix.FileAccess;
+import dev.prism.posix.internal.EncodedNames;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.NativeFileAccess;
+import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.PythonFileCalls;
 import java.util.List;
 
@@ -26,6 +29,13 @@ abstract class PopulatedFilesWorkload implements Workload {
     Path directory;
     /** The worker whose Python calls are timed, for access=python and fsspec; else null */
     PythonFileCalls python;
+    /**
+     * The timed path through libc: {@link #directory} held by descriptor, and one reused native slot each file's name
+     * is encoded into before its clock starts (hot in the cache when the kernel reads it, as a C loop's is); else null
+     */
+    NativeFileAccess fast;
+    HeldDirectory held;
+    EncodedNames slot;
 
     PopulatedFilesWorkload(Access access, int files, long fileSize, boolean shared) {
         this.access = access;
@@ -46,9 +56,28 @@ abstract class PopulatedFilesWorkload implements Workload {
             // read-only: made once per configuration and kept for its later repetitions (Fixture)
             directory = ctx.fixture(subdirectory(), made -> populate(ctx, made));
         } else {
-            populate(ctx, Files.createDirectories(base.resolve(subdirectory())));
+            populate(ctx, madeBeneath(ctx, base, subdirectory()));
         }
         python = access.inPython() ? PythonFileCalls.start(ctx, access) : null;
+        if (python == null && fileAccess instanceof NativeFileAccess n && n.holdsRunDirectory()) {
+            fast = n;
+            held = n.openDirectory(directory);
+            slot = EncodedNames.slot();
+        }
+    }
+
+    /**
+     * @return {@code base/name}, made (or kept) relative to {@code base}'s descriptor where the rank holds it (its own
+     *         directory or the shared one), so a run directory renamed meanwhile gets nothing made elsewhere
+     */
+    static Path madeBeneath(WorkloadContext ctx, Path base, String name) throws java.io.IOException {
+        HeldDirectory parent = base.equals(ctx.workDirectory()) ? ctx.heldWorkDirectory()
+                : base.equals(ctx.sharedDirectory()) ? ctx.heldSharedDirectory() : null;
+        if (parent == null) {
+            return Files.createDirectories(base.resolve(name));
+        }
+        parent.makeOrKeepDirectory(name, 0755).close();
+        return base.resolve(name);
     }
 
     /**
@@ -71,6 +100,15 @@ abstract class PopulatedFilesWorkload implements Workload {
     @Override
     public void teardown(WorkloadContext ctx) {
         PythonFileCalls.close(python);
+        if (held != null) {
+            held.close();
+            held = null;
+        }
+    }
+
+    /** @return the descriptor of {@link #directory} for the timed path, or -1 when the files go by path */
+    int dirfd() {
+        return held == null ? -1 : held.descriptor();
     }
 
     /**

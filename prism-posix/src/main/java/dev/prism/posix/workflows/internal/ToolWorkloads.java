@@ -6,6 +6,7 @@ import dev.prism.PrismException;
 import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
+import dev.prism.posix.internal.ChildPaths;
 import dev.prism.posix.internal.Programs;
 import dev.prism.posix.internal.TracedPrograms;
 
@@ -65,14 +66,16 @@ public final class ToolWorkloads {
         public void run(WorkloadContext ctx) throws IOException {
             for (int i = 0; i < repeats; i++) {
                 if (extract) {
-                    Path into = Files.createDirectories(ctx.workDirectory().resolve("extracted-" + i));
-                    ctx.measure("extract", into, () -> programs.check(
-                            List.of(tar, "-xf", archive.toString(), "-C", into.toString()), null, Map.of(), LIMIT));
+                    Path into = ctx.workDirectory().resolve("extracted-" + i);
+                    // made, and reached by tar, through the descriptor the rank holds for the run directory (ChildPaths)
+                    Path reached = Files.createDirectories(ChildPaths.of(ctx, into));
+                    ctx.measure("extract", into, () -> programs.check(List.of(tar, "-xf", ChildPaths.text(ctx, archive),
+                            "-C", reached.toString()), null, Map.of(), LIMIT));
                     ctx.addBytes("extract", Files.size(archive));
                 } else {
                     Path out = ctx.workDirectory().resolve("created-" + i + ".tar");
-                    ctx.measure("create", out, () -> programs.check(
-                            List.of(tar, "-cf", out.toString(), "-C", tree.toString(), "."), null, Map.of(), LIMIT));
+                    ctx.measure("create", out, () -> programs.check(List.of(tar, "-cf", ChildPaths.text(ctx, out), "-C",
+                            ChildPaths.text(ctx, tree), "."), null, Map.of(), LIMIT));
                     ctx.addBytes("create", Files.size(out));
                 }
             }
@@ -124,7 +127,8 @@ public final class ToolWorkloads {
         @Override
         public void run(WorkloadContext ctx) throws IOException {
             List<String> command = new ArrayList<>(List.of(fio, "--name=prism-r" + ctx.rank(),
-                    "--directory=" + ctx.workDirectory(), "--output-format=json"));
+                    // fio reaches the rank's directory through the descriptor the rank holds (ChildPaths)
+                    "--directory=" + ChildPaths.text(ctx, ctx.workDirectory()), "--output-format=json"));
             command.addAll(job);
             String out;
             out = ctx.call("fio", ctx.workDirectory(), () -> programs.check(command, null, Map.of(), LIMIT).stdout());

@@ -1,0 +1,106 @@
+package dev.prism.posix;
+
+import dev.prism.RunResult;
+import dev.prism.Scenario;
+import dev.prism.ScenarioResult;
+import dev.prism.DataSize;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 55's finding "the run directory renamed during a repetition: root created 59,551 files elsewhere": another
+ * user who may write the target renames the run directory away while create_files creates its files, and puts a link
+ * in its place to a directory of their choosing that has a {@code rank-0} of its own. The rank holds the run directory
+ * by descriptor and creates relative to it, so nothing lands in the victim's directory and every file lands in the
+ * directory the run made, now under its new name.
+ */
+class RunDirectorySwapTest {
+    private static final int FILES = 20_000;
+
+    @Test
+    void createFiles_runDirectoryRenamedAndLinkedAway_nothingLandsInTheLinkedDirectory(@TempDir Path scratch) throws Exception {
+        Path target = Files.createDirectory(scratch.resolve("target"));
+        Path victim = Files.createDirectory(scratch.resolve("victim"));
+        Path victimRank = Files.createDirectory(victim.resolve("rank-0"));
+        Path moved = scratch.resolve("target").resolve("moved-away");
+        AtomicReference<Object> swap = new AtomicReference<>();
+        Thread neighbour = new Thread(() -> {
+            try {
+                swap.set(swapOnceFilesAppear(target, moved, victim));
+            } catch (Throwable t) {
+                swap.set(t);
+            }
+        }, "neighbour");
+        neighbour.setDaemon(true);
+        neighbour.start();
+
+        ScenarioResult result = Scenario.builder().target(target)
+                .benchmark(PosixBenchmarks.createFiles().files(FILES).fileSize(DataSize.ofBytes(1)).access(Access.NATIVE))
+                .tasks(1).repetitions(1).build().execute();
+        neighbour.join();
+        assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
+        Path runDirectory = (Path) swap.get();
+
+        try (Stream<Path> inVictim = Files.list(victimRank)) {
+            assertThat(inVictim).as("created in the directory the link points to").isEmpty();
+        }
+        try (Stream<Path> inVictim = Files.list(victim)) {
+            assertThat(inVictim).as("made in the directory the link points to").containsExactly(victimRank);
+        }
+        RunResult run = result.runs().get(0);
+        if (run.passed()) {
+            try (Stream<Path> made = Files.list(moved.resolve("rank-0"))) {
+                assertThat(made.count()).as("files in the run's own directory, renamed").isEqualTo(FILES);
+            }
+            assertThat(result.cleanup()).as("clean-up").contains(runDirectory.toString()).contains("no longer the directory");
+        } else {
+            assertThat(String.valueOf(run.failure())).as("a failed run names the swap").contains(runDirectory.toString());
+        }
+    }
+
+    /**
+     * Waits until the run directory's {@code rank-0} holds a file (the timed phase has begun), then renames the run
+     * directory to {@code moved} and puts a link to {@code victim} in its place.
+     *
+     * @return the run directory's path, now the link
+     */
+    private static Path swapOnceFilesAppear(Path target, Path moved, Path victim) throws IOException {
+        while (true) {
+            for (Path runDirectory : list(target)) {
+                if (!runDirectory.getFileName().toString().startsWith("prism-")) {
+                    continue;
+                }
+                if (!list(runDirectory.resolve("rank-0")).isEmpty()) {
+                    Files.move(runDirectory, moved);
+                    Files.createSymbolicLink(runDirectory, victim);
+                    return runDirectory;
+                }
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static List<Path> list(Path directory) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+            List<Path> all = new java.util.ArrayList<>();
+            for (Path entry : entries) {
+                all.add(entry);
+                break; // one is enough to know it is not empty
+            }
+            return all;
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+    }
+}
