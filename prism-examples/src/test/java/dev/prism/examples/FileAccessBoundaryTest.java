@@ -68,8 +68,6 @@ class FileAccessBoundaryTest {
                     "writes /proc/sys/vm/drop_caches, a fixed kernel file"),
             Map.entry("dev.prism.posix.internal.NioFileAccess",
                     "access=nio is the benchmark of java.nio.file itself, by name on purpose, below the rank's directory"),
-            Map.entry("dev.prism.posix.metadata.internal.MoveFilesWorkload",
-                    "the benchmark's own directories below the rank's directory (item 2)"),
             Map.entry("dev.prism.posix.metadata.internal.PopulatedFilesWorkload",
                     "the benchmark's own directories below the rank's directory (item 2)"),
             Map.entry("dev.prism.posix.workflows.internal.GitWorkloads",
