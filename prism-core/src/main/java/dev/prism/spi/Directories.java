@@ -61,6 +61,23 @@ public final class Directories {
     }
 
     /**
+     * Refuses {@code directory} as a place PRISM writes into when {@link #exposure} finds a directory on its path that
+     * another user may change: they could rename what PRISM makes there and put a link in its place.
+     *
+     * @param what what the directory is, for the message ({@code dataset directory})
+     * @throws dev.prism.TargetException naming the directory on the path, who may change it, and what to do
+     */
+    public static void refuseSwappable(Path directory, String what) throws IOException {
+        var exposed = exposure(directory);
+        if (exposed.isPresent()) {
+            Path p = exposed.get().directory();
+            throw new dev.prism.TargetException(what + " " + directory + " is refused: " + p + " on its path "
+                    + exposed.get().who() + ", who could swap what PRISM writes there for a link; choose a directory only"
+                    + " you can change, or make that one sticky (chmod +t " + p + ")");
+        }
+    }
+
+    /**
      * Makes {@code directory} (its parent must exist), or keeps the real directory already there.
      *
      * @throws FileAlreadyExistsException when something other than a directory (a link, a file) is there

@@ -48,7 +48,7 @@ public final class Datasets {
      */
     public static DatasetManifest create(Path directory, DatasetSpec spec) throws IOException {
         Path dir = directory.toAbsolutePath().normalize();
-        refuseSwappable(dir);
+        dev.prism.spi.Directories.refuseSwappable(dir, "dataset directory");
         if (Files.isSymbolicLink(dir)) {
             throw new dev.prism.TargetException("dataset directory " + dir + " is a symbolic link; give the directory itself");
         }
@@ -63,22 +63,6 @@ public final class Datasets {
         }
         dev.prism.posix.internal.FileWork.requireSpaceForSizes(dir, spec.fileCount(), spec.bytes(), "the dataset");
         return write(dir, spec);
-    }
-
-    /**
-     * Refuses {@code dir} when a directory on its path (or on the path its links resolve to) may be changed by someone
-     * other than root and this user (another owner, or writable by group or others without the sticky bit): that user
-     * could rename what create makes there and put a link in its place, and the dataset would be written through it
-     * into a directory of their choosing — the rule {@code --out} follows (issue 55).
-     */
-    private static void refuseSwappable(Path dir) throws IOException {
-        var exposed = dev.prism.spi.Directories.exposure(dir);
-        if (exposed.isPresent()) {
-            Path p = exposed.get().directory();
-            throw new dev.prism.TargetException("dataset directory " + dir + " is refused: " + p + " on its path "
-                    + exposed.get().who() + ", who could swap what PRISM writes there for a link; choose a directory only"
-                    + " you can change, or make that one sticky (chmod +t " + p + ")");
-        }
     }
 
     /**
