@@ -19,6 +19,16 @@ jdk_between() {
   echo "$best"
 }
 
+# bench_jdks_and_gcc: sets jdk17 (the JNA side: $JDK17, else the newest JDK 17–21) and jdk_ffm (java.lang.foreign:
+# $JDK_FFM, else the newest JDK 22 or later) and checks that gcc is there; exits 2 naming what is missing
+bench_jdks_and_gcc() {
+  jdk17=${JDK17:-$(jdk_between 17 21)}
+  jdk_ffm=${JDK_FFM:-$(jdk_between 22 999)}
+  [ -n "$jdk17" ] || { echo "bench: no JDK 17–21 under /usr/lib/jvm for the JNA side (set JDK17)" >&2; exit 2; }
+  [ -n "$jdk_ffm" ] || { echo "bench: no JDK 22 or later under /usr/lib/jvm for java.lang.foreign (set JDK_FFM)" >&2; exit 2; }
+  command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+}
+
 # side_table FILE FIRST SECOND: FILE holds lines "SIDE WHAT SECONDS"; prints, for every WHAT in the order first
 # seen, both sides' mean and best and the ratio FIRST/SECOND of the means
 side_table() {

@@ -26,11 +26,7 @@ trap 'rm -rf "$work"' EXIT
 
 # the java of the newest JDK under /usr/lib/jvm whose feature version is within [$1, $2]
 source "$root/bench/lib.sh"
-jdk17=${JDK17:-$(jdk_between 17 21)}
-jdk_ffm=${JDK_FFM:-$(jdk_between 22 999)}
-[ -n "$jdk17" ] || { echo "bench: no JDK 17–21 under /usr/lib/jvm for the JNA side (set JDK17)" >&2; exit 2; }
-[ -n "$jdk_ffm" ] || { echo "bench: no JDK 22 or later under /usr/lib/jvm for java.lang.foreign (set JDK_FFM)" >&2; exit 2; }
-command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+bench_jdks_and_gcc
 gcc -O2 -o "$work/metadata_rate" "$root/bench/metadata_rate.c"
 "$root/prism" --version >/dev/null    # build the jar before timing anything
 jna=$(find "$HOME/.m2/repository/net/java/dev/jna/jna" -name 'jna-*.jar' | sort | tail -1)

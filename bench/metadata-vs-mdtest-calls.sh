@@ -17,11 +17,7 @@ size=4096
 work=$(mktemp -d "${1:-/dev/shm}/prism-bench-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 source "$root/bench/lib.sh"
-jdk17=${JDK17:-$(jdk_between 17 21)}
-jdk_ffm=${JDK_FFM:-$(jdk_between 22 999)}
-[ -n "$jdk17" ] || { echo "bench: no JDK 17–21 under /usr/lib/jvm for the JNA side (set JDK17)" >&2; exit 2; }
-[ -n "$jdk_ffm" ] || { echo "bench: no JDK 22 or later under /usr/lib/jvm for java.lang.foreign (set JDK_FFM)" >&2; exit 2; }
-command -v gcc >/dev/null || { echo "bench: gcc is needed (apt-get install gcc)" >&2; exit 2; }
+bench_jdks_and_gcc
 gcc -O2 -o "$work/metadata_at" "$root/bench/metadata_at.c"
 "$root/prism" --version >/dev/null    # build the jar before timing anything
 echo "bench: $(df -hT "$work" | awk 'NR==2 {print $2}') at $work; JNA on $("$jdk17" -version 2>&1 | head -1)," \
