@@ -62,10 +62,15 @@ public final class Coordinator implements AutoCloseable {
     private volatile boolean closed;
     /** What every rank proves it knows before anything it says counts */
     private final RunSecret secret;
-    /** Connections and message files being authenticated now, each in a thread of its own: at most {@link #MAX_PENDING} */
+    /** Message files being authenticated now, each in a thread of its own: at most {@link #MAX_PENDING} */
     private final java.util.concurrent.Semaphore pending = new java.util.concurrent.Semaphore(MAX_PENDING);
-    /** How many connections from each address are being authenticated now: at most {@link #SLOTS_PER_ADDRESS} each */
-    private final Map<java.net.InetAddress, Integer> proving = new java.util.HashMap<>();
+    /**
+     * The connections from each address being authenticated now, oldest first: at most {@link #SLOTS_PER_ADDRESS} each
+     * and {@link #MAX_PENDING} in all ({@link #takeSlot})
+     */
+    private final Map<java.net.InetAddress, java.util.ArrayDeque<Unproven>> proving = new java.util.HashMap<>();
+    /** How many connections {@link #proving} holds, all addresses together */
+    private int provingTotal;
     /** Ranks whose message files are being authenticated now (meeting through files) */
     private final Set<Integer> admitting = ConcurrentHashMap.newKeySet();
     private final Refusals refusals = new Refusals();
@@ -80,6 +85,20 @@ public final class Coordinator implements AutoCloseable {
      * node still joins during it.
      */
     static final int SLOTS_PER_ADDRESS = MAX_PENDING / 2;
+
+    /** A connection proving itself: its socket, how it is named in a refusal, and whether it was closed to make room */
+    private static final class Unproven {
+        final Socket socket;
+        final java.net.InetAddress from;
+        final String peer;
+        volatile boolean evicted;
+
+        Unproven(Socket socket, String peer) {
+            this.socket = socket;
+            this.from = socket.getInetAddress();
+            this.peer = peer;
+        }
+    }
 
     private Coordinator(ServerSocket server, dev.prism.spi.HeldDirectory directory, int worldSize, RunSecret secret) {
         this.server = server;
@@ -184,21 +203,21 @@ public final class Coordinator implements AutoCloseable {
                 return; // closed
             }
             java.net.InetAddress from = socket.getInetAddress();
-            String peer = from.getHostAddress() + ":" + socket.getPort();
-            if (!takeSlot(from)) {
+            Unproven unproven = new Unproven(socket, from.getHostAddress() + ":" + socket.getPort());
+            if (!takeSlot(unproven)) {
                 // a flood of connections that never authenticate must not hold a thread each, nor starve the ranks of
                 // other addresses
-                refusals.add(Refusal.SLOTS_FULL, from.getHostAddress(), peer);
+                refusals.add(Refusal.SLOTS_FULL, from.getHostAddress(), unproven.peer);
                 closeQuietly(socket);
                 continue;
             }
             Thread admission = new Thread(() -> {
                 try {
-                    admit(new TcpLink(socket), from.getHostAddress(), peer);
+                    admit(new TcpLink(socket), from.getHostAddress(), unproven.peer, unproven);
                 } catch (IOException e) {
                     closeQuietly(socket);
                 } finally {
-                    releaseSlot(from);
+                    releaseSlot(unproven);
                 }
             }, "prism-coordinator-hello");
             admission.setDaemon(true);
@@ -206,23 +225,64 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
-    /** @return whether a peer from {@code from} may prove itself now: a slot of its address's and one of all */
-    private boolean takeSlot(java.net.InetAddress from) {
+    /**
+     * Gives {@code newcomer} a slot to prove itself in, making room where a flood holds them: when its address holds
+     * all {@link #SLOTS_PER_ADDRESS} of its own, the oldest of them is closed; when all {@link #MAX_PENDING} are taken,
+     * the oldest of the address holding most is closed, if that address holds more than the newcomer's would. So a flood
+     * from any number of addresses, however long it goes on, keeps neither a rank of another address out nor one on
+     * the flood's own node (which to be pushed out would have to be outrun by 128 newer connections within its few
+     * milliseconds of handshake). A rank of this run closed so tries again, as one turned away does.
+     *
+     * @return whether it has a slot; false: every address holds its fair share, and it is turned away
+     */
+    private boolean takeSlot(Unproven newcomer) {
+        Unproven evicted = null;
         synchronized (proving) {
-            int n = proving.getOrDefault(from, 0);
-            if (n >= SLOTS_PER_ADDRESS || !pending.tryAcquire()) {
-                return false;
+            java.util.ArrayDeque<Unproven> mine = proving.computeIfAbsent(newcomer.from, k -> new java.util.ArrayDeque<>());
+            if (mine.size() >= SLOTS_PER_ADDRESS) {
+                evicted = mine.pollFirst();
+            } else if (provingTotal >= MAX_PENDING) {
+                java.util.ArrayDeque<Unproven> busiest = proving.values().stream()
+                        .max(java.util.Comparator.comparingInt(java.util.ArrayDeque::size)).orElseThrow();
+                if (busiest.size() <= mine.size() + 1) {
+                    if (mine.isEmpty()) {
+                        proving.remove(newcomer.from);
+                    }
+                    return false;
+                }
+                evicted = busiest.pollFirst();
             }
-            proving.put(from, n + 1);
-            return true;
+            if (evicted != null) {
+                evicted.evicted = true;
+                provingTotal--;
+            }
+            mine.addLast(newcomer);
+            provingTotal++;
         }
+        if (evicted != null) {
+            refusals.add(Refusal.EVICTED, evicted.from.getHostAddress(), evicted.peer);
+            closeQuietly(evicted.socket);
+        }
+        return true;
     }
 
-    private void releaseSlot(java.net.InetAddress from) {
+    /**
+     * Gives back {@code unproven}'s slot, unless it was closed to make room (then it no longer holds one).
+     *
+     * @return whether it still held its slot: false, it was closed to make room
+     */
+    private boolean releaseSlot(Unproven unproven) {
         synchronized (proving) {
-            proving.computeIfPresent(from, (k, n) -> n == 1 ? null : n - 1);
+            java.util.ArrayDeque<Unproven> mine = proving.get(unproven.from);
+            if (mine != null && mine.remove(unproven)) {
+                provingTotal--;
+                if (mine.isEmpty()) {
+                    proving.remove(unproven.from);
+                }
+                return true;
+            }
+            return false;
         }
-        pending.release();
     }
 
     private static void closeQuietly(Socket socket) {
@@ -244,7 +304,7 @@ public final class Coordinator implements AutoCloseable {
                     Thread admission = new Thread(() -> {
                         try {
                             admit(FileLink.forCoordinator(directory, r), "directory " + directory,
-                                    "rank-" + r + ".up in " + directory);
+                                    "rank-" + r + ".up in " + directory, null);
                         } finally {
                             admitting.remove(r);
                             pending.release();
@@ -268,15 +328,22 @@ public final class Coordinator implements AutoCloseable {
      *
      * @param from the peer's address (or the meeting directory), under which its refusal is counted
      * @param peer the peer, for the first refusals told as they come
+     * @param unproven its connection, or null (a message file): one closed to make room was counted then, not again
      */
-    private void admit(LineLink link, String from, String peer) {
+    private void admit(LineLink link, String from, String peer, Unproven unproven) {
         Handshake.Admission admission;
         try {
             admission = Handshake.asCoordinator(link, secret, r -> r >= 0 && (worldSize <= 0 || r < worldSize),
                     authenticationMillis);
         } catch (Refusal.Refused e) {
-            refusals.add(e.why, from, peer);
+            if (unproven == null || !unproven.evicted) {
+                refusals.add(e.why, from, peer);
+            }
             link.close();
+            return;
+        }
+        if (unproven != null && !releaseSlot(unproven)) {
+            link.close(); // proved itself just as it was closed to make room: it tries again, as any rank turned away
             return;
         }
         int rank = admission.rank();
@@ -332,10 +399,11 @@ public final class Coordinator implements AutoCloseable {
                 long total = java.util.Arrays.stream(n).sum();
                 String connections = String.format(java.util.Locale.ROOT, "%,d %s", total, total == 1 ? "connection"
                         : "connections");
-                if (n[Refusal.SLOTS_FULL.ordinal()] == total) {
-                    // only turned away while its slots were taken: the run's own ranks, many on one node, try again
-                    lines.add(connections + " from " + e.getKey() + " turned away at once, no slot free for it (a rank"
-                            + " of this run tries again)");
+                if (n[Refusal.SLOTS_FULL.ordinal()] + n[Refusal.EVICTED.ordinal()] == total) {
+                    // only turned away, or closed for newer ones, while slots were taken: the run's own ranks, many
+                    // on one node, try again
+                    lines.add(connections + " from " + e.getKey() + " turned away, or closed unproven to make room,"
+                            + " while every slot was taken (a rank of this run tries again)");
                     continue;
                 }
                 StringBuilder line = new StringBuilder(connections + " refused from " + e.getKey() + ": not of this run");

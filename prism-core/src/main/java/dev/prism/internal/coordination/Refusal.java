@@ -8,8 +8,10 @@ import java.io.IOException;
  * with other words, costs a counter, not memory.
  */
 enum Refusal {
-    /** its address already had {@link Coordinator#SLOTS_PER_ADDRESS} peers proving themselves, or all slots were taken */
-    SLOTS_FULL("turned away at once with no slot free for its address"),
+    /** all slots were taken, and its address already held its fair share of them */
+    SLOTS_FULL("turned away at once with every slot taken"),
+    /** closed unproven to make room for a newer connection: its address held all its slots, or most of all */
+    EVICTED("closed unproven to make room for a newer connection"),
     TIMEOUT("did not prove itself within " + Coordinator.AUTHENTICATION_MILLIS / 1000 + " s"),
     CLOSED("closed the connection before it proved itself"),
     NOT_PRISM("did not speak PRISM's protocol"),

@@ -64,7 +64,7 @@ class PreAuthenticationTest {
                 s.connect(new InetSocketAddress("127.0.0.1", coordinator.port()));
                 silent.add(s);
             }
-            Await.until("the coordinator turned away the flood beyond its address's slots",
+            Await.until("the coordinator closed the flood's oldest beyond its address's slots",
                     () -> coordinator.refusedSoFar() == flood - Coordinator.SLOTS_PER_ADDRESS);
             CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
             assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
@@ -80,18 +80,78 @@ class PreAuthenticationTest {
             Await.until("the flood's last connections are counted", () -> coordinator.refusedSoFar() == flood);
             String note = coordinator.takeRefusals().orElseThrow();
             assertThat(note).isEqualTo(String.format(java.util.Locale.ROOT, "%,d connections refused from %s: not of"
-                            + " this run (%,d turned away at once with no slot free for its address, %d closed the"
+                            + " this run (%,d closed unproven to make room for a newer connection, %d closed the"
                             + " connection before it proved itself)", flood, FLOODER.getHostAddress(),
                     flood - Coordinator.SLOTS_PER_ADDRESS, Coordinator.SLOTS_PER_ADDRESS));
             assertThat(told).as("stderr: the first few as they came, then the count by address").hasSize(6)
                     .endsWith(note);
             assertThat(told.subList(0, 5)).allSatisfy(line -> assertThat(line)
                     .startsWith("refused " + FLOODER.getHostAddress() + ":")
-                    .contains(": turned away at once with no slot free for its address"));
+                    .contains(": closed unproven to make room for a newer connection"));
         } finally {
             for (Socket s : silent) {
                 s.close();
             }
+        }
+    }
+
+    @Test
+    void aFloodFromTwoAddresses_fillingEverySlot_stillLetsARankOfAThirdAddressJoin() throws Exception {
+        RunSecret secret = RunSecret.generate();
+        InetAddress second = address("127.0.0.3");
+        int each = Coordinator.SLOTS_PER_ADDRESS + 50; // together more than every slot there is
+        List<Socket> silent = new ArrayList<>();
+        try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress("127.0.0.1", 0), 2, secret)
+                .authenticateWithin(Duration.ofHours(1))) {
+            flood(coordinator, FLOODER, each, silent);
+            flood(coordinator, second, each, silent);
+            Await.until("both floods hold their addresses' slots, every slot taken",
+                    () -> coordinator.refusedSoFar() == 2L * (each - Coordinator.SLOTS_PER_ADDRESS));
+            CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
+                    .as("rank 1, from a third address, joined while two floods held every slot").isEmpty();
+            assertThat(execute(coordinator).get(1).status()).isEqualTo(Status.PASS);
+            assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
+            assertThat(coordinator.refusedSoFar()).as("room was made by closing one flood connection, counted")
+                    .isEqualTo(2L * (each - Coordinator.SLOTS_PER_ADDRESS) + 1);
+        } finally {
+            for (Socket s : silent) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void aFloodFromTheRanksOwnAddress_stillLetsTheRankJoin() throws Exception {
+        RunSecret secret = RunSecret.generate();
+        InetAddress own = address("127.0.0.1");
+        int flood = Coordinator.MAX_PENDING + 100;
+        List<Socket> silent = new ArrayList<>();
+        try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress("127.0.0.1", 0), 2, secret)
+                .authenticateWithin(Duration.ofHours(1))) {
+            flood(coordinator, own, flood, silent);
+            Await.until("the flood holds every slot of the rank's own address",
+                    () -> coordinator.refusedSoFar() == flood - Coordinator.SLOTS_PER_ADDRESS);
+            CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
+            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
+                    .as("rank 1 joined from the address a flood fills").isEmpty();
+            assertThat(execute(coordinator).get(1).status()).isEqualTo(Status.PASS);
+            assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
+        } finally {
+            for (Socket s : silent) {
+                s.close();
+            }
+        }
+    }
+
+    /** Opens {@code count} connections from {@code from} to the coordinator that never say a word. */
+    private static void flood(Coordinator coordinator, InetAddress from, int count, List<Socket> silent)
+            throws IOException {
+        for (int i = 0; i < count; i++) {
+            Socket s = new Socket();
+            s.bind(new InetSocketAddress(from, 0));
+            s.connect(new InetSocketAddress("127.0.0.1", coordinator.port()));
+            silent.add(s);
         }
     }
 
