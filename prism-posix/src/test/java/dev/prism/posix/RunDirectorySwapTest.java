@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * user who may write the target renames the run directory away while create_files creates its files, and puts a link
  * in its place to a directory of their choosing that has a {@code rank-0} of its own. The rank holds the run directory
  * by descriptor and creates relative to it, so nothing lands in the victim's directory and every file lands in the
- * directory the run made, now under its new name.
+ * directory the run made, now under its new name. The same for the programs a benchmark starts: git clones through
+ * {@code /proc/<pid>/fd/N/…} of the held run directory.
  */
 class RunDirectorySwapTest {
     private static final int FILES = 20_000;
@@ -66,6 +67,73 @@ class RunDirectorySwapTest {
             assertThat(result.cleanup()).as("clean-up").contains(runDirectory.toString()).contains("no longer the directory");
         } else {
             assertThat(String.valueOf(run.failure())).as("a failed run names the swap").contains(runDirectory.toString());
+        }
+    }
+
+    /**
+     * git between two clones: a wrapper (given as {@code git=}) holds the second clone until the neighbour has swapped
+     * the run directory for a link, then runs the real git. On the old code the second clone went through the link.
+     */
+    @Test
+    void gitClone_runDirectoryRenamedAndLinkedAwayBetweenClones_noCloneLandsInTheLinkedDirectory(@TempDir Path scratch)
+            throws Exception {
+        int clones = 3;
+        Path target = Files.createDirectory(scratch.resolve("target"));
+        Path victim = Files.createDirectory(scratch.resolve("victim"));
+        Path victimRank = Files.createDirectory(victim.resolve("rank-0"));
+        Path moved = scratch.resolve("target").resolve("moved-away");
+        Path waiting = scratch.resolve("second-clone-waiting");
+        Path gate = scratch.resolve("second-clone-may-go");
+        Path git = scratch.resolve("git");
+        Files.writeString(git, "#!/bin/sh\n"
+                + "case \"$*\" in *clone-1) : > '" + waiting + "'; while [ ! -e '" + gate + "' ]; do sleep 0.01; done ;; esac\n"
+                + "exec /usr/bin/git \"$@\"\n");
+        Files.setPosixFilePermissions(git, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        AtomicReference<Object> swap = new AtomicReference<>();
+        Thread neighbour = new Thread(() -> {
+            try {
+                dev.prism.testing.Await.until("the second clone waits at the gate", () -> Files.exists(waiting));
+                Path runDirectory;
+                try (Stream<Path> runs = Files.list(target)) {
+                    runDirectory = runs.filter(p -> p.getFileName().toString().startsWith("prism-")).findFirst()
+                            .orElseThrow();
+                }
+                Files.move(runDirectory, moved);
+                Files.createSymbolicLink(runDirectory, victim);
+                swap.set(runDirectory);
+            } catch (Throwable t) {
+                swap.set(t);
+            } finally {
+                try {
+                    Files.createFile(gate);
+                } catch (IOException e) {
+                    swap.compareAndSet(null, e);
+                }
+            }
+        }, "neighbour");
+        neighbour.setDaemon(true);
+        neighbour.start();
+
+        ScenarioResult result = Scenario.builder().target(target)
+                .benchmark(dev.prism.posix.workflows.DevWorkflows.gitClone()
+                        .with(dev.prism.posix.workflows.DevWorkflows.GIT, git.toString())
+                        .with(dev.prism.posix.workflows.DevWorkflows.REPO_FILES, 40)
+                        .with(dev.prism.posix.workflows.DevWorkflows.COMMITS, 2)
+                        .with(dev.prism.posix.workflows.DevWorkflows.CLONES, clones))
+                .tasks(1).repetitions(1).build().execute();
+        neighbour.join();
+        assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
+        try (Stream<Path> inVictim = Files.list(victimRank)) {
+            assertThat(inVictim).as("cloned into the directory the link points to").isEmpty();
+        }
+        try (Stream<Path> inVictim = Files.list(victim)) {
+            assertThat(inVictim).as("made in the directory the link points to").containsExactly(victimRank);
+        }
+        RunResult run = result.runs().get(0);
+        assertThat(run.passed()).as("git_clone passed: %s", run.failure()).isTrue();
+        try (Stream<Path> made = Files.list(moved.resolve("rank-0"))) {
+            assertThat(made.map(p -> p.getFileName().toString())).as("clones in the run's own directory, renamed")
+                    .containsExactlyInAnyOrder("clone-0", "clone-1", "clone-2");
         }
     }
 

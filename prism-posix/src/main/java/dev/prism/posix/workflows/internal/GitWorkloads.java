@@ -4,6 +4,7 @@ import dev.prism.ValidationException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
 import dev.prism.posix.Posix;
+import dev.prism.posix.internal.ChildPaths;
 import dev.prism.posix.internal.Programs;
 import dev.prism.posix.internal.TracedPrograms;
 
@@ -16,7 +17,11 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
-/** git_clone and git_status: the real git against the target. */
+/**
+ * git_clone and git_status: the real git against the target. git reaches the run directory through the descriptor
+ * the rank holds ({@link ChildPaths}: {@code /proc/<pid>/fd/N/…}), so renaming the run directory or a directory above
+ * it mid-run, and putting a link in its place, changes nothing git reads or writes.
+ */
 public final class GitWorkloads {
     private static final Duration LIMIT = Duration.ofHours(1);
 
@@ -30,9 +35,9 @@ public final class GitWorkloads {
         }
         // only read (cloned from): rank 0 makes it once per configuration; the other ranks use it after the barrier
         // that ends setup
-        Path generated = ctx.sharedFixture("source", dir -> SourceTree.gitRepository(git, dir.resolve("source.git"),
+        Path generated = ctx.sharedFixture("source", dir -> SourceTree.gitRepository(git, ChildPaths.of(ctx, dir.resolve("source.git")),
                 files, commits, new Random(ctx.parameters().hashCode()))).resolve("source.git");
-        return "file://" + generated;
+        return "file://" + ChildPaths.of(ctx, generated);
     }
 
     /** Waits in setup until rank 0 has made the source (ranks meet only after setup otherwise). */
@@ -70,7 +75,7 @@ public final class GitWorkloads {
         public void run(WorkloadContext ctx) {
             for (int i = 0; i < clones; i++) {
                 Path into = ctx.workDirectory().resolve("clone-" + i);
-                ctx.measure("clone", into, () -> programs.check(List.of(git, "clone", "-q", source, into.toString()),
+                ctx.measure("clone", into, () -> programs.check(List.of(git, "clone", "-q", source, ChildPaths.text(ctx, into)),
                         null, SourceTree.GIT_ENV, LIMIT));
             }
         }
@@ -86,7 +91,7 @@ public final class GitWorkloads {
                     .stdout().split("\\s")[0];
             for (int i = 0; i < clones; i++) {
                 Path clone = ctx.workDirectory().resolve("clone-" + i);
-                String head = Programs.check(List.of(git, "-C", clone.toString(), "rev-parse", "HEAD"), null,
+                String head = Programs.check(List.of(git, "-C", ChildPaths.text(ctx, clone), "rev-parse", "HEAD"), null,
                         SourceTree.GIT_ENV, LIMIT).stdout().strip();
                 if (!head.equals(expected)) {
                     throw new ValidationException(clone + ": HEAD is " + head + ", the source's is " + expected);
@@ -126,7 +131,7 @@ public final class GitWorkloads {
             // scanned, not changed (but for git's own refresh of its index, which the first scan of a configuration's
             // warm-up makes): made once per configuration
             repository = ctx.fixture("working-tree", dir -> {
-                Path tree = dir.resolve("repo");
+                Path tree = ChildPaths.of(ctx, dir.resolve("repo"));
                 Programs.check(List.of(git, "clone", "-q", source, tree.toString()), null, SourceTree.GIT_ENV, LIMIT);
                 // a researcher's tree is rarely clean: two edited files and one new one
                 try (Stream<Path> tracked = Files.walk(tree.resolve("src"))) {
@@ -154,7 +159,7 @@ public final class GitWorkloads {
         public void run(WorkloadContext ctx) throws IOException {
             if (dropCold) {
                 long dropped = 0;
-                try (Stream<Path> all = Files.walk(repository)) {
+                try (Stream<Path> all = Files.walk(ChildPaths.of(ctx, repository))) {
                     for (Path p : (Iterable<Path>) all::iterator) {
                         if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
                             try {
@@ -178,7 +183,7 @@ public final class GitWorkloads {
         private void status(WorkloadContext ctx, TracedPrograms programs, String operation) {
             String out;
             try (var t = ctx.time(operation, repository)) {
-                out = programs.check(List.of(git, "-C", repository.toString(), "status", "--porcelain"), null,
+                out = programs.check(List.of(git, "-C", ChildPaths.text(ctx, repository), "status", "--porcelain"), null,
                         SourceTree.GIT_ENV, LIMIT).stdout();
             }
             if (out.lines().count() != 3) {
