@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -290,7 +291,9 @@ public final class HeldDirectory implements AutoCloseable {
      *
      * @param mode the file's permission bits, e.g. {@code 0644}; set exactly, the umask not applied
      * @throws IOException naming the call that failed, its path and errno, e.g.
-     *                     {@code write("/t/.m.json.1f2e.tmp"): No space left on device (ENOSPC)}
+     *                     {@code write("/t/.m.json.1f2e.tmp"): No space left on device (ENOSPC)}; or, when another user
+     *                     replaced the temporary name before the rename (the directory is theirs to write too), saying
+     *                     that the file now at {@code name} is not the one written
      */
     public void writeAtomically(String name, byte[] content, int mode) throws IOException {
         requireOpen();
@@ -301,9 +304,23 @@ public final class HeldDirectory implements AutoCloseable {
                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         boolean renamed = false;
         try {
+            Object written = Files.readAttributes(Path.of("/proc/self/fd/" + file), BasicFileAttributes.class).fileKey();
             fill(file, content, mode, named);
             call("renameat", named, () -> Libc.renameat(fd, temporary, fd, single));
             renamed = true;
+            // the temporary name is in a directory others may write: what was renamed must be the file written
+            Object placed;
+            try {
+                placed = Files.readAttributes(procPath().resolve(single), BasicFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS).fileKey();
+            } catch (IOException gone) {
+                placed = null;
+            }
+            if (written == null || !written.equals(placed)) {
+                throw new IOException(Errno.failedCall("renameat", path.resolve(single), "the file now at that name"
+                        + " is not the one written: another user replaced its temporary name before the rename, and"
+                        + " the document is not in place"));
+            }
         } finally {
             if (!renamed) {
                 try {

@@ -185,8 +185,16 @@ class HeldDirectoryTest {
             neighbour.start();
             try {
                 for (int i = 0; i < 300 || swaps.get() < 20; i++) {
+                    String written = "{\"n\": " + i + "}";
                     try {
-                        AtomicFiles.write(shared.resolve("run.json"), ("{\"n\": " + i + "}").getBytes(StandardCharsets.UTF_8));
+                        AtomicFiles.write(shared.resolve("run.json"), written.getBytes(StandardCharsets.UTF_8));
+                        // a write that says it succeeded put its own file at the name, not the neighbour's link
+                        assertThat(Files.isRegularFile(shared.resolve("run.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                                .as("write %d said it succeeded: run.json is a regular file, not %s", i,
+                                        Files.isSymbolicLink(shared.resolve("run.json"))
+                                                ? "a link to " + Files.readSymbolicLink(shared.resolve("run.json")) : "?")
+                                .isTrue();
+                        assertThat(shared.resolve("run.json")).hasContent(written);
                     } catch (IOException e) {
                         // the neighbour's link at the name when PRISM renames or syncs: a failed write, never a redirected one
                         assertThat(e.getMessage()).doesNotContain("secret");
