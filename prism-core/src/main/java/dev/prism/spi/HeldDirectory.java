@@ -304,8 +304,11 @@ public final class HeldDirectory implements AutoCloseable {
                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         boolean renamed = false;
         try {
+            // kept open until the check below: a file closed and gone could lend its inode number to another's link
             Object written = Files.readAttributes(Path.of("/proc/self/fd/" + file), BasicFileAttributes.class).fileKey();
-            fill(file, content, mode, named);
+            writeAll(file, content, named);
+            call("fchmod", named, () -> Libc.fchmod(file, mode));
+            call("fsync", named, () -> Libc.fsync(file));
             call("renameat", named, () -> Libc.renameat(fd, temporary, fd, single));
             renamed = true;
             // the temporary name is in a directory others may write: what was renamed must be the file written
@@ -322,6 +325,7 @@ public final class HeldDirectory implements AutoCloseable {
                         + " the document is not in place"));
             }
         } finally {
+            Libc.close(file);
             if (!renamed) {
                 try {
                     Libc.unlinkat(fd, temporary, 0);

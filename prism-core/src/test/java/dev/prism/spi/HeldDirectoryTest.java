@@ -188,7 +188,9 @@ class HeldDirectoryTest {
                     String written = "{\"n\": " + i + "}";
                     try {
                         AtomicFiles.write(shared.resolve("run.json"), written.getBytes(StandardCharsets.UTF_8));
-                        // a write that says it succeeded put its own file at the name, not the neighbour's link
+                        // a write that says it succeeded put its own file at the name, not the neighbour's link (the
+                        // neighbour relinks a name each time its own rename makes it anew, so an inode number freed by
+                        // a closed file is soon its link's: the write holds its file open until it has checked)
                         assertThat(Files.isRegularFile(shared.resolve("run.json"), java.nio.file.LinkOption.NOFOLLOW_LINKS))
                                 .as("write %d said it succeeded: run.json is a regular file, not %s", i,
                                         Files.isSymbolicLink(shared.resolve("run.json"))
