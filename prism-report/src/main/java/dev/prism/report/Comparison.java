@@ -1,5 +1,7 @@
 package dev.prism.report;
 
+import dev.prism.spi.TerminalText;
+
 import dev.prism.Measurement;
 import dev.prism.RunResult;
 import dev.prism.Stat;
@@ -640,7 +642,8 @@ public record Comparison(Options options, List<Row> rows, List<String> failures,
             if (paired) {
                 cells.add(1, r.pairedOn());
             }
-            lines.add(cells.toArray(String[]::new));
+            // names and parameters came from result documents: one cell, one line, whatever they hold
+            lines.add(cells.stream().map(c -> cell(c, markdown)).toArray(String[]::new));
         }
         StringBuilder out = new StringBuilder();
         if (markdown) {
@@ -667,8 +670,8 @@ public record Comparison(Options options, List<Row> rows, List<String> failures,
                 out.append(line.toString().stripTrailing()).append('\n');
             }
         }
-        failures.forEach(f -> out.append("FAILED ").append(f).append('\n'));
-        warnings.forEach(w -> out.append("WARNING ").append(w).append('\n'));
+        failures.forEach(f -> out.append("FAILED ").append(TerminalText.escape(f)).append('\n'));
+        warnings.forEach(w -> out.append("WARNING ").append(TerminalText.escape(w)).append('\n'));
         long undecided = rows.stream().filter(r -> r.verdict() == Verdict.NOT_APPLICABLE).count();
         long inconclusive = rows.stream().filter(r -> r.verdict() == Verdict.INCONCLUSIVE).count();
         out.append(String.format(Locale.ROOT, "%d statistic(s) compared, %d regression(s)%s%s%s (a regression: slower by more than the threshold, %s;"
@@ -683,6 +686,15 @@ public record Comparison(Options options, List<Row> rows, List<String> failures,
             case FAILED -> "outcome: FAILED (" + failures.size() + " candidate run(s) failed)";
         }).append('\n');
         return out.toString();
+    }
+
+    /**
+     * @return {@code text} as one table cell: control characters, line breaks among them, escaped
+     *         ({@link TerminalText#escape}), and in markdown a {@code |} too, so no value can start a row of its own
+     */
+    static String cell(String text, boolean markdown) {
+        String escaped = TerminalText.escape(text);
+        return markdown ? escaped.replace("|", "\\|") : escaped;
     }
 
     private static String value(Stat stat, double v) {

@@ -501,8 +501,10 @@ public final class Gate {
         @Override
         public String toString() {
             StringBuilder s = new StringBuilder(passed() ? "gate PASSED" : "gate FAILED");
-            reasons.forEach(r -> s.append("\n  ").append(r.passed() ? "ok   " : "FAIL ").append(r.message()));
-            warnings.forEach(w -> s.append("\n  WARNING ").append(w));
+            // a reason names benchmarks and parameters from result documents: one line each, whatever they hold
+            reasons.forEach(r -> s.append("\n  ").append(r.passed() ? "ok   " : "FAIL ")
+                    .append(dev.prism.spi.TerminalText.escape(r.message())));
+            warnings.forEach(w -> s.append("\n  WARNING ").append(dev.prism.spi.TerminalText.escape(w)));
             return s.toString();
         }
     }

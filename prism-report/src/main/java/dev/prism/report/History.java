@@ -480,7 +480,9 @@ public final class History {
                 "%d run(s) from %s to %s, %d series; each run judged against the %d before it (%s)%n", runs.size(),
                 when(runs.get(0).startedAt()), when(runs.get(runs.size() - 1).startedAt()), all.size(), window, options));
         for (Series x : moved) {
-            out.append(x.regressed() ? "SLOWER " : "FASTER ").append(summary(x)).append('\n');
+            // a series' title and the changes between runs came from result documents: one line, whatever they hold
+            out.append(x.regressed() ? "SLOWER " : "FASTER ").append(dev.prism.spi.TerminalText.escape(summary(x)))
+                    .append('\n');
         }
         long regressed = moved.stream().filter(Series::regressed).count();
         long unconfirmed = moved.stream().filter(x -> !x.shift().confirmed()).count();

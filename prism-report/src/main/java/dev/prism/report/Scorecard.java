@@ -285,6 +285,7 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
                     Double.isNaN(row.measured()) ? "-" : String.format(Locale.ROOT, "%+.0f%%", row.margin() * 100),
                     row.verdict().name(), row.evidence()});
         }
+        lines.replaceAll(l -> java.util.Arrays.stream(l).map(dev.prism.spi.TerminalText::escape).toArray(String[]::new));
         int[] w = new int[lines.get(0).length];
         lines.forEach(l -> {
             for (int i = 0; i < l.length; i++) {
@@ -303,9 +304,9 @@ public record Scorecard(String name, int jobRanks, int tasks, List<Row> rows) {
             out.append(line.toString().stripTrailing()).append('\n');
         }
         for (Row row : rows) {
-            out.append("  ").append(row.requirement().id()).append(": ").append(row.requirement().statement()).append(" ⇒ ")
-                    .append(row.requirement().derivation()).append("; ")
-                    .append(row.basis().isEmpty() ? row.evidence() : row.basis()).append('\n');
+            out.append("  ").append(dev.prism.spi.TerminalText.escape(row.requirement().id() + ": "
+                    + row.requirement().statement() + " ⇒ " + row.requirement().derivation() + "; "
+                    + (row.basis().isEmpty() ? row.evidence() : row.basis()))).append('\n');
         }
         long passed = rows.stream().filter(r -> r.verdict() == Verdict.PASS).count();
         out.append(String.format(Locale.ROOT, "%s: %d of %d requirement(s) passed%n", passed() ? "QUALIFIED" : "NOT QUALIFIED",
