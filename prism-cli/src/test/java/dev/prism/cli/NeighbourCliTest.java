@@ -181,4 +181,28 @@ class NeighbourCliTest {
             assertEverythingHeld(neighbour, outcomes);
         }
     }
+
+    /**
+     * {@code prism suite quick} — the README's main job — with its target in a project directory the neighbour races:
+     * the moment a run directory appears there, it is moved aside and a link to a root-only directory put in its place.
+     * inotify lets the neighbour win at the run directory's creation, so every configuration fails, naming the link
+     * (a sticky target or one only root may write prevents that); nothing reaches the root-only directory or file.
+     */
+    @Test
+    void suiteQuick_withItsTargetInADirectoryTheNeighbourRaces_neverWritesThroughItsLinks() throws Exception {
+        try (Neighbour neighbour = Neighbour.create(home)) {
+            Path target = neighbour.sharedDirectory("target");
+            neighbour.race(Neighbour.Mode.LINK, List.of(target), List.of());
+            Cli.Outcome suite = bounded("suite", "quick", "--target", target.toString(), "--out",
+                    home.resolve("results").toString(), "--run-id", "s", "-q", "--timeout", "3m");
+            List<String> swaps = neighbour.stop();
+            assertThat(swaps).as("the neighbour swapped a run directory the suite made (exit %d: %s)", suite.exit(),
+                    suite.err()).anyMatch(s -> s.startsWith("dir " + target + "/prism-"));
+            if (suite.exit() != 0) {
+                assertThat(suite.out() + suite.err()).as("a failed suite names the swap")
+                        .contains("is no longer the directory this run made: it is now a link to");
+            }
+            assertEverythingHeld(neighbour, List.of(suite));
+        }
+    }
 }
