@@ -107,11 +107,7 @@ class PreAuthenticationTest {
             flood(coordinator, second, each, silent);
             Await.until("both floods hold their addresses' slots, every slot taken",
                     () -> coordinator.refusedSoFar() == 2L * (each - Coordinator.SLOTS_PER_ADDRESS));
-            CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
-            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
-                    .as("rank 1, from a third address, joined while two floods held every slot").isEmpty();
-            assertThat(execute(coordinator).get(1).status()).isEqualTo(Status.PASS);
-            assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
+            rankJoinsAndPasses(coordinator, secret, "rank 1, from a third address, joined while two floods held every slot");
             assertThat(coordinator.refusedSoFar()).as("room was made by closing one flood connection, counted")
                     .isEqualTo(2L * (each - Coordinator.SLOTS_PER_ADDRESS) + 1);
         } finally {
@@ -132,16 +128,21 @@ class PreAuthenticationTest {
             flood(coordinator, own, flood, silent);
             Await.until("the flood holds every slot of the rank's own address",
                     () -> coordinator.refusedSoFar() == flood - Coordinator.SLOTS_PER_ADDRESS);
-            CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
-            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
-                    .as("rank 1 joined from the address a flood fills").isEmpty();
-            assertThat(execute(coordinator).get(1).status()).isEqualTo(Status.PASS);
-            assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
+            rankJoinsAndPasses(coordinator, secret, "rank 1 joined from the address a flood fills");
         } finally {
             for (Socket s : silent) {
                 s.close();
             }
         }
+    }
+
+    /** A real rank 1 joins ({@code joined} says why that matters), runs and reports, and the run passes. */
+    private static void rankJoinsAndPasses(Coordinator coordinator, RunSecret secret, String joined) throws Exception {
+        CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
+        assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
+                .as(joined).isEmpty();
+        assertThat(execute(coordinator).get(1).status()).isEqualTo(Status.PASS);
+        assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
     }
 
     /** Opens {@code count} connections from {@code from} to the coordinator that never say a word. */
