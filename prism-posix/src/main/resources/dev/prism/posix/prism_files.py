@@ -12,6 +12,10 @@ import sys
 import time
 
 ACCESS = sys.argv[1]
+# The run directory as the rank names it; the worker's working directory is that directory, opened by the rank and held
+# (the rank starts the worker through /proc/<pid>/fd/N): a path beneath it is reached from here, relative, never again
+# by its name, which another user who may write above the run directory could have swapped for a link.
+BASE = sys.argv[2] if len(sys.argv) > 2 else ""
 if ACCESS == "fsspec":
     import fsspec
     FS = fsspec.filesystem("file")
@@ -39,10 +43,17 @@ class Calls:
         self.bytes[op] = self.bytes.get(op, 0) + n
 
 
+def here(path):
+    """path as this worker reaches it: relative to its working directory when beneath the run directory."""
+    if BASE and path.startswith(BASE + "/"):
+        return path[len(BASE) + 1:]
+    return path
+
+
 def opener(path, mode):
     if ACCESS == "fsspec":
-        return FS.open(path, mode)
-    return open(path, mode, buffering=0)
+        return FS.open(here(path), mode)
+    return open(here(path), mode, buffering=0)
 
 
 def write_file(calls, path, block, size, sync):
@@ -68,7 +79,7 @@ def write_file(calls, path, block, size, sync):
 
 
 def drop(path):
-    fd = os.open(path, os.O_RDONLY)
+    fd = os.open(here(path), os.O_RDONLY)
     try:
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
@@ -87,11 +98,11 @@ def create(calls, r):
 def list_files(calls, r):
     d = r["dir"]
     if ACCESS == "fsspec":
-        names = calls.time("readdir", d, FS.ls, d, False)
+        names = calls.time("readdir", d, FS.ls, here(d), False)
         sized = lambda p: FS.info(p)["size"]
     else:
-        names = [os.path.join(d, n) for n in calls.time("readdir", d, os.listdir, d)]
-        sized = lambda p: os.stat(p).st_size
+        names = [os.path.join(d, n) for n in calls.time("readdir", d, os.listdir, here(d))]
+        sized = lambda p: os.stat(here(p)).st_size
     total = 0
     for path in names:
         total += calls.time("stat", path, sized, path)
@@ -101,14 +112,14 @@ def list_files(calls, r):
 def move(calls, r):
     rename = FS.mv if ACCESS == "fsspec" else os.rename
     for source, destination in r["pairs"]:
-        calls.time("rename", source, rename, source, destination)
+        calls.time("rename", source, rename, here(source), here(destination))
     return {}
 
 
 def delete(calls, r):
     unlink = FS.rm_file if ACCESS == "fsspec" else os.unlink
     for path in r["paths"]:
-        calls.time("unlink", path, unlink, path)
+        calls.time("unlink", path, unlink, here(path))
     return {}
 
 

@@ -23,14 +23,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * user who may write the target renames the run directory away while create_files creates its files, and puts a link
  * in its place to a directory of their choosing that has a {@code rank-0} of its own. The rank holds the run directory
  * by descriptor and creates relative to it, so nothing lands in the victim's directory and every file lands in the
- * directory the run made, now under its new name. The same for the programs a benchmark starts: git clones through
+ * directory the run made, now under its new name. The same through Python ({@code access=python}: the worker starts in
+ * the held directory and reaches the files relative to it) and for the programs a benchmark starts: git clones through
  * {@code /proc/<pid>/fd/N/…} of the held run directory.
  */
 class RunDirectorySwapTest {
     private static final int FILES = 20_000;
 
-    @Test
-    void createFiles_runDirectoryRenamedAndLinkedAway_nothingLandsInTheLinkedDirectory(@TempDir Path scratch) throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = Access.class, names = {"NATIVE", "PYTHON"})
+    void createFiles_runDirectoryRenamedAndLinkedAway_nothingLandsInTheLinkedDirectory(Access access, @TempDir Path scratch)
+            throws Exception {
         Path target = Files.createDirectory(scratch.resolve("target"));
         Path victim = Files.createDirectory(scratch.resolve("victim"));
         Path victimRank = Files.createDirectory(victim.resolve("rank-0"));
@@ -47,7 +50,7 @@ class RunDirectorySwapTest {
         neighbour.start();
 
         ScenarioResult result = Scenario.builder().target(target)
-                .benchmark(PosixBenchmarks.createFiles().files(FILES).fileSize(DataSize.ofBytes(1)).access(Access.NATIVE))
+                .benchmark(PosixBenchmarks.createFiles().files(FILES).fileSize(DataSize.ofBytes(1)).access(access))
                 .tasks(1).repetitions(1).build().execute();
         neighbour.join();
         assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
@@ -138,7 +141,8 @@ class RunDirectorySwapTest {
     }
 
     /**
-     * Waits until the run directory's {@code rank-0} holds a file (the timed phase has begun), then renames the run
+     * Waits until the run directory's {@code rank-0} holds the timed phase's {@code file-1000.dat} (the rehearsal's
+     * scratch files came and went before it; a swap then would only fail the repetition), then renames the run
      * directory to {@code moved} and puts a link to {@code victim} in its place.
      *
      * @return the run directory's path, now the link
@@ -149,7 +153,8 @@ class RunDirectorySwapTest {
                 if (!runDirectory.getFileName().toString().startsWith("prism-")) {
                     continue;
                 }
-                if (!list(runDirectory.resolve("rank-0")).isEmpty()) {
+                if (Files.exists(runDirectory.resolve("rank-0").resolve("file-1000.dat"),
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                     Files.move(runDirectory, moved);
                     Files.createSymbolicLink(runDirectory, victim);
                     return runDirectory;

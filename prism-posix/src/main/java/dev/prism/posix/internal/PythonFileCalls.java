@@ -78,11 +78,19 @@ public final class PythonFileCalls implements AutoCloseable {
                     + " --continue-on-error is for access=native or nio");
         }
         Path python = PythonInterpreter.defaultPath();
+        // the worker starts in the run directory the rank holds (/proc/<pid>/fd/N, resolved once, at its start) and
+        // reaches every path beneath it from there, relative: renaming the run directory or a directory above it and
+        // putting a link in its place changes nothing it touches; the paths it names stay the rank's absolute ones
+        dev.prism.spi.HeldDirectory run = ctx.heldRunDirectory();
+        String base = run == null ? "" : run.path().toAbsolutePath().normalize().toString();
         Process p;
         try {
             // isolated (-I), from a fixed owner-checked path, with the allowlisted environment (no credential of PRISM's)
             ProcessBuilder builder = new ProcessBuilder(dev.prism.spi.TrustedPrograms.resolve(
-                    PythonInterpreter.command(python, "-c", SCRIPT, name))).redirectError(ProcessBuilder.Redirect.PIPE);
+                    PythonInterpreter.command(python, "-c", SCRIPT, name, base))).redirectError(ProcessBuilder.Redirect.PIPE);
+            if (run != null) {
+                builder.directory(run.childPath().toFile());
+            }
             builder.environment().clear();
             builder.environment().putAll(dev.prism.spi.TrustedPrograms.environment());
             p = builder.start();
