@@ -205,4 +205,33 @@ class NeighbourCliTest {
             assertEverythingHeld(neighbour, List.of(suite));
         }
     }
+
+    /**
+     * {@code prism qualify} with its target in a project directory the neighbour races and its requirements file in
+     * another it flips with a FIFO and a link: the qualification fails or is refused, naming what it found, and nothing
+     * reaches the root-only directory or file.
+     */
+    @Test
+    void qualify_withItsTargetAndRequirementsWhereTheNeighbourRaces_neverWritesOrReadsThroughItsLinks() throws Exception {
+        try (Neighbour neighbour = Neighbour.create(home)) {
+            Path target = neighbour.sharedDirectory("target");
+            Path shared = neighbour.sharedDirectory("requirements");
+            Path requirements = Files.writeString(shared.resolve("requirements.json"), "{\"name\": \"small\","
+                    + " \"job\": {\"ranks\": 2}, \"checkpoint\": {\"parameters\": 1048576, \"bytesPerParameter\": 2,"
+                    + " \"stallSeconds\": 1, \"writeSize\": \"128KiB\"}}");
+            neighbour.race(Neighbour.Mode.MIXED, List.of(target), List.of(requirements));
+            List<Cli.Outcome> outcomes = new ArrayList<>();
+            // again until it has both run against the raced target and been refused a flipped requirements file
+            Await.until("qualify ran against the raced target and was refused a flipped requirements file", () -> {
+                Cli.Outcome o = bounded("qualify", requirements.toString(), "--target", target.toString(), "--tasks", "2",
+                        "--reps", "1", "-q", "--out", home.resolve("results").toString(), "--timeout", "2m");
+                outcomes.add(o);
+                return outcomes.stream().anyMatch(x -> x.exit() == 2) && outcomes.stream().anyMatch(x -> x.exit() != 2);
+            });
+            List<String> swaps = neighbour.stop();
+            assertThat(swaps).as("the neighbour swapped a run directory qualify made")
+                    .anyMatch(x -> x.startsWith("dir " + target + "/prism-"));
+            assertEverythingHeld(neighbour, outcomes);
+        }
+    }
 }
