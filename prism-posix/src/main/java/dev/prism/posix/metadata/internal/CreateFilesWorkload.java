@@ -157,7 +157,28 @@ public final class CreateFilesWorkload implements Workload {
             return null;
         });
         if (dropCache) {
-            ctx.measure("drop_cache", file, () -> Posix.dropFromPageCache(file));
+            ctx.measure("drop_cache", file, () -> {
+                if (dirfd < 0) {
+                    Posix.dropFromPageCache(file);
+                } else {
+                    dropAt(dirfd, name, file);
+                }
+            });
+        }
+    }
+
+    /**
+     * As {@link Posix#dropFromPageCache}, for the file {@code name} (encoded) in the directory open as {@code dirfd}:
+     * reopened relative to that descriptor, not following a link, never by its path.
+     */
+    private static void dropAt(int dirfd, long name, Path shown) {
+        int fd = dev.prism.posix.internal.NativeCalls.openatName(dirfd, name, Posix.O_RDONLY | Posix.O_NOFOLLOW
+                | Posix.O_CLOEXEC, 0, shown);
+        try {
+            Posix.fdatasync(fd, shown);
+            Posix.fadvise(fd, 0, 0, Posix.POSIX_FADV_DONTNEED, shown);
+        } finally {
+            Posix.close(fd, shown);
         }
     }
 
