@@ -29,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 source "$root/bench/lib.sh"
 bench_jdks_and_gcc
 "$root/prism" --version >/dev/null    # build the jar before timing anything
-echo "bench: $(df -hT "$work" | awk 'NR==2 {print $2}') at $work; $("$mdtest" --version 2>&1 | head -1 || true);" \
+echo "bench: $(df -hT "$work" | awk 'NR==2 {print $2}') at $work; mdtest $mdtest (its version heads each round's output);" \
      "JNA on $("$jdk17" -version 2>&1 | head -1), java.lang.foreign on $("$jdk_ffm" -version 2>&1 | head -1);" \
      "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "no git")" >&2
 mkdir -p "$work/results" "$work/target"
