@@ -306,9 +306,7 @@ public final class HeldDirectory implements AutoCloseable {
         try {
             // kept open until the check below: a file closed and gone could lend its inode number to another's link
             Object written = Files.readAttributes(Path.of("/proc/self/fd/" + file), BasicFileAttributes.class).fileKey();
-            writeAll(file, content, named);
-            call("fchmod", named, () -> Libc.fchmod(file, mode));
-            call("fsync", named, () -> Libc.fsync(file));
+            writeSetModeAndSync(file, content, mode, named);
             call("renameat", named, () -> Libc.renameat(fd, temporary, fd, single));
             renamed = true;
             // the temporary name is in a directory others may write: what was renamed must be the file written
@@ -366,12 +364,17 @@ public final class HeldDirectory implements AutoCloseable {
     /** Writes {@code content} through {@code file}, sets its mode and syncs it through that descriptor, and closes it. */
     private static void fill(int file, byte[] content, int mode, Path named) throws IOException {
         try {
-            writeAll(file, content, named);
-            call("fchmod", named, () -> Libc.fchmod(file, mode));
-            call("fsync", named, () -> Libc.fsync(file));
+            writeSetModeAndSync(file, content, mode, named);
         } finally {
             Libc.close(file);
         }
+    }
+
+    /** Writes {@code content} through {@code file}, sets its mode and syncs it, all through that descriptor. */
+    private static void writeSetModeAndSync(int file, byte[] content, int mode, Path named) throws IOException {
+        writeAll(file, content, named);
+        call("fchmod", named, () -> Libc.fchmod(file, mode));
+        call("fsync", named, () -> Libc.fsync(file));
     }
 
     /**
