@@ -264,13 +264,7 @@ public final class Posix {
      * {@code posix_fadvise(POSIX_FADV_DONTNEED)}. Clean pages go at once; a filesystem may ignore the advice.
      */
     public static void dropFromPageCache(Path file) {
-        int fd = open(file, O_RDONLY | O_CLOEXEC, 0);
-        try {
-            fdatasync(fd, file);
-            fadvise(fd, 0, 0, POSIX_FADV_DONTNEED, file);
-        } finally {
-            close(fd, file);
-        }
+        NativeCalls.dropFromPageCache(open(file, O_RDONLY | O_CLOEXEC, 0), file);
     }
 
     /** @return the symbolic name of an errno value, e.g. {@code ENOSPC} for 28 */

@@ -121,6 +121,19 @@ public final class NativeCalls {
         }
     }
 
+    /**
+     * Drops the open file {@code fd}'s pages from the page cache ({@code fdatasync}, then
+     * {@code posix_fadvise(POSIX_FADV_DONTNEED)}) and closes it; {@code path} only names it in a failure.
+     */
+    public static void dropFromPageCache(int fd, Path path) {
+        try {
+            fdatasync(fd, path);
+            fadvise(fd, 0, 0, Posix.POSIX_FADV_DONTNEED, path);
+        } finally {
+            close(fd, path);
+        }
+    }
+
     public static void fdatasync(int fd, Path path) {
         if (C.fdatasync(fd) != 0) {
             throw failure("fdatasync", fd + " " + quote(path), path);

@@ -9,6 +9,7 @@ import dev.prism.posix.FileStat;
 import dev.prism.posix.Posix;
 import dev.prism.posix.internal.EncodedNames;
 import dev.prism.posix.internal.FileWork;
+import dev.prism.posix.internal.NativeCalls;
 import dev.prism.posix.internal.NativeFileAccess;
 import dev.prism.spi.HeldDirectory;
 import dev.prism.posix.internal.PythonFileCalls;
@@ -172,14 +173,8 @@ public final class CreateFilesWorkload implements Workload {
      * reopened relative to that descriptor, not following a link, never by its path.
      */
     private static void dropAt(int dirfd, long name, Path shown) {
-        int fd = dev.prism.posix.internal.NativeCalls.openatName(dirfd, name, Posix.O_RDONLY | Posix.O_NOFOLLOW
-                | Posix.O_CLOEXEC, 0, shown);
-        try {
-            Posix.fdatasync(fd, shown);
-            Posix.fadvise(fd, 0, 0, Posix.POSIX_FADV_DONTNEED, shown);
-        } finally {
-            Posix.close(fd, shown);
-        }
+        NativeCalls.dropFromPageCache(NativeCalls.openatName(dirfd, name, Posix.O_RDONLY | Posix.O_NOFOLLOW
+                | Posix.O_CLOEXEC, 0, shown), shown);
     }
 
     @Override
