@@ -58,20 +58,10 @@ class PreAuthenticationTest {
         try (Coordinator coordinator = Coordinator.tcp(new InetSocketAddress("127.0.0.1", 0), 2, secret)
                 .authenticateWithin(Duration.ofHours(1))) {
             coordinator.reportRefusalsTo(told::add);
-            for (int i = 0; i < flood; i++) {
-                Socket s = new Socket();
-                s.bind(new InetSocketAddress(FLOODER, 0));
-                s.connect(new InetSocketAddress("127.0.0.1", coordinator.port()));
-                silent.add(s);
-            }
+            flood(coordinator, FLOODER, flood, silent);
             Await.until("the coordinator closed the flood's oldest beyond its address's slots",
                     () -> coordinator.refusedSoFar() == flood - Coordinator.SLOTS_PER_ADDRESS);
-            CompletableFuture<String> rank = RealRank.start(coordinator.port(), 1, secret);
-            assertThat(coordinator.awaitRanks(List.of(1), Instant.now().plus(Await.PATIENCE), r -> rank.isDone()))
-                    .as("rank 1 joined while the flood held its slots").isEmpty();
-            Map<Integer, RankResult> results = execute(coordinator);
-            assertThat(rank.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo("reported");
-            assertThat(results.get(1).status()).isEqualTo(Status.PASS);
+            rankJoinsAndPasses(coordinator, secret, "rank 1 joined while the flood held its slots");
             assertThat(coordinator.refusedSoFar()).as("the flood still holds its slots, uncounted")
                     .isEqualTo(flood - Coordinator.SLOTS_PER_ADDRESS);
             for (Socket s : silent) {
