@@ -108,11 +108,10 @@ public interface WorkloadContext {
 
     /**
      * In a {@link Workload#rehearse rehearsal}, returns once the JIT compiler has compiled what the steps so far set
-     * going (bounded, as the wait that follows every rehearsal is); elsewhere, at once. Half-way through its steps is
-     * the place for it: the compiler of a JVM just started has a long queue, so it compiles a rehearsal's hot path only
-     * part-way (its first tiers), and more of it would otherwise reach its final tier inside the timed phase; the
-     * second half runs with the compiler idle. The steps and the bytes the rehearsal moves stay what they were.
-     * Default: returns at once.
+     * going (bounded, as the wait that follows every rehearsal is); elsewhere, at once. The compiler of a JVM just
+     * started has a long queue, so it compiles a rehearsal's hot path only part-way (its first tiers), and more of it
+     * would otherwise reach its final tier inside the timed phase; the steps after the wait run with the compiler
+     * idle. {@link #awaitCompilerRound()} also says whether more steps are needed. Default: returns at once.
      *
      * <pre>{@code
      * import dev.prism.Workload;
@@ -136,6 +135,45 @@ public interface WorkloadContext {
      * }</pre>
      */
     default void awaitCompiler() {
+        awaitCompilerRound();
+    }
+
+    /**
+     * Ends a round of a {@link Workload#rehearse rehearsal}'s steps: waits as {@link #awaitCompiler()} does, then says
+     * whether the JIT compiler compiled more than a trace (10 ms of compilation, in all its threads) since the
+     * rehearsal began or since the last wait. A rehearsal that repeats its steps in rounds stops once some rounds in a
+     * row (PRISM's own: three) compiled nothing: its hot path then runs at the tier the timed phase will run it at, where one round of a JVM
+     * just started leaves part of it at a profiled tier (about twice as slow) that reaches its last tier only inside
+     * the timed phase. One quiet round is not enough: a profiled tier counts calls for a round before it asks for the
+     * last. Where the JVM does not say how long it spent compiling, only the first wait returns true. Outside a
+     * rehearsal returns false at once. Default: false.
+     *
+     * <pre>{@code
+     * import dev.prism.Workload;
+     * import dev.prism.WorkloadContext;
+     *
+     * Workload w = new Workload() {
+     *     @Override
+     *     public void rehearse(WorkloadContext ctx) {
+     *         int quiet = 0;
+     *         for (int round = 0; round < 10 && quiet < 3; round++) {
+     *             for (int step = 0; step < 1_000; step++) {
+     *                 // one step of the timed path, on scratch files
+     *             }
+     *             quiet = ctx.awaitCompilerRound() ? 0 : quiet + 1;   // three quiet rounds: at its last tier
+     *         }
+     *     }
+     *
+     *     @Override
+     *     public void run(WorkloadContext ctx) {
+     *     }
+     * };
+     * }</pre>
+     *
+     * @return true when the compiler compiled more than a trace since the rehearsal began or since the previous wait
+     */
+    default boolean awaitCompilerRound() {
+        return false;
     }
 
     /** @return a random source seeded from the scenario's seed and this rank: the same every run */
@@ -158,6 +196,29 @@ public interface WorkloadContext {
     Timer time(String operation, Path path);
 
     /**
+     * As {@link #time(String, Path)} for the file {@code name} in {@code directory}, with no {@link Path} made per
+     * call: a stall names {@code directory/name}, joined only then. For the loops of metadata benchmarks, where making
+     * each file's {@code Path} (its bytes, then its text) costs a good share of what a cached {@code stat} costs.
+     * A null {@code name}: {@code directory} is the file, as {@code time(operation, directory)}. Default: {@code
+     * time(operation, directory.resolve(name))}.
+     *
+     * <pre>{@code
+     * import dev.prism.Workload;
+     * import java.nio.file.Files;
+     *
+     * Workload w = ctx -> {
+     *     Files.createFile(ctx.workDirectory().resolve("data"));
+     *     try (var t = ctx.time("stat", ctx.workDirectory(), "data")) {
+     *         Files.size(ctx.workDirectory().resolve("data"));
+     *     }
+     * };
+     * }</pre>
+     */
+    default Timer time(String operation, Path directory, String name) {
+        return time(operation, directory == null || name == null ? directory : directory.resolve(name));
+    }
+
+    /**
      * Times {@code action} as one {@code operation}. When it throws, the operation counts as an
      * error ({@link Measurement#errors()}), not as a latency sample, and the exception goes on.
      */
@@ -171,6 +232,33 @@ public interface WorkloadContext {
             action.run();
             return null;
         });
+    }
+
+    /**
+     * As {@link #measure(String, Path, Action)} for the file {@code name} in {@code directory}, with no {@link Path}
+     * made per call ({@link #time(String, Path, String)}).
+     */
+    default <E extends Exception> void measure(String operation, Path directory, String name, Action<E> action) throws E {
+        call(operation, directory, name, () -> {
+            action.run();
+            return null;
+        });
+    }
+
+    /**
+     * As {@link #call(String, Path, Call)} for the file {@code name} in {@code directory}, with no {@link Path} made
+     * per call ({@link #time(String, Path, String)}); a null {@code name}: {@code directory} is the file.
+     */
+    default <T, E extends Exception> T call(String operation, Path directory, String name, Call<T, E> call) throws E {
+        Timer timer = time(operation, directory, name);
+        try {
+            return call.call();
+        } catch (Throwable t) {
+            timer.fail();
+            throw t;
+        } finally {
+            timer.close();
+        }
     }
 
     /**
@@ -191,15 +279,7 @@ public interface WorkloadContext {
      * }</pre>
      */
     default <T, E extends Exception> T call(String operation, Path path, Call<T, E> call) throws E {
-        Timer timer = time(operation, path);
-        try {
-            return call.call();
-        } catch (Throwable t) {
-            timer.fail();
-            throw t;
-        } finally {
-            timer.close();
-        }
+        return call(operation, path, null, call);
     }
 
     /** Counts {@code bytes} transferred by {@code operation}, for bytes/s. */
@@ -330,8 +410,9 @@ public interface WorkloadContext {
 
     /**
      * @param done how many items (files, opens, passes) this rank has done in its timed phase
-     * @return in a time-based run, whether the ramp and duration have not yet passed; otherwise whether
-     *         {@code done} is below {@code amount}, the benchmark's own amount of work
+     * @return in a time-based run's timed phase, whether the ramp and duration have not yet passed; otherwise (and in
+     *         every {@link Workload#rehearse rehearsal}, which is never paced by time, so one may step through the timed
+     *         loop itself) whether {@code done} is below {@code amount}, the benchmark's own amount of work
      */
     default boolean keepGoing(long done, long amount) {
         return done < amount;

@@ -129,6 +129,9 @@ class MeasurementTruthTest {
             @Override
             public void run(WorkloadContext ctx) throws Exception {
                 ctx.awaitCompiler(); // outside a rehearsal: returns at once, times nothing
+                if (ctx.awaitCompilerRound()) {
+                    throw new AssertionError("awaitCompilerRound said true outside a rehearsal");
+                }
                 for (int i = 0; i < 3; i++) {
                     ctx.measure("create", () -> ctx.measure("open", () -> { }));
                 }
@@ -143,6 +146,60 @@ class MeasurementTruthTest {
         assertThat(run.measurement("open").count()).isEqualTo(6);
         assertThat(run.repetitions().get(0).ranks().get(1).measurements().keySet()).containsExactly("create", "open", "close");
         assertThat(run.counters()).containsEntry("rehearsal_bytes", 2 * 200 * 10L);
+    }
+
+    /**
+     * A rehearsal steps through the timed loop itself, so keepGoing must count there even in a time-based run: before,
+     * it asked the clock, and with no timed phase begun it said "go on" for ever (the test's own cap stopped it at
+     * 1,000). In the timed phase it still asks the clock.
+     */
+    @Test
+    void inATimeBasedRun_keepGoingCountsInTheRehearsal_andAsksTheClockInTheTimedPhase() {
+        AtomicLong rehearsed = new AtomicLong();
+        AtomicLong timed = new AtomicLong();
+        Benchmark b = Benchmark.builder("timed_loop").runsByTime().workload(() -> new Workload() {
+            @Override
+            public void rehearse(WorkloadContext ctx) {
+                for (long i = 0; i < 1_000 && ctx.keepGoing(i, 5); i++) {
+                    rehearsed.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void run(WorkloadContext ctx) throws Exception {
+                for (long i = 0; ctx.keepGoing(i, 5); i++) {
+                    ctx.measure("op", () -> Thread.sleep(1)); // the observer: at least 1 ms an operation
+                    timed.incrementAndGet();
+                }
+            }
+        }).build();
+        RunResult run = scenario(b).pacing(Pacing.of(Duration.ofMillis(200), Duration.ZERO, Duration.ZERO)).build()
+                .execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(rehearsed).hasValue(5);
+        // 200 ms of operations of at least 1 ms: more than the 5 a count would allow, at most 200
+        assertThat(timed.get()).isGreaterThan(5).isLessThanOrEqualTo(200);
+    }
+
+    /**
+     * A timing of a name in a directory makes no path per call, yet a stall names the file: the directory and the name
+     * joined. The observer is the test's own sleep, twice the stall threshold.
+     */
+    @Test
+    void aTimingOfANameInADirectory_isReportedAsAStallOfTheJoinedPath() {
+        java.util.concurrent.atomic.AtomicReference<Path> work = new java.util.concurrent.atomic.AtomicReference<>();
+        Benchmark b = Benchmark.builder("named").run(ctx -> {
+            work.set(ctx.workDirectory());
+            try (var t = ctx.time("stat", ctx.workDirectory(), "file-7.dat")) {
+                Thread.sleep(400); // on purpose: the delay under test, past the 200 ms threshold
+            }
+            ctx.measure("unlink", ctx.workDirectory(), "file-8.dat", () -> Thread.sleep(400)); // on purpose, as above
+        }).build();
+        RunResult run = scenario(b).stallThreshold(Duration.ofMillis(200)).build().execute().runs().get(0);
+        assertThat(run.passed()).as(String.valueOf(run.failure())).isTrue();
+        assertThat(run.stalls()).extracting(Stall::operation).containsExactly("stat", "unlink");
+        assertThat(run.stalls()).extracting(Stall::path).containsExactly(work.get().resolve("file-7.dat").toString(),
+                work.get().resolve("file-8.dat").toString());
     }
 
     @Test

@@ -18,6 +18,13 @@ final class JitQuiet {
     /** Idle, at the latest, once the compiler's total compilation time has not grown for this long. */
     static final long QUIET_MILLIS = 60;
     static final long MAX_WAIT_MILLIS = 2_000;
+    /**
+     * Less compilation than this since the last wait is a round of a rehearsal that compiled nothing of its own
+     * ({@link dev.prism.WorkloadContext#awaitCompilerRound}): the JVM's other threads (a progress line, the wait's own
+     * management beans) keep its compilers busy for a few milliseconds in most rounds, a hot path reaching its last
+     * tier for tens to hundreds.
+     */
+    static final long ROUND_COMPILE_MILLIS = 10;
     private static final long POLL_MILLIS = 10;
     private static final long QUEUE_POLL_MILLIS = 2;
 
@@ -49,6 +56,12 @@ final class JitQuiet {
         }
     }
 
+    /** @return the compiler's total compilation time in milliseconds, or -1 where the JVM does not say */
+    static long compilationMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit == null || !jit.isCompilationTimeMonitoringSupported() ? -1 : jit.getTotalCompilationTime();
+    }
+
     /** @return the compiler's total compilation time now, or null where the JVM does not say */
     static Sample sample() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
@@ -67,6 +80,15 @@ final class JitQuiet {
      * 60 ms or more.
      */
     static void await(Instant deadline, Sample since) throws InterruptedException {
+        await(deadline, since, false);
+    }
+
+    /**
+     * As {@link #await(Instant, Sample)}; with {@code untilIdle}, where the compiler's queue can be read, only its idle
+     * queue ends the wait (or the bound): a rehearsal's round must not end while one long compilation, which adds
+     * nothing to the total until it is done, holds the hot path's own behind it in the queue.
+     */
+    static void await(Instant deadline, Sample since, boolean untilIdle) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return;
@@ -80,7 +102,8 @@ final class JitQuiet {
         long last = jit.getTotalCompilationTime();
         long quietSince = since != null && since.compilationMillis() == last ? since.nanos() : System.nanoTime();
         while (true) {
-            if (System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000 || (compiler != null && compiler.idle())) {
+            boolean quiet = System.nanoTime() - quietSince >= QUIET_MILLIS * 1_000_000 && !(untilIdle && compiler != null);
+            if (quiet || (compiler != null && compiler.idle())) {
                 return;
             }
             if (System.nanoTime() >= limit) {

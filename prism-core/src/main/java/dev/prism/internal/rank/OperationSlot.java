@@ -23,6 +23,7 @@ final class OperationSlot implements WorkloadContext.Timer {
     private static final VarHandle RUNNING;
     private static final VarHandle STARTED;
     private static final VarHandle PATH;
+    private static final VarHandle NAME;
 
     static {
         try {
@@ -30,6 +31,7 @@ final class OperationSlot implements WorkloadContext.Timer {
             RUNNING = lookup.findVarHandle(OperationSlot.class, "running", boolean.class);
             STARTED = lookup.findVarHandle(OperationSlot.class, "startedNanos", long.class);
             PATH = lookup.findVarHandle(OperationSlot.class, "path", Path.class);
+            NAME = lookup.findVarHandle(OperationSlot.class, "name", String.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -44,6 +46,8 @@ final class OperationSlot implements WorkloadContext.Timer {
     private boolean failed;
     private long startedNanos;
     private Path path;
+    /** The file's name in the directory {@link #path}, joined only for a stall; null: {@code path} is the file */
+    private String name;
     /** The wall time the operation's samples ran over, when the workload said so; −1: the timed phase. */
     private long elapsedNanos = -1;
     /** The start of the timing the monitor last reported, so each stall is reported once. */
@@ -80,13 +84,15 @@ final class OperationSlot implements WorkloadContext.Timer {
         return recorder.bytes();
     }
 
-    OperationSlot start(Path path) {
+    /** Starts a timing of the operation on {@code path}, or on the file {@code name} in it where that is not null. */
+    OperationSlot start(Path path, String name) {
         if (running) {
             throw new IllegalStateException("time(\"" + operation + "\") is already running on rank " + rank
                     + "; close the first timer before timing the operation again");
         }
         failed = false;
         PATH.setRelease(this, path);
+        NAME.setRelease(this, name);
         long now = System.nanoTime();
         context.timerStarted(now);
         STARTED.setRelease(this, now);
@@ -222,7 +228,8 @@ final class OperationSlot implements WorkloadContext.Timer {
     /** @return the timing now running as a stall of {@code durationNanos} so far */
     Stall stall(long durationNanos, boolean finished) {
         Path p = (Path) PATH.getAcquire(this);
-        return new Stall(rank, operation, p == null ? null : p.toString(),
+        String n = (String) NAME.getAcquire(this);
+        return new Stall(rank, operation, p == null ? null : n == null ? p.toString() : p.resolve(n).toString(),
                 Instant.now().minusNanos(durationNanos), durationNanos, finished);
     }
 }

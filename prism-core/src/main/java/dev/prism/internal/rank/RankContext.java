@@ -50,6 +50,8 @@ final class RankContext implements WorkloadContext {
     private long intervalOriginNanos = Long.MIN_VALUE;
     /** When a time-based run's timed phase ends. */
     private long endNanos = Long.MAX_VALUE;
+    /** Whether {@link #keepGoing} asks the clock: in a time-based run's timed phase only, never in its rehearsal */
+    private boolean pacedByTime;
     /** The operation whose timing failed last, for {@link #attempt} to charge its error to. */
     private String lastFailedOperation;
     private final java.util.Set<Path> failedItems = new java.util.HashSet<>();
@@ -224,13 +226,19 @@ final class RankContext implements WorkloadContext {
     @Override
     public Timer time(String operation) {
         stopIfTold();
-        return slot(operation).start(null);
+        return slot(operation).start(null, null);
     }
 
     @Override
     public Timer time(String operation, Path path) {
         stopIfTold();
-        return slot(operation).start(path);
+        return slot(operation).start(path, null);
+    }
+
+    @Override
+    public Timer time(String operation, Path directory, String name) {
+        stopIfTold();
+        return slot(operation).start(directory, name);
     }
 
     /** Between operations, a rank stops at once when another rank failed or died, or the run was interrupted. */
@@ -251,6 +259,7 @@ final class RankContext implements WorkloadContext {
         intervalOriginNanos = nowNanos + pacing.ramp().toNanos();
         if (pacing.timeBased()) {
             endNanos = intervalOriginNanos + pacing.duration().toNanos();
+            pacedByTime = true;
         }
     }
 
@@ -287,7 +296,7 @@ final class RankContext implements WorkloadContext {
 
     @Override
     public boolean keepGoing(long done, long amount) {
-        return pacing.timeBased() ? System.nanoTime() < endNanos : done < amount;
+        return pacedByTime ? System.nanoTime() < endNanos : done < amount;
     }
 
     /** @return per operation, its interval measurements (only operations that kept any) */
@@ -507,9 +516,11 @@ final class RankContext implements WorkloadContext {
                 t.close();
             }
             rehearsedOperations.clear();   // the timer's own warm-up is no operation of the workload's
+            compilerMillisSeen = JitQuiet.compilationMillis(); // a first round that compiles nothing is steady
             workload.rehearse(this);
         } finally {
-            long moved = slots.values().stream().mapToLong(OperationSlot::bytes).sum();
+            long moved = rehearsalBytes + slots.values().stream().mapToLong(OperationSlot::bytes).sum();
+            rehearsalBytes = 0;
             if (moved > 0) {
                 // what the rehearsal wrote or read, beside the timed bytes (its timings are thrown away)
                 synchronized (measuredCounters) {
@@ -537,10 +548,21 @@ final class RankContext implements WorkloadContext {
         this.compilerWait = wait;
     }
 
+    /** Bytes the rehearsal's throwaway slots counted before a round's wait replaced them */
+    private long rehearsalBytes;
+
+    /** The compiler's total compilation time (ms) at the last wait or the rehearsal's start; -1 where unknown */
+    private long compilerMillisSeen = -1;
+
     @Override
     public void awaitCompiler() {
+        awaitCompilerRound();
+    }
+
+    @Override
+    public boolean awaitCompilerRound() {
         if (!rehearsing() || compilerWait == null) {
-            return;   // only a rehearsal waits: never inside the timed phase
+            return false;   // only a rehearsal waits: never inside the timed phase
         }
         try {
             compilerWait.await();
@@ -548,6 +570,16 @@ final class RankContext implements WorkloadContext {
             Thread.currentThread().interrupt();
             throw new PrismException("rank " + rank + " was interrupted while the JIT compiler caught up", e);
         }
+        // fresh throwaway slots for the next round: a first recording into an empty histogram (a new maximum, a new
+        // minimum) is then part of every round's profile, as it is of the timed phase's first operation, instead of a
+        // branch the compiler saw untaken and drops, so that the timed phase's first timing deoptimised the timer
+        rehearsalBytes += slots.values().stream().mapToLong(OperationSlot::bytes).sum();
+        slots.clear();
+        long now = JitQuiet.compilationMillis();
+        boolean compiled = now < 0 ? compilerMillisSeen == -1
+                : now - compilerMillisSeen >= JitQuiet.ROUND_COMPILE_MILLIS;
+        compilerMillisSeen = now < 0 ? -2 : now;
+        return compiled;
     }
 
     /** The operations the rehearsal timed, in the order it first timed them (rank thread only) */
@@ -664,7 +696,9 @@ final class RankContext implements WorkloadContext {
             // never a stall, never watched, never reported
             OperationSlot slot = new OperationSlot(rank, operation, Long.MAX_VALUE, new ArrayList<>(), sync, this);
             slots.put(operation, slot);
-            rehearsedOperations.add(operation);
+            if (!rehearsedOperations.contains(operation)) {   // again after a round's wait made fresh slots
+                rehearsedOperations.add(operation);
+            }
             return slot;
         }
         OperationSlot slot = new OperationSlot(rank, operation, stallThresholdNanos, stalls, sync, this);

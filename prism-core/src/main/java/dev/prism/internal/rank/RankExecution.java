@@ -75,7 +75,8 @@ public final class RankExecution {
             // one-time costs and the JIT's compilation of the hot path happen here, before the clock
             enter(RankPhase.REHEARSAL);
             context.alreadyWarm(WarmBenchmarks.isWarm(plan.benchmark()));
-            context.compilerWait(() -> JitQuiet.await(plan.deadline(), compilerAtSetup));
+            // a rehearsal's rounds wait for an idle queue where it can be read: see awaitCompilerRound
+            context.compilerWait(() -> JitQuiet.await(plan.deadline(), compilerAtSetup, true));
             context.rehearse(workload);
             // warm or not: the last timed phase may have set compilations going (a workload with no rehearsal of its
             // own compiles its path there), which must not compete with this one on a busy core

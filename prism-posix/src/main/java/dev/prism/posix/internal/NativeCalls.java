@@ -78,9 +78,23 @@ public final class NativeCalls {
     }
 
     public static void close(int fd, Path path) {
+        close(fd, path, null);
+    }
+
+    /**
+     * As {@link #close(int, Path)} for the file {@code name} in the directory {@code path} (null: {@code path} is the
+     * file), joined only for a failure: the timed create path makes no {@code Path} per file.
+     */
+    public static void close(int fd, Path path, String name) {
         if (C.close(fd) != 0) {
-            throw failure("close", fd + " " + quote(path), path);
+            Path shown = shown(path, name);
+            throw failure("close", fd + " " + quote(shown), shown);
         }
+    }
+
+    /** @return {@code name} in {@code directory}, or {@code directory} itself where {@code name} is null */
+    private static Path shown(Path directory, String name) {
+        return name == null || directory == null ? directory : directory.resolve(name);
     }
 
     public static long read(int fd, long address, long count, Path path) {
@@ -100,9 +114,15 @@ public final class NativeCalls {
     }
 
     public static long write(int fd, long address, long count, Path path) {
+        return write(fd, address, count, path, null);
+    }
+
+    /** As {@link #write(int, long, long, Path)}, naming as {@link #close(int, Path, String)} does. */
+    public static long write(int fd, long address, long count, Path path, String name) {
         long n = C.write(fd, address, count);
         if (n < 0) {
-            throw failure("write", fd + " " + quote(path) + ", " + count, path);
+            Path shown = shown(path, name);
+            throw failure("write", fd + " " + quote(shown) + ", " + count, shown);
         }
         return n;
     }
@@ -116,8 +136,14 @@ public final class NativeCalls {
     }
 
     public static void fsync(int fd, Path path) {
+        fsync(fd, path, null);
+    }
+
+    /** As {@link #fsync(int, Path)}, naming as {@link #close(int, Path, String)} does. */
+    public static void fsync(int fd, Path path, String name) {
         if (C.fsync(fd) != 0) {
-            throw failure("fsync", fd + " " + quote(path), path);
+            Path shown = shown(path, name);
+            throw failure("fsync", fd + " " + quote(shown), shown);
         }
     }
 
@@ -215,8 +241,14 @@ public final class NativeCalls {
      * @return the new descriptor
      */
     public static int openatName(int dirfd, long name, int flags, int mode, Path shown) {
+        return openatName(dirfd, name, flags, mode, shown, null);
+    }
+
+    /** As {@link #openatName(int, long, int, int, Path)}, naming as {@link #close(int, Path, String)} does. */
+    public static int openatName(int dirfd, long name, int flags, int mode, Path directory, String fileName) {
         int fd = C.openat(dirfd, name, flags, mode);
         if (fd < 0) {
+            Path shown = shown(directory, fileName);
             throw failure("openat", dirfdText(dirfd) + quote(shown) + ", " + OpenFlags.describe(flags)
                     + ((flags & Posix.O_CREAT) != 0 ? ", 0" + Integer.toOctalString(mode) : ""), shown);
         }
@@ -226,9 +258,20 @@ public final class NativeCalls {
     /** As {@link #openatName}: {@code unlinkat(dirfd, name, flags)}. */
     public static void unlinkatName(int dirfd, long name, int flags, Path shown) {
         if (C.unlinkat(dirfd, name, flags) != 0) {
-            throw failure("unlinkat", dirfdText(dirfd) + quote(shown)
-                    + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), shown);
+            throw unlinkatFailure(dirfd, flags, shown);
         }
+    }
+
+    /** As {@link #unlinkatName(int, long, int, Path)}; a failure names {@code fileName} in {@code directory}. */
+    public static void unlinkatName(int dirfd, long name, int flags, Path directory, String fileName) {
+        if (C.unlinkat(dirfd, name, flags) != 0) {
+            throw unlinkatFailure(dirfd, flags, directory.resolve(fileName));
+        }
+    }
+
+    private static PosixException unlinkatFailure(int dirfd, int flags, Path shown) {
+        return failure("unlinkat", dirfdText(dirfd) + quote(shown)
+                + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), shown);
     }
 
     /** As {@link #openatName}: {@code renameat(fromDirfd, fromName, toDirfd, toName)}. */
@@ -248,10 +291,23 @@ public final class NativeCalls {
     public static long statxSizeName(int dirfd, long name, int flags, Path shown) {
         Scratch scratch = STATX.get();
         if (C.statx(dirfd, name, flags, STATX_BASIC_STATS, scratch.address) != 0) {
-            throw failure("statx", dirfdText(dirfd) + quote(shown)
-                    + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), shown);
+            throw statxFailure(dirfd, flags, shown);
         }
         return scratch.buffer.getLong(40);
+    }
+
+    /** As {@link #statxSizeName(int, long, int, Path)}; a failure names {@code fileName} in {@code directory}. */
+    public static long statxSizeName(int dirfd, long name, int flags, Path directory, String fileName) {
+        Scratch scratch = STATX.get();
+        if (C.statx(dirfd, name, flags, STATX_BASIC_STATS, scratch.address) != 0) {
+            throw statxFailure(dirfd, flags, directory.resolve(fileName));
+        }
+        return scratch.buffer.getLong(40);
+    }
+
+    private static PosixException statxFailure(int dirfd, int flags, Path shown) {
+        return failure("statx", dirfdText(dirfd) + quote(shown)
+                + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), shown);
     }
 
     /** As {@link #statx(int, Path, int)} for {@code path} beneath {@code dirfd}; a failure names {@code shown}. */

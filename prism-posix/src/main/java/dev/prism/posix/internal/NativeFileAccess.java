@@ -101,12 +101,21 @@ public final class NativeFileAccess implements FileAccess {
      * @return the open file: one object, reused by the next call, so close it first
      */
     public OpenFile createAt(int dirfd, long name, Path shown) {
+        return createAt(dirfd, name, shown, null);
+    }
+
+    /**
+     * As {@link #createAt(int, long, Path)}, for the file {@code fileName} in {@code directory}: its failures name the
+     * two joined, and no {@link Path} is made before one.
+     */
+    public OpenFile createAt(int dirfd, long name, Path directory, String fileName) {
         if (!reused.closed) {
-            throw new IllegalStateException("createAt: the file it returned last (" + reused.path + ") is still open");
+            throw new IllegalStateException("createAt: the file it returned last (" + reused.shown() + ") is still open");
         }
         reused.fd = NativeCalls.openatName(dirfd, name, Posix.O_WRONLY | Posix.O_CREAT | Posix.O_EXCL | Posix.O_CLOEXEC,
-                0644, shown);
-        reused.path = shown;
+                0644, directory, fileName);
+        reused.path = directory;
+        reused.name = fileName;
         reused.closed = false;
         return reused;
     }
@@ -114,6 +123,11 @@ public final class NativeFileAccess implements FileAccess {
     /** @return the size of {@code name} in the directory open as {@code dirfd} ({@code statx}, not following a link) */
     public long statSizeAt(int dirfd, long name, Path shown) {
         return NativeCalls.statxSizeName(dirfd, name, Posix.AT_SYMLINK_NOFOLLOW, shown);
+    }
+
+    /** As {@link #statSizeAt(int, long, Path)}; a failure names {@code fileName} in {@code directory}, with no path made before. */
+    public long statSizeAt(int dirfd, long name, Path directory, String fileName) {
+        return NativeCalls.statxSizeName(dirfd, name, Posix.AT_SYMLINK_NOFOLLOW, directory, fileName);
     }
 
     /** Renames {@code fromName} in {@code fromDirfd} to {@code toName} in {@code toDirfd} ({@code renameat}). */
@@ -124,6 +138,11 @@ public final class NativeFileAccess implements FileAccess {
     /** Removes the file {@code name} in the directory open as {@code dirfd} ({@code unlinkat}). */
     public void unlinkAt(int dirfd, long name, Path shown) {
         NativeCalls.unlinkatName(dirfd, name, 0, shown);
+    }
+
+    /** As {@link #unlinkAt(int, long, Path)}; a failure names {@code fileName} in {@code directory}, with no path made before. */
+    public void unlinkAt(int dirfd, long name, Path directory, String fileName) {
+        NativeCalls.unlinkatName(dirfd, name, 0, directory, fileName);
     }
 
     @Override
@@ -204,7 +223,9 @@ public final class NativeFileAccess implements FileAccess {
 
     private final class NativeFile implements OpenFile {
         private int fd;
+        /** The file, or where {@link #name} is not null, its directory */
         private Path path;
+        private String name;
         private boolean closed;
 
         NativeFile(int fd, Path path) {
@@ -212,40 +233,45 @@ public final class NativeFileAccess implements FileAccess {
             this.path = path;
         }
 
+        /** @return the file's path, joined now where it was opened as a name in a directory */
+        Path shown() {
+            return name == null || path == null ? path : path.resolve(name);
+        }
+
         @Override
         public int write(ByteBuffer source) {
-            int n = (int) NativeCalls.write(fd, address(source) + source.position(), source.remaining(), path);
+            int n = (int) NativeCalls.write(fd, address(source) + source.position(), source.remaining(), path, name);
             source.position(source.position() + n);
             return n;
         }
 
         @Override
         public int read(ByteBuffer target) {
-            int n = (int) NativeCalls.read(fd, address(target) + target.position(), target.remaining(), path);
+            int n = (int) NativeCalls.read(fd, address(target) + target.position(), target.remaining(), shown());
             target.position(target.position() + n);
             return n == 0 && target.remaining() > 0 ? -1 : n;
         }
 
         @Override
         public void sync() {
-            NativeCalls.fsync(fd, path);
+            NativeCalls.fsync(fd, path, name);
         }
 
         @Override
         public void lock(boolean exclusive) {
-            NativeCalls.flock(fd, exclusive ? Posix.LOCK_EX : Posix.LOCK_SH, path);
+            NativeCalls.flock(fd, exclusive ? Posix.LOCK_EX : Posix.LOCK_SH, shown());
         }
 
         @Override
         public void unlock() {
-            NativeCalls.flock(fd, Posix.LOCK_UN, path);
+            NativeCalls.flock(fd, Posix.LOCK_UN, shown());
         }
 
         @Override
         public void close() {
             if (!closed) {
                 closed = true;
-                NativeCalls.close(fd, path);
+                NativeCalls.close(fd, path, name);
             }
         }
     }

@@ -90,18 +90,17 @@ public final class CreateFilesWorkload implements Workload {
         }
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             int steps = Rehearsal.steps(Rehearsal.ITERATIONS, stepSize, timedBytes);
-            // the timed path itself, relative to the scratch directory held as the timed phase holds its own
+            // the timed loop itself, one file a step, relative to the scratch directory held as the timed phase holds
+            // its own: compiled here, the timed phase enters it compiled rather than interpreting its first thousands
             try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
                 int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
                 Rehearsal.repeat(ctx, steps, i -> {
+                    createFiles(ctx, scratch, dirfd, i, i + 1, stepSize);
                     String fileName = FileWork.fileName(shared, ctx.rank(), i);
-                    Path file = FileWork.path(scratch, fileName);
-                    long name = slot == null ? 0 : slot.encode(fileName);
-                    createOne(ctx, file, stepSize, dirfd, name);
                     if (dirfd < 0) {
-                        fileAccess.unlink(file);
+                        fileAccess.unlink(FileWork.path(scratch, fileName));
                     } else {
-                        fast.unlinkAt(dirfd, name, file);
+                        fast.unlinkAt(dirfd, slot.encode(fileName), FileWork.path(scratch, fileName));
                     }
                 });
             }
@@ -123,42 +122,53 @@ public final class CreateFilesWorkload implements Workload {
             return;
         }
         created = 0;
-        int dirfd = held == null ? -1 : held.descriptor();
-        for (int i = 0; ctx.keepGoing(i, files); i++) {
+        createFiles(ctx, directory, held == null ? -1 : held.descriptor(), 0, files, fileSize);
+    }
+
+    /**
+     * The timed loop: creates the files numbered from {@code from} while the run keeps going ({@link
+     * WorkloadContext#keepGoing}: below {@code to}, or until a time-based run's time is up) in {@code dir}, relative to
+     * its descriptor {@code dirfd} where that is not -1, each of {@code size} bytes; {@link #created} follows.
+     */
+    private void createFiles(WorkloadContext ctx, Path dir, int dirfd, int from, int to, long size) {
+        for (int i = from; ctx.keepGoing(i, to); i++) {
             String fileName = FileWork.fileName(shared, ctx.rank(), i);
-            Path file = FileWork.path(directory, fileName);
             long name = slot == null ? 0 : slot.encode(fileName);
             int at = slot == null ? -1 : dirfd;
             created = i + 1;
             if (ctx.continueOnError()) {
-                ctx.attempt("create", file, () -> createOne(ctx, file, fileSize, at, name));
+                ctx.attempt("create", FileWork.path(dir, fileName), () -> createOne(ctx, dir, fileName, size, at, name));
             } else {
-                createOne(ctx, file, fileSize, at, name);
+                createOne(ctx, dir, fileName, size, at, name);
             }
         }
     }
 
     /**
-     * The timed work for one file: create (open + write + fsync + close), then the optional drop. With {@code dirfd}
-     * (not -1) the file is {@code name}, encoded, relative to that directory's descriptor; else {@code file}'s path.
+     * The timed work for one file, {@code fileName} in {@code dir}: create (open + write + fsync + close), then the
+     * optional drop. With {@code dirfd} (not -1) the file is {@code name}, encoded, relative to that directory's
+     * descriptor, and no {@link Path} is made for it (the timings and failures name the directory and the name, joined
+     * only for a stall or a failure); else it is reached by its path, made before the clock.
      */
-    private void createOne(WorkloadContext ctx, Path file, long fileSize, int dirfd, long name) {
-        ctx.call("create", file, () -> {
-            FileAccess.OpenFile open = ctx.call("open", file, () -> dirfd < 0 ? fileAccess.create(file)
-                    : fast.createAt(dirfd, name, file));
+    private void createOne(WorkloadContext ctx, Path dir, String fileName, long fileSize, int dirfd, long name) {
+        // a path only where a call needs one (by path, or the drop's failures: drop_cache is a sync's worth of time)
+        Path file = dirfd < 0 || dropCache ? FileWork.path(dir, fileName) : null;
+        ctx.call("create", dir, fileName, () -> {
+            FileAccess.OpenFile open = ctx.call("open", dir, fileName, () -> dirfd < 0 ? fileAccess.create(file)
+                    : fast.createAt(dirfd, name, dir, fileName));
             try {
-                ctx.measure("write", file, () -> FileWork.writeFully(open, block, fileSize, ctx));
+                ctx.measure("write", dir, fileName, () -> FileWork.writeFully(open, block, fileSize, ctx));
                 ctx.addBytes("write", fileSize);
                 if (fsync) {
-                    ctx.measure("fsync", file, open::sync);
+                    ctx.measure("fsync", dir, fileName, open::sync);
                 }
             } finally {
-                ctx.measure("close", file, open::close);
+                ctx.measure("close", dir, fileName, open::close);
             }
             return null;
         });
         if (dropCache) {
-            ctx.measure("drop_cache", file, () -> {
+            ctx.measure("drop_cache", dir, fileName, () -> {
                 if (dirfd < 0) {
                     Posix.dropFromPageCache(file);
                 } else {
@@ -170,7 +180,7 @@ public final class CreateFilesWorkload implements Workload {
 
     /**
      * As {@link Posix#dropFromPageCache}, for the file {@code name} (encoded) in the directory open as {@code dirfd}:
-     * reopened relative to that descriptor, not following a link, never by its path.
+     * reopened relative to that descriptor, not following a link, never by its path, which only names it in a failure.
      */
     private static void dropAt(int dirfd, long name, Path shown) {
         NativeCalls.dropFromPageCache(NativeCalls.openatName(dirfd, name, Posix.O_RDONLY | Posix.O_NOFOLLOW

@@ -37,25 +37,27 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
         Rehearsal.inScratchDirectory(ctx, scratch -> {
             long size = scratchSize(Rehearsal.ITERATIONS);
             var block = FileWork.blockFor(size);
-            // the timed path itself, relative to the scratch directory held as the timed phase holds its own
+            // the timed loop itself, one file a step, relative to the scratch directory held as the timed phase holds
+            // its own: compiled here, the timed phase enters it compiled rather than interpreting its first thousands
             try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
                 int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
                 Rehearsal.repeat(ctx, Rehearsal.ITERATIONS, i -> {
-                    String fileName = "file-" + i + ".dat";
-                    Path file = FileWork.path(scratch, fileName);
-                    FileWork.populate(fileAccess, file, block, size);
-                    unlink(ctx, file, dirfd, slot == null ? 0 : slot.encode(fileName));
+                    FileWork.populate(fileAccess, FileWork.path(scratch, FileWork.fileName(shared, ctx.rank(), i)),
+                            block, size);
+                    unlinkFiles(ctx, scratch, dirfd, i, i + 1);
                 });
             }
         });
     }
 
-    /** The timed work for one file: {@code name} relative to {@code dirfd}, or {@code file}'s path when it is -1. */
-    private void unlink(WorkloadContext ctx, Path file, int dirfd, long name) {
+    /** The timed work for one file: {@code fileName} in {@code dir}, relative to {@code dirfd}, or by path when it is -1. */
+    private void unlink(WorkloadContext ctx, Path dir, String fileName, int dirfd, long name) {
         if (dirfd < 0) {
+            Path file = FileWork.path(dir, fileName);
             ctx.measure("unlink", file, () -> fileAccess.unlink(file));
         } else {
-            ctx.measure("unlink", file, () -> fast.unlinkAt(dirfd, name, file));
+            // no Path made per file: the directory and the name say which, joined only for a failure or a stall
+            ctx.measure("unlink", dir, fileName, () -> fast.unlinkAt(dirfd, name, dir, fileName));
         }
     }
 
@@ -69,15 +71,21 @@ public final class DeleteFilesWorkload extends PopulatedFilesWorkload {
             python.run(ctx, Map.of("op", "delete", "paths", paths));
             return;
         }
-        int dirfd = dirfd();
-        for (int i = 0; i < files; i++) {
+        unlinkFiles(ctx, directory, dirfd(), 0, files);
+    }
+
+    /**
+     * The timed loop: unlinks the files numbered {@code from} to {@code to - 1} in {@code dir}, relative to its
+     * descriptor {@code dirfd} where that is not -1.
+     */
+    private void unlinkFiles(WorkloadContext ctx, Path dir, int dirfd, int from, int to) {
+        for (int i = from; i < to; i++) {
             String fileName = FileWork.fileName(shared, ctx.rank(), i);
-            Path file = FileWork.path(directory, fileName);
             long name = slot == null ? 0 : slot.encode(fileName);
             if (ctx.continueOnError()) {
-                ctx.attempt("unlink", file, () -> unlink(ctx, file, dirfd, name));
+                ctx.attempt("unlink", FileWork.path(dir, fileName), () -> unlink(ctx, dir, fileName, dirfd, name));
             } else {
-                unlink(ctx, file, dirfd, name);
+                unlink(ctx, dir, fileName, dirfd, name);
             }
         }
     }

@@ -76,13 +76,13 @@ public final class FolderBenchWorkload implements Workload {
         long files = leaves(d, b) * f;
         // mkdir, readdir, stat and rmdir of each directory and the root; create, stat, unlink of each file
         long operationsPerTree = 4 * (dirs + 1) + 3 * files;
-        // its files no bigger, and its trees no more, than a tenth of the timed tree's bytes allow (8 MiB..64 MiB)
+        // its files no bigger, and its trees no more, than a tenth of the timed tree's bytes allow (40 MiB..64 MiB)
         long timedBytes = dev.prism.posix.internal.FileWork.product(leaves(depth, breadth), filesPerLeaf, fileSize);
         long size = Rehearsal.fileSize(fileSize, files, timedBytes);
         int trees = Rehearsal.steps((int) Math.max(1, Rehearsal.ITERATIONS / operationsPerTree),
                 dev.prism.posix.internal.FileWork.product(files, size, 1), timedBytes);
         Rehearsal.inScratchDirectory(ctx, scratch -> Rehearsal.repeat(ctx, trees,
-                i -> buildWalkAndRemove(ctx, scratch.resolve("tree-" + i), d, b, f, size)));
+                (int) Math.min(Integer.MAX_VALUE, operationsPerTree), i -> buildWalkAndRemove(ctx, scratch.resolve("tree-" + i), d, b, f, size)));
     }
 
     @Override

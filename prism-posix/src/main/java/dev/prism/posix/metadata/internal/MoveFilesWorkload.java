@@ -73,7 +73,7 @@ public final class MoveFilesWorkload extends PopulatedFilesWorkload {
             try (HeldDirectory scratchHeld = fast == null ? null : fast.openDirectory(scratch)) {
                 int dirfd = scratchHeld == null ? -1 : scratchHeld.descriptor();
                 EncodedNames ab = EncodedNames.of(2, i -> i == 0 ? "a.dat" : "b.dat");
-                Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 2, i -> {
+                Rehearsal.repeat(ctx, Rehearsal.ITERATIONS / 2, 2, i -> {
                     rename(ctx, a, b, dirfd, ab.address(0), dirfd, ab.address(1));
                     rename(ctx, b, a, dirfd, ab.address(1), dirfd, ab.address(0));
                 });

@@ -113,7 +113,7 @@ abstract class PopulatedFilesWorkload implements Workload {
 
     /**
      * @return the size of each of {@code count} rehearsal files: {@code fileSize}, or less where {@code count} of them
-     *         would pass the rehearsal's byte budget (a tenth of this rank's files' bytes, 8 MiB..64 MiB): their calls
+     *         would pass the rehearsal's byte budget (a tenth of this rank's files' bytes, 40 MiB..64 MiB): their calls
      *         (rename, unlink, stat) do not read the content, and 2,000 files of 1 GiB were written to rehearse them
      */
     long scratchSize(int count) {

@@ -77,7 +77,7 @@ public final class LinkLockWorkload implements Workload {
             fileAccess.mkdir(meta);
             Path lockPath = scratch.resolve("pkgs.lock");
             try (FileAccess.OpenFile lock = fileAccess.openReadWrite(lockPath)) {
-                Rehearsal.repeat(ctx, Math.max(1, Rehearsal.ITERATIONS / (filesPerPackage + 4)),
+                Rehearsal.repeat(ctx, Math.max(1, Rehearsal.ITERATIONS / (filesPerPackage + 4)), filesPerPackage + 4,
                         i -> installPackage(ctx, lock, lockPath, source, scratch.resolve("env-" + i), meta, i));
             }
         });
