@@ -64,11 +64,8 @@ final class JitQuiet {
 
     /** @return the compiler's total compilation time now, or null where the JVM does not say */
     static Sample sample() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return null;
-        }
-        return new Sample(jit.getTotalCompilationTime(), System.nanoTime());
+        long millis = compilationMillis();
+        return millis < 0 ? null : new Sample(millis, System.nanoTime());
     }
 
     /**

@@ -517,9 +517,11 @@ final class RankContext implements WorkloadContext {
             }
             rehearsedOperations.clear();   // the timer's own warm-up is no operation of the workload's
             compilerMillisSeen = JitQuiet.compilationMillis(); // a first round that compiles nothing is steady
+            roundsWaited = 0;
             workload.rehearse(this);
         } finally {
-            long moved = rehearsalBytes + slots.values().stream().mapToLong(OperationSlot::bytes).sum();
+            retireRehearsalSlots();
+            long moved = rehearsalBytes;
             rehearsalBytes = 0;
             if (moved > 0) {
                 // what the rehearsal wrote or read, beside the timed bytes (its timings are thrown away)
@@ -553,6 +555,14 @@ final class RankContext implements WorkloadContext {
 
     /** The compiler's total compilation time (ms) at the last wait or the rehearsal's start; -1 where unknown */
     private long compilerMillisSeen = -1;
+    /** The rounds this rehearsal waited for so far: where the JVM does not say what it compiled, only the first says yes */
+    private int roundsWaited;
+
+    /** Adds what the rehearsal's throwaway slots moved to {@link #rehearsalBytes}, and drops them */
+    private void retireRehearsalSlots() {
+        rehearsalBytes += slots.values().stream().mapToLong(OperationSlot::bytes).sum();
+        slots.clear();
+    }
 
     @Override
     public void awaitCompiler() {
@@ -573,12 +583,11 @@ final class RankContext implements WorkloadContext {
         // fresh throwaway slots for the next round: a first recording into an empty histogram (a new maximum, a new
         // minimum) is then part of every round's profile, as it is of the timed phase's first operation, instead of a
         // branch the compiler saw untaken and drops, so that the timed phase's first timing deoptimised the timer
-        rehearsalBytes += slots.values().stream().mapToLong(OperationSlot::bytes).sum();
-        slots.clear();
+        retireRehearsalSlots();
         long now = JitQuiet.compilationMillis();
-        boolean compiled = now < 0 ? compilerMillisSeen == -1
-                : now - compilerMillisSeen >= JitQuiet.ROUND_COMPILE_MILLIS;
-        compilerMillisSeen = now < 0 ? -2 : now;
+        boolean compiled = now < 0 ? roundsWaited == 0 : now - compilerMillisSeen >= JitQuiet.ROUND_COMPILE_MILLIS;
+        compilerMillisSeen = now;
+        roundsWaited++;
         return compiled;
     }
 

@@ -93,7 +93,7 @@ public final class NativeCalls {
     }
 
     /** @return {@code name} in {@code directory}, or {@code directory} itself where {@code name} is null */
-    private static Path shown(Path directory, String name) {
+    static Path shown(Path directory, String name) {
         return name == null || directory == null ? directory : directory.resolve(name);
     }
 
@@ -255,23 +255,16 @@ public final class NativeCalls {
         return fd;
     }
 
-    /** As {@link #openatName}: {@code unlinkat(dirfd, name, flags)}. */
-    public static void unlinkatName(int dirfd, long name, int flags, Path shown) {
-        if (C.unlinkat(dirfd, name, flags) != 0) {
-            throw unlinkatFailure(dirfd, flags, shown);
-        }
-    }
-
-    /** As {@link #unlinkatName(int, long, int, Path)}; a failure names {@code fileName} in {@code directory}. */
+    /**
+     * As {@link #openatName}: {@code unlinkat(dirfd, name, flags)}; a failure names {@code fileName} in {@code
+     * directory}, joined only then.
+     */
     public static void unlinkatName(int dirfd, long name, int flags, Path directory, String fileName) {
         if (C.unlinkat(dirfd, name, flags) != 0) {
-            throw unlinkatFailure(dirfd, flags, directory.resolve(fileName));
+            Path shown = shown(directory, fileName);
+            throw failure("unlinkat", dirfdText(dirfd) + quote(shown)
+                    + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), shown);
         }
-    }
-
-    private static PosixException unlinkatFailure(int dirfd, int flags, Path shown) {
-        return failure("unlinkat", dirfdText(dirfd) + quote(shown)
-                + ((flags & Posix.AT_REMOVEDIR) != 0 ? ", AT_REMOVEDIR" : ", 0"), shown);
     }
 
     /** As {@link #openatName}: {@code renameat(fromDirfd, fromName, toDirfd, toName)}. */
@@ -284,30 +277,18 @@ public final class NativeCalls {
 
     /**
      * As {@link #openatName}: {@code statx(dirfd, name, flags)} into this thread's buffer, read back as the size alone,
-     * so no {@link FileStat} is made per call.
+     * so no {@link FileStat} is made per call; a failure names {@code fileName} in {@code directory}, joined only then.
      *
      * @return the file's size in bytes
      */
-    public static long statxSizeName(int dirfd, long name, int flags, Path shown) {
-        Scratch scratch = STATX.get();
-        if (C.statx(dirfd, name, flags, STATX_BASIC_STATS, scratch.address) != 0) {
-            throw statxFailure(dirfd, flags, shown);
-        }
-        return scratch.buffer.getLong(40);
-    }
-
-    /** As {@link #statxSizeName(int, long, int, Path)}; a failure names {@code fileName} in {@code directory}. */
     public static long statxSizeName(int dirfd, long name, int flags, Path directory, String fileName) {
         Scratch scratch = STATX.get();
         if (C.statx(dirfd, name, flags, STATX_BASIC_STATS, scratch.address) != 0) {
-            throw statxFailure(dirfd, flags, directory.resolve(fileName));
+            Path shown = shown(directory, fileName);
+            throw failure("statx", dirfdText(dirfd) + quote(shown)
+                    + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), shown);
         }
         return scratch.buffer.getLong(40);
-    }
-
-    private static PosixException statxFailure(int dirfd, int flags, Path shown) {
-        return failure("statx", dirfdText(dirfd) + quote(shown)
-                + ((flags & Posix.AT_SYMLINK_NOFOLLOW) != 0 ? ", AT_SYMLINK_NOFOLLOW" : ", 0"), shown);
     }
 
     /** As {@link #statx(int, Path, int)} for {@code path} beneath {@code dirfd}; a failure names {@code shown}. */

@@ -120,12 +120,10 @@ public final class NativeFileAccess implements FileAccess {
         return reused;
     }
 
-    /** @return the size of {@code name} in the directory open as {@code dirfd} ({@code statx}, not following a link) */
-    public long statSizeAt(int dirfd, long name, Path shown) {
-        return NativeCalls.statxSizeName(dirfd, name, Posix.AT_SYMLINK_NOFOLLOW, shown);
-    }
-
-    /** As {@link #statSizeAt(int, long, Path)}; a failure names {@code fileName} in {@code directory}, with no path made before. */
+    /**
+     * @return the size of {@code name} in the directory open as {@code dirfd} ({@code statx}, not following a link); a
+     *         failure names {@code fileName} in {@code directory}, with no path made before
+     */
     public long statSizeAt(int dirfd, long name, Path directory, String fileName) {
         return NativeCalls.statxSizeName(dirfd, name, Posix.AT_SYMLINK_NOFOLLOW, directory, fileName);
     }
@@ -135,12 +133,10 @@ public final class NativeFileAccess implements FileAccess {
         NativeCalls.renameatName(fromDirfd, fromName, toDirfd, toName, shownFrom, shownTo);
     }
 
-    /** Removes the file {@code name} in the directory open as {@code dirfd} ({@code unlinkat}). */
-    public void unlinkAt(int dirfd, long name, Path shown) {
-        NativeCalls.unlinkatName(dirfd, name, 0, shown);
-    }
-
-    /** As {@link #unlinkAt(int, long, Path)}; a failure names {@code fileName} in {@code directory}, with no path made before. */
+    /**
+     * Removes the file {@code name} in the directory open as {@code dirfd} ({@code unlinkat}); a failure names {@code
+     * fileName} in {@code directory}, with no path made before.
+     */
     public void unlinkAt(int dirfd, long name, Path directory, String fileName) {
         NativeCalls.unlinkatName(dirfd, name, 0, directory, fileName);
     }
@@ -235,7 +231,7 @@ public final class NativeFileAccess implements FileAccess {
 
         /** @return the file's path, joined now where it was opened as a name in a directory */
         Path shown() {
-            return name == null || path == null ? path : path.resolve(name);
+            return NativeCalls.shown(path, name);
         }
 
         @Override

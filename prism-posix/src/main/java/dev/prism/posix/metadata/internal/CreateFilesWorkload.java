@@ -100,7 +100,7 @@ public final class CreateFilesWorkload implements Workload {
                     if (dirfd < 0) {
                         fileAccess.unlink(FileWork.path(scratch, fileName));
                     } else {
-                        fast.unlinkAt(dirfd, slot.encode(fileName), FileWork.path(scratch, fileName));
+                        fast.unlinkAt(dirfd, slot.encode(fileName), scratch, fileName);
                     }
                 });
             }
