@@ -110,6 +110,38 @@ public final class HeldDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens {@code directory}, one this process's user made (a run directory), for everything below it to be reached
+     * through its descriptor: its parent as {@link #open} does, then the directory itself below that parent without
+     * following a link, its owner checked on the descriptor. A link put in its place is refused, never followed; another
+     * user's directory put there is refused.
+     *
+     * @throws IOException naming the call, path and errno ({@code ELOOP} for a link), or an
+     *                     {@link java.nio.file.AccessDeniedException} naming the owner when another user owns it
+     */
+    public static HeldDirectory openOwned(Path directory) throws IOException {
+        Path absolute = directory.toAbsolutePath().normalize();
+        if (absolute.getParent() == null) {
+            throw new IllegalArgumentException("directory must be below another, was " + absolute);
+        }
+        HeldDirectory held;
+        try (HeldDirectory parent = open(absolute.getParent())) {
+            held = parent.openDirectory(absolute.getFileName().toString());
+        }
+        try {
+            int owner = held.ownerUid();
+            int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            if (owner != self) {
+                throw new java.nio.file.AccessDeniedException(absolute.toString(), null, "owned by uid " + owner
+                        + ", not by this process's user (uid " + self + "): another directory was put in its place");
+            }
+            return held;
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
+    }
+
     /** @return the path this directory was opened by, for messages only: nothing is reached by it */
     public Path path() {
         return path;

@@ -46,6 +46,30 @@ class HeldDirectoryTest {
                 .isEqualTo("rw-r--r--");
     }
 
+    /**
+     * openOwned, as the torch launcher holds a run directory: a link in the directory's own place is refused (open
+     * would resolve it, as it resolves a configured path), and so is another user's directory put there.
+     */
+    @Test
+    void openOwned_refusesALinkInTheDirectorysPlace_andAnotherUsersDirectory(@TempDir Path dir) throws Exception {
+        Path run = Files.createDirectory(dir.resolve("prism-run"));
+        try (HeldDirectory held = HeldDirectory.openOwned(run)) {
+            held.writeNew("made", new byte[1], 0600);
+        }
+        assertThat(run.resolve("made")).hasSize(1);
+
+        Path linked = Files.createSymbolicLink(dir.resolve("prism-linked"), run);
+        assertThatThrownBy(() -> HeldDirectory.openOwned(linked)).isInstanceOf(IOException.class)
+                .hasMessageContaining(linked.toString());
+
+        org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,
+                "giving a directory to another user needs root");
+        Path foreign = Files.createDirectory(dir.resolve("prism-foreign"));
+        Files.setAttribute(foreign, "unix:uid", 65534);
+        assertThatThrownBy(() -> HeldDirectory.openOwned(foreign)).isInstanceOf(java.nio.file.AccessDeniedException.class)
+                .hasMessageContaining(foreign.toString()).hasMessageContaining("owned by uid 65534");
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void aLinkOnTheWayDown_isRefusedNotFollowed(boolean openat2, @TempDir Path dir) throws IOException {

@@ -223,8 +223,10 @@ public final class TorchRun {
     List<String> command(Path script, List<String> scriptArguments, int processesPerNode, Map<String, String> env) {
         List<String> command = new ArrayList<>();
         if (nodes > 1) {
+            // --chdir=/: srun would send its working directory's name for each node's slurmstepd to change to as
+            // root; PRISM's opener changes there through the descriptor it holds (TorchRunLauncher)
             command.addAll(List.of("srun", "--nodes=" + nodes, "--ntasks=" + nodes, "--ntasks-per-node=1",
-                    "--kill-on-bad-exit=1", "--job-name=prism-torchrun"));
+                    "--kill-on-bad-exit=1", "--job-name=prism-torchrun", "--chdir=/"));
             command.addAll(srunOptions);
         }
         // the agent and every worker run isolated (-I): torchrun would start the workers as plain 'python -u', so it is

@@ -29,8 +29,8 @@ class TorchRunTest {
     void severalNodes_startOneAgentPerNodeWithSrun_meetingOnTheFirstNode() {
         List<String> command = TorchRun.builder().python(Path.of("python3")).nodes(2).srunOptions("--partition=gpu").build()
                 .command(SCRIPT, List.of(), 8, Map.of("SLURM_JOB_NODELIST", "gpu[007-008]", "SLURM_JOB_ID", "4242"));
-        assertThat(command.subList(0, 7)).containsExactly("srun", "--nodes=2", "--ntasks=2", "--ntasks-per-node=1",
-                "--kill-on-bad-exit=1", "--job-name=prism-torchrun", "--partition=gpu");
+        assertThat(command.subList(0, 8)).containsExactly("srun", "--nodes=2", "--ntasks=2", "--ntasks-per-node=1",
+                "--kill-on-bad-exit=1", "--job-name=prism-torchrun", "--chdir=/", "--partition=gpu");
         assertThat(command).containsSequence("--nnodes", "2", "--nproc-per-node", "8");
         String endpoint = command.get(command.indexOf("--rdzv-endpoint") + 1);
         assertThat(endpoint).matches("gpu007:\\d{5}");

@@ -13,7 +13,6 @@ import dev.prism.spi.SyscallTrace;
 import dev.prism.torch.TorchBenchmark;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,6 +33,8 @@ import java.util.regex.Pattern;
  */
 final class TorchAttribution implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The most a rank's document may hold (as the launcher reads it) */
+    private static final long MAX_DOCUMENT = 512L << 20;
     private static final Pattern MARKER = Pattern.compile(".*/rank-(\\d+)\\.traced$");
 
     private final RunPlan plan;
@@ -119,14 +120,14 @@ final class TorchAttribution implements AutoCloseable {
      * Stops the trace and adds each rank's calls to its result: {@code syscall:<call>} measurements, the calls not on
      * files as a counter, the slowest in a note, the ones past the stall threshold as stalls.
      */
-    List<RankResult> attribute(List<RankResult> ranks, Path documents) {
+    List<RankResult> attribute(List<RankResult> ranks, dev.prism.spi.HeldDirectory documents) {
         SyscallTrace.Result seen = trace.stop();
         List<RankResult> attributed = new ArrayList<>();
         for (RankResult r : ranks) {
             JsonNode doc;
-            try {
-                doc = MAPPER.readTree(documents.resolve("rank-" + r.rank() + ".json").toFile());
-            } catch (IOException e) {
+            try (java.io.InputStream in = documents.openInput("rank-" + r.rank() + ".json", MAX_DOCUMENT, "torch rank document")) {
+                doc = MAPPER.readTree(in);
+            } catch (IOException | IllegalArgumentException e) {
                 attributed.add(r);   // a rank that wrote no document has nothing to attribute
                 continue;
             }
