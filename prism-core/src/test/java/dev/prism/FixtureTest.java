@@ -71,6 +71,51 @@ class FixtureTest {
         assertThat(dir.resolve("prism-fixtures")).doesNotExist();
     }
 
+    /**
+     * Issue 55, item 2, for fixtures: another user who may write the target renames the run directory while a fixture
+     * is being built and puts a link in its place to a directory of their own, laid out as a run directory is. The
+     * fixture is made, built, stamped and later found through the run directory the rank holds: nothing lands in the
+     * linked directory, and the build's files are in the run's own directory, under its new name.
+     */
+    @Test
+    void aRunDirectoryRenamedAndLinkedAwayDuringAFixturesBuild_getsNothingMadeWhereTheLinkPoints() throws Exception {
+        Path target = Files.createDirectory(dir.resolve("target"));
+        // the neighbour's directory, laid out as the run directory is, down to the fixture the build writes into
+        Path victim = Files.createDirectories(dir.resolve("victim").resolve("fixtures-0"));
+        Path victimTree = Files.createDirectory(victim.resolve("tree"));
+        Path moved = target.resolve("moved-away");
+        List<String> built = new CopyOnWriteArrayList<>();
+        Benchmark reader = Benchmark.builder("reader").workload(() -> new Workload() {
+            @Override
+            public void setup(WorkloadContext ctx) throws Exception {
+                ctx.fixture("tree", made -> {
+                    Path run = ctx.workDirectory().getParent();
+                    Files.move(run, moved);
+                    Files.createSymbolicLink(run, victim.getParent());
+                    Files.writeString(made.resolve("made"), "by the build");
+                    built.add(made.toString());
+                });
+            }
+
+            @Override
+            public void run(WorkloadContext ctx) {
+                ctx.measure("nothing", () -> { });
+            }
+        }).build();
+
+        ScenarioResult result = Scenario.builder().target(target).runId("swapped").benchmark(reader).tasks(1)
+                .warmups(0).repetitions(1).build().execute();
+
+        assertThat(built).hasSize(1);
+        assertThat(victimTree).as("the fixture in the directory the link points to").isEmptyDirectory();
+        try (var left = Files.list(victim)) {
+            assertThat(left).as("the directory the link points to").containsExactly(victimTree);
+        }
+        assertThat(moved.resolve("fixtures-0").resolve("tree").resolve("made")).hasContent("by the build");
+        assertThat(moved.resolve("fixtures-0").resolve(".tree.made")).as("the build's stamp").exists();
+        assertThat(result.cleanup()).as("clean-up").contains("no longer the directory");
+    }
+
     private static int buildIndex(List<String> builds, String rank, String world) {
         for (int i = 0; i < builds.size(); i++) {
             if (builds.get(i).startsWith("rank " + rank + " of " + world + " ")) {

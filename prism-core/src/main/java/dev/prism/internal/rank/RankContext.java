@@ -139,18 +139,13 @@ final class RankContext implements WorkloadContext {
                 || !java.nio.file.Files.exists(runDirectory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (dev.prism.spi.HeldDirectory target = dev.prism.spi.HeldDirectory.open(runDirectory.getParent())) {
-            heldRun = target.openDirectory(runDirectory.getFileName().toString());
+        try {
+            heldRun = dev.prism.spi.HeldDirectory.openOwned(runDirectory);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new PrismException("run directory " + runDirectory + " is " + e.getReason() + "; nothing is written there");
         } catch (java.io.IOException e) {
             throw new PrismException("run directory " + runDirectory + " cannot be opened as the directory this run made"
                     + " (a link put in its place is never followed): " + Errno.describe(e));
-        }
-        int owner = heldRun.ownerUid();
-        int self = (Integer) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        if (owner != self) {
-            releaseDirectories();
-            throw new PrismException("run directory " + runDirectory + " belongs to uid " + owner + ", not to this run's"
-                    + " user (uid " + self + "): another directory was put in its place; nothing is written there");
         }
         heldWork = heldRun.makeOrKeepDirectory(workDirectory.getFileName().toString(), 0755);
         heldShared = heldRun.makeOrKeepDirectory(sharedDirectory.getFileName().toString(), 0755);
@@ -206,8 +201,17 @@ final class RankContext implements WorkloadContext {
         return keep(parent, name, build);
     }
 
+    /**
+     * Makes or reuses the fixture {@code name} in {@code parent} (a directory of the run directory), reaching it through
+     * the run directory this rank holds ({@code /proc/<pid>/fd/N/…}, which {@code build} is given too, for itself and
+     * the programs it starts), so a run directory renamed meanwhile gets nothing made, read or removed elsewhere.
+     *
+     * @return the fixture by its name, as {@link #workDirectory()} is given: PRISM's own workloads reach what lies
+     *         beneath the run directory's name through the held descriptor
+     */
     private Path keep(Path parent, String name, dev.prism.Fixture build) throws Exception {
-        if (!dev.prism.internal.files.Fixtures.ensure(parent, name, fixtureConfiguration, build)) {
+        Path through = heldRun == null ? parent : heldRun.childPath().resolve(parent.getFileName().toString());
+        if (!dev.prism.internal.files.Fixtures.ensure(through, name, fixtureConfiguration, build)) {
             addCounter(FIXTURES_REUSED, 1);
         }
         return parent.resolve(name);
