@@ -141,6 +141,71 @@ class RunDirectorySwapTest {
     }
 
     /**
+     * env_create between two environments: a wrapper (given as {@code python=}) holds the second environment's
+     * {@code python -m venv} until the neighbour has swapped the run directory for a link, then runs the real Python.
+     * On the old code the second environment was made, and its packages installed, through the link.
+     */
+    @Test
+    void envCreate_runDirectoryRenamedAndLinkedAwayBetweenEnvironments_noEnvironmentLandsInTheLinkedDirectory(
+            @TempDir Path scratch) throws Exception {
+        Path target = Files.createDirectory(scratch.resolve("target"));
+        Path victim = Files.createDirectory(scratch.resolve("victim"));
+        Path victimRank = Files.createDirectory(victim.resolve("rank-0"));
+        Files.createDirectories(victim.resolve("shared").resolve("wheels"));
+        Path moved = scratch.resolve("target").resolve("moved-away");
+        Path waiting = scratch.resolve("second-environment-waiting");
+        Path gate = scratch.resolve("second-environment-may-go");
+        Path python = scratch.resolve("python3");
+        Files.writeString(python, "#!/bin/sh\n"
+                + "case \"$*\" in *' venv '*env-1) : > '" + waiting + "'; while [ ! -e '" + gate + "' ]; do sleep 0.01; done ;; esac\n"
+                + "exec /usr/bin/python3 \"$@\"\n");
+        Files.setPosixFilePermissions(python, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        AtomicReference<Object> swap = new AtomicReference<>();
+        Thread neighbour = new Thread(() -> {
+            try {
+                dev.prism.testing.Await.until("the second environment waits at the gate", () -> Files.exists(waiting));
+                Path runDirectory;
+                try (Stream<Path> runs = Files.list(target)) {
+                    runDirectory = runs.filter(p -> p.getFileName().toString().startsWith("prism-")).findFirst()
+                            .orElseThrow();
+                }
+                Files.move(runDirectory, moved);
+                Files.createSymbolicLink(runDirectory, victim);
+                swap.set(runDirectory);
+            } catch (Throwable t) {
+                swap.set(t);
+            } finally {
+                try {
+                    Files.createFile(gate);
+                } catch (IOException e) {
+                    swap.compareAndSet(null, e);
+                }
+            }
+        }, "neighbour");
+        neighbour.setDaemon(true);
+        neighbour.start();
+
+        ScenarioResult result = Scenario.builder().target(target)
+                .benchmark(dev.prism.posix.workflows.DevWorkflows.envCreate()
+                        .with(dev.prism.posix.workflows.DevWorkflows.TOOL, dev.prism.posix.workflows.DevWorkflows.EnvTool.VENV)
+                        .with(dev.prism.posix.workflows.DevWorkflows.PYTHON, python.toString())
+                        .with(dev.prism.posix.workflows.DevWorkflows.PACKAGES, 2)
+                        .with(dev.prism.posix.workflows.DevWorkflows.MODULES, 3)
+                        .with(dev.prism.posix.workflows.DevWorkflows.ENVIRONMENTS, 2))
+                .tasks(1).repetitions(1).build().execute();
+        neighbour.join();
+        assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
+        try (Stream<Path> inVictim = Files.list(victimRank)) {
+            assertThat(inVictim).as("made in the directory the link points to").isEmpty();
+        }
+        RunResult run = result.runs().get(0);
+        assertThat(run.passed()).as("env_create passed: %s", run.failure()).isTrue();
+        assertThat(run.measurement("install").count()).isEqualTo(2);
+        assertThat(moved.resolve("rank-0").resolve("env-1").resolve("pyvenv.cfg")).as("the second environment, in the"
+                + " run's own directory, renamed").isRegularFile();
+    }
+
+    /**
      * Waits until the run directory's {@code rank-0} holds the timed phase's {@code file-1000.dat} (the rehearsal's
      * scratch files came and went before it; a swap then would only fail the repetition), then renames the run
      * directory to {@code moved} and puts a link to {@code victim} in its place.

@@ -3,6 +3,7 @@ package dev.prism.posix.workflows.internal;
 import dev.prism.PrismException;
 import dev.prism.Workload;
 import dev.prism.WorkloadContext;
+import dev.prism.posix.internal.ChildPaths;
 import dev.prism.posix.internal.Programs;
 import dev.prism.posix.internal.TracedPrograms;
 
@@ -16,7 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-/** env_create and env_activate: a Python environment made and used the way researchers do. */
+/**
+ * env_create and env_activate: a Python environment made and used the way researchers do. Every path the tools are
+ * given reaches the run directory through the descriptor the rank holds ({@link ChildPaths}: {@code /proc/<pid>/fd/N/…}),
+ * and an environment records that path in its scripts and configuration: valid for the repetition, which is the
+ * environment's whole life, and nothing is made, installed or activated elsewhere when the run directory is renamed.
+ */
 public final class EnvWorkloads {
     private static final Duration LIMIT = Duration.ofHours(1);
 
@@ -95,7 +101,7 @@ public final class EnvWorkloads {
 
     /** Rank 0 stages the wheels in setup; everyone meets before using them. */
     static List<String> stageWheels(WorkloadContext ctx, int packages, int modules) throws IOException {
-        Path wheels = ctx.sharedDirectory().resolve("wheels");
+        Path wheels = ChildPaths.of(ctx, ctx.sharedDirectory().resolve("wheels"));
         List<String> names = new ArrayList<>();
         for (int p = 0; p < packages; p++) {
             names.add("prism_pkg_" + p);
@@ -130,18 +136,19 @@ public final class EnvWorkloads {
 
         @Override
         public void setup(WorkloadContext ctx) throws IOException {
-            tool = new Tool(ctx, toolName, python, uv, ctx.sharedDirectory().resolve("uv-cache"));
+            tool = new Tool(ctx, toolName, python, uv, ChildPaths.of(ctx, ctx.sharedDirectory().resolve("uv-cache")));
             names = stageWheels(ctx, packages, modules);
             programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
 
         @Override
         public void run(WorkloadContext ctx) {
-            Path wheels = ctx.sharedDirectory().resolve("wheels");
+            Path wheels = ChildPaths.of(ctx, ctx.sharedDirectory().resolve("wheels"));
             for (int i = 0; i < environments; i++) {
-                Path environment = ctx.workDirectory().resolve("env-" + i);
-                ctx.measure("create", environment, () -> tool.create(programs, environment));
-                ctx.measure("install", environment, () -> tool.install(programs, environment, wheels, names));
+                Path named = ctx.workDirectory().resolve("env-" + i);
+                Path environment = ChildPaths.of(ctx, named);
+                ctx.measure("create", named, () -> tool.create(programs, environment));
+                ctx.measure("install", named, () -> tool.install(programs, environment, wheels, names));
             }
         }
 
@@ -152,8 +159,8 @@ public final class EnvWorkloads {
 
         @Override
         public void validate(WorkloadContext ctx) {
-            Path environment = ctx.workDirectory().resolve("env-0");
-            Programs.check(List.of(environment.resolve("bin/python").toString(), "-c",
+            Path environment = ChildPaths.of(ctx, ctx.workDirectory().resolve("env-0"));
+            Programs.check(List.of(environment.resolve("bin/python").toString(), "-I", "-c",
                     "import " + String.join(", ", names)), null, Map.of(), LIMIT);
         }
     }
@@ -164,6 +171,8 @@ public final class EnvWorkloads {
         private final String python;
         private final String uv;
         private final int activations;
+        /** The environment by its name, for what the results say, and as its tools reach it */
+        private Path named;
         private Path environment;
         private TracedPrograms programs;
 
@@ -176,13 +185,14 @@ public final class EnvWorkloads {
 
         @Override
         public void setup(WorkloadContext ctx) throws IOException {
-            Tool tool = new Tool(ctx, toolName, python, uv, ctx.sharedDirectory().resolve("uv-cache"));
+            Tool tool = new Tool(ctx, toolName, python, uv, ChildPaths.of(ctx, ctx.sharedDirectory().resolve("uv-cache")));
             List<String> names = stageWheels(ctx, 3, 20);
-            environment = ctx.workDirectory().resolve("env");
+            named = ctx.workDirectory().resolve("env");
+            environment = ChildPaths.of(ctx, named);
             tool.create(environment);
-            tool.install(environment, ctx.sharedDirectory().resolve("wheels"), names);
+            tool.install(environment, ChildPaths.of(ctx, ctx.sharedDirectory().resolve("wheels")), names);
             if (!Files.isRegularFile(environment.resolve("bin/activate"))) {
-                throw new PrismException(environment + " has no bin/activate");
+                throw new PrismException(named + " has no bin/activate");
             }
             programs = TracedPrograms.begin(ctx); // before the clock: a kernel trace takes seconds to attach
         }
@@ -191,7 +201,7 @@ public final class EnvWorkloads {
         public void run(WorkloadContext ctx) {
             String script = ". " + environment.resolve("bin/activate") + " && python -c 'import prism_pkg_0, prism_pkg_1'";
             for (int i = 0; i < activations; i++) {
-                ctx.measure("activate", environment,
+                ctx.measure("activate", named,
                         () -> programs.check(List.of("/bin/sh", "-c", script), null, Map.of(), LIMIT));
             }
         }
