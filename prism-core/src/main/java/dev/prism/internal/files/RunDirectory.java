@@ -156,14 +156,33 @@ public final class RunDirectory {
      * @throws IOException when a directory the ranks need cannot be made
      */
     public static String prepare(Path runDirectory, int tasks, boolean keepFixtures) throws IOException {
+        return prepare(runDirectory, null, tasks, keepFixtures);
+    }
+
+    /**
+     * As {@link #prepare(Path, int, boolean)}, for the run directory whose {@link #identity} is {@code identity} (null:
+     * none that lasts): it is opened once, checked on its descriptor to be that directory, and the directories are made
+     * through that descriptor; the emptying enters only that directory. Another directory put in its place (one of
+     * root's, which another user who may write the target can move there) is neither emptied nor written to.
+     *
+     * @throws PrismException naming the run directory when another directory is in its place
+     */
+    public static String prepare(Path runDirectory, Object identity, int tasks, boolean keepFixtures) throws IOException {
         requireRealDirectory(runDirectory);
-        Removal removal = new Removal(runDirectory);
-        removal.contentsOf(runDirectory, keepFixtures ? Fixtures.PREFIX : null);
-        Directories.makeOrKeep(runDirectory.resolve("shared"));
-        for (int rank = 0; rank < tasks; rank++) {
-            Directories.makeOrKeep(rankDirectory(runDirectory, rank));
+        try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openOwned(runDirectory)) {
+            if (identity != null && !identity.equals(held.attributes().fileKey())) {
+                throw new PrismException("run directory " + runDirectory + " is no longer the directory this run made: it"
+                        + " is now another directory, put there by someone who may write the target; nothing more is"
+                        + " written there or removed from it");
+            }
+            Removal removal = new Removal(runDirectory);
+            removal.contentsOf(runDirectory, keepFixtures ? Fixtures.PREFIX : null, identity);
+            held.makeOrKeepDirectory("shared", 0755).close();
+            for (int rank = 0; rank < tasks; rank++) {
+                held.makeOrKeepDirectory(rankDirectory(runDirectory, rank).getFileName().toString(), 0755).close();
+            }
+            return removal.complete() ? null : removal.summary();
         }
-        return removal.complete() ? null : removal.summary();
     }
 
     /** @return where {@code rank} rehearses in {@code runDirectory}: {@code rehearsal-<r>}, beside its own directory */
@@ -374,11 +393,14 @@ public final class RunDirectory {
         }
 
         private void contentsOf(Path directory) {
-            contentsOf(directory, null);
+            contentsOf(directory, null, null);
         }
 
-        /** Removes what {@code directory} holds but its entries whose names begin with {@code kept} (none when null). */
-        private void contentsOf(Path directory, String kept) {
+        /**
+         * Removes what {@code directory} holds but its entries whose names begin with {@code kept} (none when null),
+         * entering it only when it is the directory whose identity is {@code expected} (any, when null).
+         */
+        private void contentsOf(Path directory, String kept, Object expected) {
             Path absolute = directory.toAbsolutePath().normalize();
             try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(absolute.getParent())) {
                 if (!(parentStream instanceof SecureDirectoryStream<Path> parent)) {
@@ -391,6 +413,10 @@ public final class RunDirectory {
                 }
                 if (!seen.isDirectory()) {
                     failed("openat", absolute, "not a directory (replaced by a link or a file); refusing to clean it");
+                    return;
+                }
+                if (expected != null && !expected.equals(seen.fileKey())) {
+                    failed("fstatat", absolute, "another directory than the one this run made; not entered");
                     return;
                 }
                 try (SecureDirectoryStream<Path> self = open(parent, absolute.getFileName(), absolute, seen)) {

@@ -425,7 +425,8 @@ public final class ScenarioRunner {
         try {
             left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(), () -> {
                 RunDirectory.requireSame(runDirectory, runDirectoryIdentity);
-                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, tasks, keepFixtures));
+                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, runDirectoryIdentity, tasks,
+                        keepFixtures));
             }, null).orElse(null);
             if (left != null && betweenRepetitions == null) {
                 betweenRepetitions = "emptying it between repetitions: " + left;

@@ -1,0 +1,39 @@
+package dev.prism.internal.files;
+
+import dev.prism.PrismException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Emptying the run directory between repetitions enters only the directory this run made. Another user who may write
+ * the target can move any entry of it — another directory of root's, such as a dataset root made there — into the
+ * run directory's place after the check by name: it must be neither emptied nor written to.
+ */
+class RunDirectoryPrepareTest {
+    @Test
+    void anotherDirectoryOfOursInTheRunDirectorysPlace_isNeitherEmptiedNorWrittenTo(@TempDir Path target) throws Exception {
+        Path runDirectory = RunDirectory.create(target, "prepare");
+        Object identity = RunDirectory.identity(runDirectory);
+        assertThat(RunDirectory.prepare(runDirectory, identity, 2, false)).as("what could not be removed").isNull();
+        assertThat(runDirectory.resolve("rank-1")).isDirectory();
+
+        // a directory of this user's elsewhere in the target, holding what must survive, moved into the run's place
+        Path other = Files.createDirectory(target.resolve("dataset"));
+        Files.writeString(other.resolve("sample-0.bin"), "keep me");
+        Files.move(runDirectory, target.resolve("moved-aside"));
+        Files.move(other, runDirectory);
+
+        assertThatThrownBy(() -> RunDirectory.prepare(runDirectory, identity, 2, false)).isInstanceOf(PrismException.class)
+                .hasMessageContaining("run directory " + runDirectory + " is no longer the directory this run made");
+        assertThat(runDirectory.resolve("sample-0.bin")).hasContent("keep me");
+        try (var entries = Files.list(runDirectory)) {
+            assertThat(entries).as("nothing made there").containsExactly(runDirectory.resolve("sample-0.bin"));
+        }
+    }
+}
