@@ -92,30 +92,7 @@ class RunDirectorySwapTest {
                 + "case \"$*\" in *clone-1) : > '" + waiting + "'; while [ ! -e '" + gate + "' ]; do sleep 0.01; done ;; esac\n"
                 + "exec /usr/bin/git \"$@\"\n");
         Files.setPosixFilePermissions(git, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        AtomicReference<Object> swap = new AtomicReference<>();
-        Thread neighbour = new Thread(() -> {
-            try {
-                dev.prism.testing.Await.until("the second clone waits at the gate", () -> Files.exists(waiting));
-                Path runDirectory;
-                try (Stream<Path> runs = Files.list(target)) {
-                    runDirectory = runs.filter(p -> p.getFileName().toString().startsWith("prism-")).findFirst()
-                            .orElseThrow();
-                }
-                Files.move(runDirectory, moved);
-                Files.createSymbolicLink(runDirectory, victim);
-                swap.set(runDirectory);
-            } catch (Throwable t) {
-                swap.set(t);
-            } finally {
-                try {
-                    Files.createFile(gate);
-                } catch (IOException e) {
-                    swap.compareAndSet(null, e);
-                }
-            }
-        }, "neighbour");
-        neighbour.setDaemon(true);
-        neighbour.start();
+        dev.prism.testing.GatedSwap neighbour = dev.prism.testing.GatedSwap.start(target, moved, victim, waiting, gate);
 
         ScenarioResult result = Scenario.builder().target(target)
                 .benchmark(dev.prism.posix.workflows.DevWorkflows.gitClone()
@@ -124,8 +101,7 @@ class RunDirectorySwapTest {
                         .with(dev.prism.posix.workflows.DevWorkflows.COMMITS, 2)
                         .with(dev.prism.posix.workflows.DevWorkflows.CLONES, clones))
                 .tasks(1).repetitions(1).build().execute();
-        neighbour.join();
-        assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
+        neighbour.swapped();
         try (Stream<Path> inVictim = Files.list(victimRank)) {
             assertThat(inVictim).as("cloned into the directory the link points to").isEmpty();
         }
@@ -160,30 +136,7 @@ class RunDirectorySwapTest {
                 + "case \"$*\" in *' venv '*env-1) : > '" + waiting + "'; while [ ! -e '" + gate + "' ]; do sleep 0.01; done ;; esac\n"
                 + "exec /usr/bin/python3 \"$@\"\n");
         Files.setPosixFilePermissions(python, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-        AtomicReference<Object> swap = new AtomicReference<>();
-        Thread neighbour = new Thread(() -> {
-            try {
-                dev.prism.testing.Await.until("the second environment waits at the gate", () -> Files.exists(waiting));
-                Path runDirectory;
-                try (Stream<Path> runs = Files.list(target)) {
-                    runDirectory = runs.filter(p -> p.getFileName().toString().startsWith("prism-")).findFirst()
-                            .orElseThrow();
-                }
-                Files.move(runDirectory, moved);
-                Files.createSymbolicLink(runDirectory, victim);
-                swap.set(runDirectory);
-            } catch (Throwable t) {
-                swap.set(t);
-            } finally {
-                try {
-                    Files.createFile(gate);
-                } catch (IOException e) {
-                    swap.compareAndSet(null, e);
-                }
-            }
-        }, "neighbour");
-        neighbour.setDaemon(true);
-        neighbour.start();
+        dev.prism.testing.GatedSwap neighbour = dev.prism.testing.GatedSwap.start(target, moved, victim, waiting, gate);
 
         ScenarioResult result = Scenario.builder().target(target)
                 .benchmark(dev.prism.posix.workflows.DevWorkflows.envCreate()
@@ -193,8 +146,7 @@ class RunDirectorySwapTest {
                         .with(dev.prism.posix.workflows.DevWorkflows.MODULES, 3)
                         .with(dev.prism.posix.workflows.DevWorkflows.ENVIRONMENTS, 2))
                 .tasks(1).repetitions(1).build().execute();
-        neighbour.join();
-        assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
+        neighbour.swapped();
         try (Stream<Path> inVictim = Files.list(victimRank)) {
             assertThat(inVictim).as("made in the directory the link points to").isEmpty();
         }

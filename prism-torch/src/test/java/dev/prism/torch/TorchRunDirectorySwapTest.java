@@ -4,7 +4,6 @@ import dev.prism.RankResult;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.ScenarioResult;
-import dev.prism.testing.Await;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,30 +64,8 @@ class TorchRunDirectorySwapTest {
                 + " while [ ! -e '" + gate + "' ]; do sleep 0.01; done; fi\n"
                 + "exec '" + TorchRun.defaultPython() + "' \"$@\"\n");
         Files.setPosixFilePermissions(python, PosixFilePermissions.fromString("rwx------"));
-        AtomicReference<Object> swap = new AtomicReference<>();
-        Thread neighbour = new Thread(() -> {
-            try {
-                Await.until("a worker waits at the gate", Duration.ofMinutes(3), () -> Files.exists(waiting));
-                Path runDirectory;
-                try (Stream<Path> runs = Files.list(target)) {
-                    runDirectory = runs.filter(p -> p.getFileName().toString().startsWith("prism-")).findFirst()
-                            .orElseThrow();
-                }
-                Files.move(runDirectory, moved);
-                Files.createSymbolicLink(runDirectory, victim);
-                swap.set(runDirectory);
-            } catch (Throwable t) {
-                swap.set(t);
-            } finally {
-                try {
-                    Files.createFile(gate);
-                } catch (IOException e) {
-                    swap.compareAndSet(null, e);
-                }
-            }
-        }, "neighbour");
-        neighbour.setDaemon(true);
-        neighbour.start();
+        dev.prism.testing.GatedSwap neighbour = dev.prism.testing.GatedSwap.start(target, moved, victim, waiting, gate,
+                Duration.ofMinutes(3));
 
         TorchRun.Builder torchRun = TorchRun.builder().python(python).timeout(Duration.ofMinutes(4));
         if (nodes > 1) {
@@ -104,9 +80,7 @@ class TorchRunDirectorySwapTest {
         TorchBenchmark save = TorchBenchmarks.ddpSave().parameters(2_000_000).torchRun(torchRun.build());
         ScenarioResult result = Scenario.builder().target(target).benchmark(save).tasks(2).repetitions(1)
                 .timeout(Duration.ofMinutes(5)).build().execute();
-        neighbour.join();
-
-        assertThat(swap.get()).as("the neighbour's swap").isInstanceOf(Path.class);
+        neighbour.swapped();
         assertThat(tree(victim)).as("what is in the directory the link points to").isEqualTo(victimBefore);
         RunResult run = result.runs().get(0);
         assertThat(run.passed()).as("ddp_save passed: %s", run.failure()).isTrue();
