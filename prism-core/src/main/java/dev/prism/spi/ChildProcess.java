@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
  * with an allowlisted environment ({@link TrustedPrograms}), never past a timeout, keeping only the end
  * of what it prints (so a chatty program cannot fill memory), and never leaving a process behind. At the timeout the
  * program is sent SIGTERM and given {@link Builder#terminateGrace} to stop its own children (torchrun stops its
- * workers), then it and everything it started are killed; a grace of zero kills at once. When the calling thread is
+ * workers), then it and everything it started are killed; a grace of zero kills at once. A program that ends within
+ * its grace but leaves a child of its own running has that child killed too. When the calling thread is
  * interrupted, the whole process tree is killed, waited for (up to 5 s), and the interrupt is kept.
  *
  * <pre>{@code
@@ -110,17 +111,28 @@ public final class ChildProcess {
                 System.nanoTime() - start);
     }
 
-    /** SIGTERM and the grace first (where there is one), then SIGKILL to the program and all it started. */
+    /**
+     * SIGTERM and the grace first (where there is one), then SIGKILL to the program and all it started. What it had
+     * started when it was told to stop is killed too when it ended within its grace and left them running: a torch
+     * worker that outlived torchrun would go on reaching the paths it was given, {@code /proc/<pid>/fd/N} of a
+     * descriptor PRISM then closes and may open again for another directory.
+     */
     private void stop(Process p) throws InterruptedException {
+        List<ProcessHandle> started = new ArrayList<>(p.descendants().toList());
         if (!terminateGrace.isZero()) {
             p.destroy();
             if (p.waitFor(terminateGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+                List<ProcessHandle> left = started.stream().filter(ProcessHandle::isAlive).toList();
+                left.forEach(ProcessHandle::destroyForcibly);
+                awaitExit(left);
                 return;
             }
         }
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        started.addAll(p.descendants().toList());
+        started.forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
         p.waitFor(5, TimeUnit.SECONDS);
+        awaitExit(started);
     }
 
     /** Waits up to 5 s for killed processes to be gone, so that none outlives the run; the interrupt is the caller's. */
