@@ -142,6 +142,49 @@ public final class HeldDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * The file in a run directory that names its run (the run id and a newline, mode 0600): written when the run
+     * directory is made, kept between repetitions, read by every rank and launcher that holds the run directory.
+     */
+    public static final String RUN_MARK = ".prism-run";
+
+    /**
+     * Opens {@code runDirectory} as {@link #openOwned} does and checks that it is run {@code runId}'s: its
+     * {@link #RUN_MARK}, read through the descriptor, names that run. Another directory of this user put in its place by
+     * someone who may write above it (another run's directory, a dataset's) is refused; so is one with no mark.
+     *
+     * @throws java.nio.file.AccessDeniedException naming the directory when it is not that run's, or another user's
+     */
+    public static HeldDirectory openRun(Path runDirectory, String runId) throws IOException {
+        HeldDirectory held = openOwned(runDirectory);
+        try {
+            String named = held.runMark();
+            if (!runId.equals(named)) {
+                throw new java.nio.file.AccessDeniedException(held.path().toString(), null, (named == null
+                        ? "holds no mark of a PRISM run" : "is the directory of another run") + ", not of run " + runId
+                        + ": another directory was put in its place");
+            }
+            return held;
+        } catch (IOException | RuntimeException e) {
+            held.close();
+            throw e;
+        }
+    }
+
+    /** @return the run this directory's {@link #RUN_MARK} names, or null when it has none (or not a small file) */
+    public String runMark() throws IOException {
+        try (InputStream in = openInput(RUN_MARK, 4096, "run mark")) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Marks this directory as run {@code runId}'s ({@link #RUN_MARK}), replacing the mark atomically. */
+    public void markRun(String runId) throws IOException {
+        writeAtomically(RUN_MARK, (runId + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), 0600);
+    }
+
     /** @return the path this directory was opened by, for messages only: nothing is reached by it */
     public Path path() {
         return path;

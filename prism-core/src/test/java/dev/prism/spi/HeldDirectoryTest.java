@@ -70,6 +70,28 @@ class HeldDirectoryTest {
                 .hasMessageContaining(foreign.toString()).hasMessageContaining("owned by uid 65534");
     }
 
+    /** openRun: the run directory must hold the mark of the run asked for; another of this user's directories is not it */
+    @Test
+    void openRun_takesOnlyTheDirectoryMarkedAsThatRuns(@TempDir Path dir) throws Exception {
+        Path run = Files.createDirectory(dir.resolve("prism-r1"));
+        assertThatThrownBy(() -> HeldDirectory.openRun(run, "r1")).isInstanceOf(java.nio.file.AccessDeniedException.class)
+                .hasMessageContaining(run.toString()).hasMessageContaining("holds no mark of a PRISM run");
+        try (HeldDirectory held = HeldDirectory.openOwned(run)) {
+            held.markRun("r1");
+        }
+        assertThat(run.resolve(HeldDirectory.RUN_MARK)).hasContent("r1\n");
+        try (HeldDirectory held = HeldDirectory.openRun(run, "r1")) {
+            assertThat(held.runMark()).isEqualTo("r1");
+        }
+        assertThatThrownBy(() -> HeldDirectory.openRun(run, "r2")).isInstanceOf(java.nio.file.AccessDeniedException.class)
+                .hasMessageContaining("is the directory of another run, not of run r2");
+        // a link as the mark is not read through
+        Files.delete(run.resolve(HeldDirectory.RUN_MARK));
+        Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "r1\n");
+        Files.createSymbolicLink(run.resolve(HeldDirectory.RUN_MARK), elsewhere);
+        assertThatThrownBy(() -> HeldDirectory.openRun(run, "r1")).hasMessageContaining("holds no mark of a PRISM run");
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void aLinkOnTheWayDown_isRefusedNotFollowed(boolean openat2, @TempDir Path dir) throws IOException {

@@ -81,6 +81,14 @@ public final class RunDirectory {
             throw new TargetException("target " + absolute + " is not writable by user " + System.getProperty("user.name")
                     + ": cannot create " + runDirectory + ": " + describe(e), e);
         }
+        // the mark every rank checks before it works there: another directory of ours put in its place has none
+        try (dev.prism.spi.HeldDirectory made = dev.prism.spi.HeldDirectory.openOwned(runDirectory)) {
+            made.markRun(runId);
+        } catch (IOException e) {
+            removeIfEmpty(runDirectory);
+            throw new TargetException("cannot mark the run directory " + runDirectory + " as run " + runId + "'s: "
+                    + describe(e), e);
+        }
         return runDirectory;
     }
 
@@ -176,7 +184,8 @@ public final class RunDirectory {
                         + " written there or removed from it");
             }
             Removal removal = new Removal(runDirectory);
-            removal.contentsOf(runDirectory, keepFixtures ? Fixtures.PREFIX : null, identity);
+            removal.contentsOf(runDirectory, name -> name.equals(dev.prism.spi.HeldDirectory.RUN_MARK)
+                    || keepFixtures && name.startsWith(Fixtures.PREFIX), identity);
             held.makeOrKeepDirectory("shared", 0755).close();
             for (int rank = 0; rank < tasks; rank++) {
                 held.makeOrKeepDirectory(rankDirectory(runDirectory, rank).getFileName().toString(), 0755).close();
@@ -281,6 +290,18 @@ public final class RunDirectory {
      */
     public static void removeIfEmpty(Path directory) {
         try {
+            // a run directory's mark alone does not keep it (never a link: unlinkat relative to the directory)
+            try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openOwned(directory)) {
+                if (held.exists(dev.prism.spi.HeldDirectory.RUN_MARK)) {
+                    try (java.util.stream.Stream<Path> entries = Files.list(held.procPath())) {
+                        if (entries.count() == 1) {
+                            held.deleteFile(dev.prism.spi.HeldDirectory.RUN_MARK);
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // gone, not a directory of ours, or not removable: rmdir below says nothing either
+            }
             Files.deleteIfExists(directory);
         } catch (IOException e) {
             // not empty (another rank, or rank 0, still works in it) or not ours to remove: left as it is
@@ -397,10 +418,10 @@ public final class RunDirectory {
         }
 
         /**
-         * Removes what {@code directory} holds but its entries whose names begin with {@code kept} (none when null),
+         * Removes what {@code directory} holds but its entries whose names {@code kept} accepts (none when null),
          * entering it only when it is the directory whose identity is {@code expected} (any, when null).
          */
-        private void contentsOf(Path directory, String kept, Object expected) {
+        private void contentsOf(Path directory, java.util.function.Predicate<String> kept, Object expected) {
             Path absolute = directory.toAbsolutePath().normalize();
             try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(absolute.getParent())) {
                 if (!(parentStream instanceof SecureDirectoryStream<Path> parent)) {
@@ -470,11 +491,11 @@ public final class RunDirectory {
             children(directory, path, null);
         }
 
-        private void children(SecureDirectoryStream<Path> directory, Path path, String kept) {
+        private void children(SecureDirectoryStream<Path> directory, Path path, java.util.function.Predicate<String> kept) {
             try {
                 for (Path child : directory) {
                     Path name = child.getFileName();
-                    if (kept != null && name.toString().startsWith(kept)) {
+                    if (kept != null && kept.test(name.toString())) {
                         continue;
                     }
                     entry(directory, name, path.resolve(name.toString()));

@@ -46,6 +46,18 @@ public final class NodeLocalRun {
             // another rank of this node may have made them first; each in turn, so that one which is not a directory
             // (a link) is refused, never followed
             Files.createDirectories(plan.runDirectory());
+            // this node's run directory is marked as this run's (as rank 0's is when it is made), by whichever of the
+            // node's ranks comes first: another run's directory in its place is refused, never used
+            try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openOwned(plan.runDirectory())) {
+                String named = held.runMark();
+                if (named == null) {
+                    held.markRun(plan.runId());
+                } else if (!named.equals(plan.runId())) {
+                    throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + ": the run directory "
+                            + plan.runDirectory() + " on the node-local target is another run's: refused, nothing is"
+                            + " written there");
+                }
+            }
             Files.createDirectories(plan.sharedDirectory());
             Path own = plan.rankDirectory(rank);
             if (Files.isDirectory(own, LinkOption.NOFOLLOW_LINKS)) {

@@ -127,7 +127,7 @@ final class RankContext implements WorkloadContext {
 
     /**
      * Opens the run directory once, by descriptor, without following a link ({@code O_NOFOLLOW} on its own name, below
-     * its target), checks that this user owns it, and opens this rank's directory and {@code shared} below it (made
+     * its target), checks that this user owns it and that its mark names this run, and opens this rank's directory and {@code shared} below it (made
      * when missing). Everything the benchmarks reach relative to these descriptors stays in the directory this run made
      * for the whole repetition, whatever another user renames. A run directory that is not there holds nothing (a
      * context a test made by hand); one replaced by a link, or owned by another user, fails the rank, naming it.
@@ -140,9 +140,10 @@ final class RankContext implements WorkloadContext {
             return;
         }
         try {
-            heldRun = dev.prism.spi.HeldDirectory.openOwned(runDirectory);
+            heldRun = runId == null ? dev.prism.spi.HeldDirectory.openOwned(runDirectory)
+                    : dev.prism.spi.HeldDirectory.openRun(runDirectory, runId);
         } catch (java.nio.file.AccessDeniedException e) {
-            throw new PrismException("run directory " + runDirectory + " is " + e.getReason() + "; nothing is written there");
+            throw new PrismException("run directory " + runDirectory + ": " + e.getReason() + "; nothing is written there");
         } catch (java.io.IOException e) {
             throw new PrismException("run directory " + runDirectory + " cannot be opened as the directory this run made"
                     + " (a link put in its place is never followed): " + Errno.describe(e));
@@ -174,6 +175,14 @@ final class RankContext implements WorkloadContext {
     @Override
     public dev.prism.spi.HeldDirectory heldSharedDirectory() {
         return heldShared;
+    }
+
+    /** The run whose mark the run directory must hold ({@link dev.prism.spi.HeldDirectory#openRun}); null: any of ours */
+    private String runId;
+
+    /** Sets the run this rank belongs to: the run directory it holds must be that run's. */
+    void runId(String runId) {
+        this.runId = runId;
     }
 
     /** What this rank's fixtures are made for: a stamp naming anything else is not reused */

@@ -53,6 +53,7 @@ public final class RankExecution {
         Benchmark benchmark = plan.benchmark();
         this.context = new RankContext(rank, plan.tasks(), plan.rankDirectory(rank), plan.sharedDirectory(),
                 plan.seed(), benchmark.parameters(), sync, plan.stallThreshold().toNanos(), monitor);
+        this.context.runId(plan.runId());
         this.context.continueOnError(plan.continueOnError());
         this.context.pacing(plan.pacing());
         this.context.fixtureConfiguration(benchmark.name() + " " + benchmark.parameters() + " tasks=" + plan.tasks()

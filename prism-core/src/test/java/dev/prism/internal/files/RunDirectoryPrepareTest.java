@@ -17,6 +17,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class RunDirectoryPrepareTest {
     @Test
+    void theRunDirectoryIsMarkedAsItsRuns_keepsTheMarkBetweenRepetitions_andGoesWhenEmptyButForIt(@TempDir Path target)
+            throws Exception {
+        Path runDirectory = RunDirectory.create(target, "marked");
+        Path mark = runDirectory.resolve(dev.prism.spi.HeldDirectory.RUN_MARK);
+        assertThat(mark).hasContent("marked\n");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(mark)))
+                .isEqualTo("rw-------");
+        Files.writeString(runDirectory.resolve("left-by-a-repetition"), "x");
+        assertThat(RunDirectory.prepare(runDirectory, RunDirectory.identity(runDirectory), 1, false)).isNull();
+        assertThat(mark).hasContent("marked\n");
+        assertThat(runDirectory.resolve("left-by-a-repetition")).doesNotExist();
+
+        Files.delete(runDirectory.resolve("rank-0"));
+        Files.delete(runDirectory.resolve("shared"));
+        RunDirectory.removeIfEmpty(runDirectory);
+        assertThat(runDirectory).doesNotExist();
+    }
+
+    @Test
     void anotherDirectoryOfOursInTheRunDirectorysPlace_isNeitherEmptiedNorWrittenTo(@TempDir Path target) throws Exception {
         Path runDirectory = RunDirectory.create(target, "prepare");
         Object identity = RunDirectory.identity(runDirectory);

@@ -62,7 +62,7 @@ public final class TorchRunLauncher implements Launcher {
 
         private HeldRun(RunPlan plan, String benchmark) throws IOException {
             try {
-                run = keep(dev.prism.spi.HeldDirectory.openOwned(plan.runDirectory()));
+                run = keep(dev.prism.spi.HeldDirectory.openRun(plan.runDirectory(), plan.runId()));
                 torch = keep(run.makeOrKeepDirectory(TORCH, 0755));
                 ranks = keep(torch.makeOrKeepDirectory(RANKS, 0755));
                 checkpoint = keep(keep(run.makeOrKeepDirectory("shared", 0755)).makeOrKeepDirectory(benchmark, 0755));
