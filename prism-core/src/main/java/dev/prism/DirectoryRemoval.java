@@ -35,6 +35,29 @@ public final class DirectoryRemoval {
         return new DirectoryRemoval(RunDirectory.remove(root));
     }
 
+    /**
+     * Removes run {@code runId}'s directory ({@code <target>/prism-<runId>}, as a killed run left it) only when it is
+     * that run's: this user's, no link, and holding the run's mark ({@value dev.prism.spi.HeldDirectory#RUN_MARK});
+     * the walk then enters only the directory of that identity. Another directory put in its place — by someone who
+     * may write the target — is left as it is.
+     *
+     * @return the removal, done; one that removed nothing and names why when the directory is not the run's
+     */
+    public static DirectoryRemoval ofRun(Path runDirectory, String runId) {
+        RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
+        Object identity;
+        try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openRun(runDirectory, runId)) {
+            identity = held.attributes().fileKey();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new DirectoryRemoval(removal);
+        } catch (java.io.IOException e) {
+            removal.refused(runDirectory, e);
+            return new DirectoryRemoval(removal);
+        }
+        RunDirectory.remove(runDirectory, removal.expect(runDirectory, identity));
+        return new DirectoryRemoval(removal);
+    }
+
     /** @return true when everything was removed */
     public boolean complete() {
         return removal.complete();

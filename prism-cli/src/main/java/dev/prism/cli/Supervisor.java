@@ -173,7 +173,10 @@ final class Supervisor {
             return; // not a run directory: never removed on this word
         }
         dev.prism.DirectoryRemoval[] removal = new dev.prism.DirectoryRemoval[1];
-        Thread remover = new Thread(() -> removal[0] = dev.prism.DirectoryRemoval.of(directory), "prism-supervisor-cleanup");
+        // only the directory marked as this run's (its name says which run: prism-<run id>), never another put there
+        String runId = directory.getFileName().toString().substring("prism-".length());
+        Thread remover = new Thread(() -> removal[0] = dev.prism.DirectoryRemoval.ofRun(directory, runId),
+                "prism-supervisor-cleanup");
         remover.setDaemon(true);
         remover.start();
         try {

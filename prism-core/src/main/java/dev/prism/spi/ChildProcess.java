@@ -118,10 +118,17 @@ public final class ChildProcess {
      * descriptor PRISM then closes and may open again for another directory.
      */
     private void stop(Process p) throws InterruptedException {
-        List<ProcessHandle> started = new ArrayList<>(p.descendants().toList());
+        java.util.Set<ProcessHandle> started = new java.util.LinkedHashSet<>(p.descendants().toList());
         if (!terminateGrace.isZero()) {
             p.destroy();
-            if (p.waitFor(terminateGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+            // what it starts while it stops is seen too, every 50 ms of the grace, until it has ended
+            long end = System.nanoTime() + terminateGrace.toNanos();
+            boolean ended = false;
+            while (!ended && System.nanoTime() < end) {
+                started.addAll(p.descendants().toList());
+                ended = p.waitFor(Math.min(50_000_000L, Math.max(1, end - System.nanoTime())), TimeUnit.NANOSECONDS);
+            }
+            if (ended) {
                 List<ProcessHandle> left = started.stream().filter(ProcessHandle::isAlive).toList();
                 left.forEach(ProcessHandle::destroyForcibly);
                 awaitExit(left);
@@ -132,22 +139,26 @@ public final class ChildProcess {
         started.forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
         p.waitFor(5, TimeUnit.SECONDS);
-        awaitExit(started);
+        awaitExit(new ArrayList<>(started));
     }
 
-    /** Waits up to 5 s for killed processes to be gone, so that none outlives the run; the interrupt is the caller's. */
+    /** Waits up to 5 s for killed processes to be gone, so that none outlives the run; an interrupt meanwhile is kept. */
     private static void awaitExit(List<ProcessHandle> processes) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        boolean interrupted = false;
         for (ProcessHandle h : processes) {
             while (h.isAlive() && System.nanoTime() < end) {
                 try {
                     h.onExit().get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException again) {
-                    // go on waiting: the interrupt is restored by the caller
+                    interrupted = true; // go on waiting, and say so at the end
                 } catch (ExecutionException | TimeoutException gone) {
                     break;
                 }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

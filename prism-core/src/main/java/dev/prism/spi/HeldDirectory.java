@@ -132,7 +132,7 @@ public final class HeldDirectory implements AutoCloseable {
             int owner = held.ownerUid();
             int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
             if (owner != self) {
-                throw new java.nio.file.AccessDeniedException(absolute.toString(), null, "owned by uid " + owner
+                throw new java.nio.file.AccessDeniedException(absolute.toString(), null, "is owned by uid " + owner
                         + ", not by this process's user (uid " + self + "): another directory was put in its place");
             }
             return held;
@@ -160,9 +160,11 @@ public final class HeldDirectory implements AutoCloseable {
         try {
             String named = held.runMark();
             if (!runId.equals(named)) {
-                throw new java.nio.file.AccessDeniedException(held.path().toString(), null, (named == null
-                        ? "holds no mark of a PRISM run" : "is the directory of another run") + ", not of run " + runId
-                        + ": another directory was put in its place");
+                throw new java.nio.file.AccessDeniedException(held.path().toString(), null, named == null
+                        ? "holds no PRISM run mark (" + RUN_MARK + "), though run " + runId + " made one: another"
+                        + " directory is in its place, or the mark was removed"
+                        : "is marked as run " + (named.length() > 80 ? named.substring(0, 80) + "…" : named)
+                        + "'s, not run " + runId + "'s: another run's directory is in its place");
             }
             return held;
         } catch (IOException | RuntimeException e) {

@@ -67,7 +67,7 @@ class HeldDirectoryTest {
         Path foreign = Files.createDirectory(dir.resolve("prism-foreign"));
         Files.setAttribute(foreign, "unix:uid", 65534);
         assertThatThrownBy(() -> HeldDirectory.openOwned(foreign)).isInstanceOf(java.nio.file.AccessDeniedException.class)
-                .hasMessageContaining(foreign.toString()).hasMessageContaining("owned by uid 65534");
+                .hasMessageContaining(foreign.toString()).hasMessageContaining("is owned by uid 65534");
     }
 
     /** openRun: the run directory must hold the mark of the run asked for; another of this user's directories is not it */
@@ -75,7 +75,7 @@ class HeldDirectoryTest {
     void openRun_takesOnlyTheDirectoryMarkedAsThatRuns(@TempDir Path dir) throws Exception {
         Path run = Files.createDirectory(dir.resolve("prism-r1"));
         assertThatThrownBy(() -> HeldDirectory.openRun(run, "r1")).isInstanceOf(java.nio.file.AccessDeniedException.class)
-                .hasMessageContaining(run.toString()).hasMessageContaining("holds no mark of a PRISM run");
+                .hasMessageContaining(run.toString()).hasMessageContaining("holds no PRISM run mark");
         try (HeldDirectory held = HeldDirectory.openOwned(run)) {
             held.markRun("r1");
         }
@@ -84,12 +84,12 @@ class HeldDirectoryTest {
             assertThat(held.runMark()).isEqualTo("r1");
         }
         assertThatThrownBy(() -> HeldDirectory.openRun(run, "r2")).isInstanceOf(java.nio.file.AccessDeniedException.class)
-                .hasMessageContaining("is the directory of another run, not of run r2");
+                .hasMessageContaining("is marked as run r1's, not run r2's");
         // a link as the mark is not read through
         Files.delete(run.resolve(HeldDirectory.RUN_MARK));
         Path elsewhere = Files.writeString(dir.resolve("elsewhere"), "r1\n");
         Files.createSymbolicLink(run.resolve(HeldDirectory.RUN_MARK), elsewhere);
-        assertThatThrownBy(() -> HeldDirectory.openRun(run, "r1")).hasMessageContaining("holds no mark of a PRISM run");
+        assertThatThrownBy(() -> HeldDirectory.openRun(run, "r1")).hasMessageContaining("holds no PRISM run mark");
     }
 
     @ParameterizedTest

@@ -70,24 +70,28 @@ public final class RunDirectory {
                     + "; give it a directory on the filesystem to qualify");
         }
         Path runDirectory = absolute.resolve("prism-" + runId);
-        try {
-            // 0700: another user of the machine can neither read what the benchmarks write nor plant anything below it
-            Files.createDirectory(runDirectory, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        // made relative to the target held by its descriptor, opened without following a link, checked on that
+        // descriptor (ours, empty) and marked through it: a directory swapped into its place the moment it was made
+        // (another of ours, holding something) is refused, never marked as this run's
+        try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.open(absolute);
+             // 0700: another user of the machine can neither read what the benchmarks write nor plant anything below it
+             dev.prism.spi.HeldDirectory made = held.makeDirectory(runDirectory.getFileName().toString(), 0700)) {
+            int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            boolean empty;
+            try (java.util.stream.Stream<Path> entries = Files.list(made.procPath())) {
+                empty = entries.findAny().isEmpty();
+            }
+            if (made.ownerUid() != self || !empty) {
+                throw new TargetException("run directory " + runDirectory + " was replaced the moment it was made (by"
+                        + " someone who may write the target): refused, nothing is written there");
+            }
+            made.markRun(runId);
         } catch (FileAlreadyExistsException e) {
             throw new TargetException("run directory " + runDirectory + " already exists; choose another run id");
         } catch (IOException e) {
             // creating the directory is the real test: it says why (read-only file system, permission denied…)
             throw new TargetException("target " + absolute + " is not writable by user " + System.getProperty("user.name")
                     + ": cannot create " + runDirectory + ": " + describe(e), e);
-        }
-        // the mark every rank checks before it works there: another directory of ours put in its place has none
-        try (dev.prism.spi.HeldDirectory made = dev.prism.spi.HeldDirectory.openOwned(runDirectory)) {
-            made.markRun(runId);
-        } catch (IOException e) {
-            removeIfEmpty(runDirectory);
-            throw new TargetException("cannot mark the run directory " + runDirectory + " as run " + runId + "'s: "
-                    + describe(e), e);
         }
         return runDirectory;
     }
@@ -97,6 +101,17 @@ public final class RunDirectory {
      *         when the file system has none that lasts: a FUSE file system may number a directory anew each time the
      *         kernel looks it up again (sshfs does), so there only "still a directory, not a link" is checked
      */
+    public static Object identity(Path runDirectory, String runId) throws IOException {
+        if (dev.prism.TargetInfo.of(runDirectory).filesystemType().startsWith("fuse")) {
+            return null;
+        }
+        // the directory marked as this run's, read through the descriptor the identity is taken from
+        try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openRun(runDirectory, runId)) {
+            return held.attributes().fileKey();
+        }
+    }
+
+    /** As {@link #identity(Path, String)}, for any directory: no mark is asked for. */
     public static Object identity(Path runDirectory) throws IOException {
         if (dev.prism.TargetInfo.of(runDirectory).filesystemType().startsWith("fuse")) {
             return null;
@@ -164,24 +179,29 @@ public final class RunDirectory {
      * @throws IOException when a directory the ranks need cannot be made
      */
     public static String prepare(Path runDirectory, int tasks, boolean keepFixtures) throws IOException {
-        return prepare(runDirectory, null, tasks, keepFixtures);
+        return prepare(runDirectory, null, null, tasks, keepFixtures);
     }
 
     /**
-     * As {@link #prepare(Path, int, boolean)}, for the run directory whose {@link #identity} is {@code identity} (null:
-     * none that lasts): it is opened once, checked on its descriptor to be that directory, and the directories are made
-     * through that descriptor; the emptying enters only that directory. Another directory put in its place (one of
+     * As {@link #prepare(Path, int, boolean)}, for run {@code runId}'s directory, whose {@link #identity} is
+     * {@code identity} (null: none that lasts): it is opened once, checked on its descriptor to be that directory, its
+     * mark put back when a workload removed it, and the directories are made through that descriptor; the emptying
+     * enters only that directory. Another directory put in its place (one of
      * root's, which another user who may write the target can move there) is neither emptied nor written to.
      *
      * @throws PrismException naming the run directory when another directory is in its place
      */
-    public static String prepare(Path runDirectory, Object identity, int tasks, boolean keepFixtures) throws IOException {
+    public static String prepare(Path runDirectory, Object identity, String runId, int tasks, boolean keepFixtures)
+            throws IOException {
         requireRealDirectory(runDirectory);
         try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openOwned(runDirectory)) {
             if (identity != null && !identity.equals(held.attributes().fileKey())) {
                 throw new PrismException("run directory " + runDirectory + " is no longer the directory this run made: it"
                         + " is now another directory, put there by someone who may write the target; nothing more is"
                         + " written there or removed from it");
+            }
+            if (runId != null && !runId.equals(held.runMark())) {
+                held.markRun(runId); // a workload that removed or changed the mark: this is the directory, by identity
             }
             Removal removal = new Removal(runDirectory);
             removal.contentsOf(runDirectory, name -> name.equals(dev.prism.spi.HeldDirectory.RUN_MARK)
@@ -290,9 +310,11 @@ public final class RunDirectory {
      */
     public static void removeIfEmpty(Path directory) {
         try {
-            // a run directory's mark alone does not keep it (never a link: unlinkat relative to the directory)
+            // a run directory's mark alone does not keep it, when it is this directory's run's (its name says which:
+            // prism-<run id>); never a link: unlinkat relative to the directory
+            String name = directory.getFileName() == null ? "" : directory.getFileName().toString();
             try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openOwned(directory)) {
-                if (held.exists(dev.prism.spi.HeldDirectory.RUN_MARK)) {
+                if (name.startsWith("prism-") && name.substring("prism-".length()).equals(held.runMark())) {
                     try (java.util.stream.Stream<Path> entries = Files.list(held.procPath())) {
                         if (entries.count() == 1) {
                             held.deleteFile(dev.prism.spi.HeldDirectory.RUN_MARK);
@@ -353,6 +375,26 @@ public final class RunDirectory {
     /** What a removal left: how many entries could not be removed and the first call that failed. */
     public static final class Removal {
         private final Path root;
+        /** Directories this removal enters only when they are the one of that identity (none: any) */
+        private final java.util.Map<Path, Object> expected = new java.util.concurrent.ConcurrentHashMap<>();
+
+        /** Records that {@code directory} is not removed at all, for {@code why} (its call, path and errno). */
+        public void refused(Path directory, IOException why) {
+            failed("open", directory.toAbsolutePath().normalize(), why);
+        }
+
+        /**
+         * Enters {@code directory} only when its identity is {@code identity} (a run directory's, from its creation):
+         * another directory put in its place is left as it is, and said. A null identity asks for nothing.
+         *
+         * @return this removal
+         */
+        public Removal expect(Path directory, Object identity) {
+            if (identity != null) {
+                expected.put(directory.toAbsolutePath().normalize(), identity);
+            }
+            return this;
+        }
         private volatile long failures;
         private volatile String firstProblem;
         private volatile long removed;
@@ -454,6 +496,11 @@ public final class RunDirectory {
         private void entry(SecureDirectoryStream<Path> parent, Path name, Path path) {
             BasicFileAttributes seen = attributes(parent, name, path);
             if (seen == null) {
+                return;
+            }
+            Object identity = expected.get(path);
+            if (identity != null && !identity.equals(seen.fileKey())) {
+                failed("fstatat", path, "another directory than the one this run made; not entered");
                 return;
             }
             if (seen.isDirectory()) {

@@ -30,6 +30,72 @@ public final class NodeLocalRun {
         return !Files.isDirectory(plan.rankDirectory(rank), LinkOption.NOFOLLOW_LINKS);
     }
 
+    /** How long the node's other ranks wait for the mark of the rank that made the node's run directory */
+    private static final java.time.Duration MARK_PATIENCE = java.time.Duration.ofSeconds(30);
+
+    /**
+     * @return this node's run directory, held: made by this rank, checked and marked; or made by another of the node's
+     *         ranks and marked by it
+     */
+    private static dev.prism.spi.HeldDirectory madeOrMarked(Path target, RunPlan plan, int rank) throws IOException {
+        dev.prism.spi.HeldDirectory made;
+        try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.open(target)) {
+            made = held.makeDirectory(plan.runDirectory().getFileName().toString(), 0700);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return awaitMark(plan, rank); // made by another rank of this node
+        }
+        try {
+            markMade(made, plan, rank);
+            return made;
+        } catch (IOException | RuntimeException e) {
+            made.close();
+            throw e;
+        }
+    }
+
+    /** Checks, on its descriptor, the run directory this rank just made (ours, empty), and marks it as the plan's run's. */
+    private static void markMade(dev.prism.spi.HeldDirectory run, RunPlan plan, int rank) throws IOException {
+        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        boolean empty;
+        try (java.util.stream.Stream<Path> entries = Files.list(run.procPath())) {
+            empty = entries.findAny().isEmpty();
+        }
+        if (run.ownerUid() != self || !empty) {
+            throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + ": the run directory "
+                    + plan.runDirectory() + " on the node-local target was replaced the moment it was made: refused,"
+                    + " nothing is written there");
+        }
+        run.markRun(plan.runId());
+    }
+
+    /**
+     * @return this node's run directory, held, once the rank that made it has marked it as the plan's run's (within
+     *         {@link #MARK_PATIENCE}); one marked as another run's, or still unmarked then, is refused
+     */
+    private static dev.prism.spi.HeldDirectory awaitMark(RunPlan plan, int rank) throws IOException {
+        long end = System.nanoTime() + MARK_PATIENCE.toNanos();
+        while (true) {
+            dev.prism.spi.HeldDirectory run = dev.prism.spi.HeldDirectory.openOwned(plan.runDirectory());
+            String mark = run.runMark();
+            if (plan.runId().equals(mark)) {
+                return run;
+            }
+            run.close();
+            if (mark != null || System.nanoTime() > end) {
+                throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + ": the run directory "
+                        + plan.runDirectory() + " on the node-local target " + (mark != null
+                        ? "is marked as another run's" : "was made by none of this run's ranks (no mark within "
+                        + MARK_PATIENCE.toSeconds() + " s)") + ": refused, nothing is written there");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PrismException("rank " + rank + " was interrupted while its node's run directory was made");
+            }
+        }
+    }
+
     /**
      * Makes this node's run directory, the node's {@code shared} directory and {@code rank}'s own, emptied of what
      * an earlier repetition left, as rank 0 does on its node for every repetition.
@@ -43,27 +109,18 @@ public final class NodeLocalRun {
                 throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + ": the target " + target
                         + " is not a directory on this node (node-local targets must exist on every node)");
             }
-            // another rank of this node may have made them first; each in turn, so that one which is not a directory
-            // (a link) is refused, never followed
-            Files.createDirectories(plan.runDirectory());
-            // this node's run directory is marked as this run's (as rank 0's is when it is made), by whichever of the
-            // node's ranks comes first: another run's directory in its place is refused, never used
-            try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openOwned(plan.runDirectory())) {
-                String named = held.runMark();
-                if (named == null) {
-                    held.markRun(plan.runId());
-                } else if (!named.equals(plan.runId())) {
-                    throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + ": the run directory "
-                            + plan.runDirectory() + " on the node-local target is another run's: refused, nothing is"
-                            + " written there");
+            // the rank whose mkdir makes this node's run directory checks it on its descriptor and marks it as this
+            // run's; the node's others (and rank 0, where the target is its own) find it made, and wait for the mark
+            try (dev.prism.spi.HeldDirectory run = madeOrMarked(target, plan, rank)) {
+                run.makeOrKeepDirectory(plan.sharedDirectory().getFileName().toString(), 0755).close();
+                String own = plan.rankDirectory(rank).getFileName().toString();
+                // emptied through the held run directory (/proc/self/fd/N), never by the run directory's name
+                Path reached = run.procPath().resolve(own);
+                if (Files.isDirectory(reached, LinkOption.NOFOLLOW_LINKS)) {
+                    RunDirectory.deleteContents(reached);
+                } else {
+                    run.makeDirectory(own, 0755).close();
                 }
-            }
-            Files.createDirectories(plan.sharedDirectory());
-            Path own = plan.rankDirectory(rank);
-            if (Files.isDirectory(own, LinkOption.NOFOLLOW_LINKS)) {
-                RunDirectory.deleteContents(own);
-            } else {
-                Files.createDirectory(own);
             }
         } catch (IOException e) {
             throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + " cannot prepare its run directory "

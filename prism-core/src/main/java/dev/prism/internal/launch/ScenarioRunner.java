@@ -66,7 +66,7 @@ public final class ScenarioRunner {
         Path runDirectory = onTarget("creating the run directory in " + scenario.target(),
                 () -> RunDirectory.create(scenario.target(), scenario.runId()), RunDirectory::removeIfEmpty);
         runDirectoryIdentity = onTarget("looking at the run directory " + runDirectory,
-                () -> RunDirectory.identity(runDirectory), null);
+                () -> RunDirectory.identity(runDirectory, scenario.runId()), null);
         RunDirectory.exposure(scenario.target()).ifPresent(scenario.listener()::targetExposed);
         HostInfo host = HostInfo.current();
         others = dev.prism.internal.files.OtherRuns.look(scenario.target().toAbsolutePath()
@@ -257,7 +257,8 @@ public final class ScenarioRunner {
                 return e.getMessage() + " (what this run made there may be elsewhere in the target now)";
             }
         }
-        RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory);
+        // the removal enters the run directory only when it is still the one this run made (its identity)
+        RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory).expect(runDirectory, runDirectoryIdentity);
         Thread remover = scenario.interruption().isInterrupted()
                 ? RunDirectory.startRemoval(removal, "prism-cleanup", RunDirectory.rankDirectory(runDirectory, 0), runDirectory)
                 : RunDirectory.startRemoval(removal, "prism-cleanup", runDirectory);
@@ -425,8 +426,8 @@ public final class ScenarioRunner {
         try {
             left = StorageCall.within("preparing the run directory " + runDirectory, scenario.timeout(), () -> {
                 RunDirectory.requireSame(runDirectory, runDirectoryIdentity);
-                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, runDirectoryIdentity, tasks,
-                        keepFixtures));
+                return java.util.Optional.ofNullable(RunDirectory.prepare(runDirectory, runDirectoryIdentity,
+                        scenario.runId(), tasks, keepFixtures));
             }, null).orElse(null);
             if (left != null && betweenRepetitions == null) {
                 betweenRepetitions = "emptying it between repetitions: " + left;

@@ -127,23 +127,25 @@ final class RankContext implements WorkloadContext {
 
     /**
      * Opens the run directory once, by descriptor, without following a link ({@code O_NOFOLLOW} on its own name, below
-     * its target), checks that this user owns it and that its mark names this run, and opens this rank's directory and {@code shared} below it (made
-     * when missing). Everything the benchmarks reach relative to these descriptors stays in the directory this run made
-     * for the whole repetition, whatever another user renames. A run directory that is not there holds nothing (a
-     * context a test made by hand); one replaced by a link, or owned by another user, fails the rank, naming it.
+     * its target), checks that this user owns it and that its mark names this run, and opens this rank's directory and
+     * {@code shared} below it (made when missing). Everything the benchmarks reach relative to these descriptors stays in the directory this run made
+     * for the whole repetition, whatever another user renames. A rank of a run (its run id set) fails, naming it, when
+     * the run directory is missing (renamed away at that moment: the rank would reach everything by name), replaced by
+     * a link, another user's, or not marked as its run's; a context a test made by hand, with no run id, holds nothing
+     * when there is no run directory.
      */
     void holdDirectories() throws java.io.IOException {
         releaseDirectories();
         Path runDirectory = workDirectory.toAbsolutePath().normalize().getParent();
         if (runDirectory == null || runDirectory.getParent() == null
-                || !java.nio.file.Files.exists(runDirectory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                || runId == null && !java.nio.file.Files.exists(runDirectory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try {
             heldRun = runId == null ? dev.prism.spi.HeldDirectory.openOwned(runDirectory)
                     : dev.prism.spi.HeldDirectory.openRun(runDirectory, runId);
         } catch (java.nio.file.AccessDeniedException e) {
-            throw new PrismException("run directory " + runDirectory + ": " + e.getReason() + "; nothing is written there");
+            throw new PrismException("run directory " + runDirectory + " " + e.getReason() + "; nothing is written there");
         } catch (java.io.IOException e) {
             throw new PrismException("run directory " + runDirectory + " cannot be opened as the directory this run made"
                     + " (a link put in its place is never followed): " + Errno.describe(e));

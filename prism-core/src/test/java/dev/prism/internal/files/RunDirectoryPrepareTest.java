@@ -25,7 +25,7 @@ class RunDirectoryPrepareTest {
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(mark)))
                 .isEqualTo("rw-------");
         Files.writeString(runDirectory.resolve("left-by-a-repetition"), "x");
-        assertThat(RunDirectory.prepare(runDirectory, RunDirectory.identity(runDirectory), 1, false)).isNull();
+        assertThat(RunDirectory.prepare(runDirectory, RunDirectory.identity(runDirectory, "marked"), "marked", 1, false)).isNull();
         assertThat(mark).hasContent("marked\n");
         assertThat(runDirectory.resolve("left-by-a-repetition")).doesNotExist();
 
@@ -36,10 +36,47 @@ class RunDirectoryPrepareTest {
     }
 
     @Test
+    void theCleanUpEntersOnlyTheDirectoryThisRunMade(@TempDir Path target) throws Exception {
+        Path runDirectory = RunDirectory.create(target, "clean");
+        Object identity = RunDirectory.identity(runDirectory, "clean");
+        Path other = Files.createDirectory(target.resolve("dataset"));
+        Files.writeString(other.resolve("sample-0.bin"), "keep me");
+        Files.move(runDirectory, target.resolve("moved-aside"));
+        Files.move(other, runDirectory);
+
+        RunDirectory.Removal removal = RunDirectory.removalOf(runDirectory).expect(runDirectory, identity);
+        RunDirectory.remove(runDirectory, removal);
+        assertThat(removal.complete()).isFalse();
+        assertThat(removal.summary()).contains(runDirectory.toString()).contains("another directory than the one this run made");
+        assertThat(runDirectory.resolve("sample-0.bin")).hasContent("keep me");
+    }
+
+    /** What the supervisor removes after a killed run: the run's directory, and never another put in its place. */
+    @Test
+    void aKilledRunsDirectory_isRemovedOnlyWhenItIsThatRuns(@TempDir Path target) throws Exception {
+        Path runDirectory = RunDirectory.create(target, "killed");
+        Files.writeString(Files.createDirectories(runDirectory.resolve("rank-0")).resolve("f"), "x");
+        Path other = RunDirectory.create(target, "other");
+        Files.writeString(other.resolve("result"), "keep me");
+        Files.move(runDirectory, target.resolve("moved-aside"));
+        Files.move(other, runDirectory);
+
+        dev.prism.DirectoryRemoval refused = dev.prism.DirectoryRemoval.ofRun(runDirectory, "killed");
+        assertThat(refused.complete()).isFalse();
+        assertThat(refused.summary()).contains(runDirectory.toString()).contains("is marked as run other's, not run killed's");
+        assertThat(runDirectory.resolve("result")).hasContent("keep me");
+
+        // the run's own directory, where it is now, goes whole
+        dev.prism.DirectoryRemoval removed = dev.prism.DirectoryRemoval.ofRun(target.resolve("moved-aside"), "killed");
+        assertThat(removed.complete()).as(removed.summary()).isTrue();
+        assertThat(target.resolve("moved-aside")).doesNotExist();
+    }
+
+    @Test
     void anotherDirectoryOfOursInTheRunDirectorysPlace_isNeitherEmptiedNorWrittenTo(@TempDir Path target) throws Exception {
         Path runDirectory = RunDirectory.create(target, "prepare");
-        Object identity = RunDirectory.identity(runDirectory);
-        assertThat(RunDirectory.prepare(runDirectory, identity, 2, false)).as("what could not be removed").isNull();
+        Object identity = RunDirectory.identity(runDirectory, "prepare");
+        assertThat(RunDirectory.prepare(runDirectory, identity, "prepare", 2, false)).as("what could not be removed").isNull();
         assertThat(runDirectory.resolve("rank-1")).isDirectory();
 
         // a directory of this user's elsewhere in the target, holding what must survive, moved into the run's place
@@ -48,7 +85,7 @@ class RunDirectoryPrepareTest {
         Files.move(runDirectory, target.resolve("moved-aside"));
         Files.move(other, runDirectory);
 
-        assertThatThrownBy(() -> RunDirectory.prepare(runDirectory, identity, 2, false)).isInstanceOf(PrismException.class)
+        assertThatThrownBy(() -> RunDirectory.prepare(runDirectory, identity, "prepare", 2, false)).isInstanceOf(PrismException.class)
                 .hasMessageContaining("run directory " + runDirectory + " is no longer the directory this run made");
         assertThat(runDirectory.resolve("sample-0.bin")).hasContent("keep me");
         try (var entries = Files.list(runDirectory)) {

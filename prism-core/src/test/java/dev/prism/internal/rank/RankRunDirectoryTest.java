@@ -42,7 +42,7 @@ class RankRunDirectoryTest {
             Files.move(theirs, ours);
             assertThatThrownBy(ctx::holdDirectories).isInstanceOf(PrismException.class)
                     .hasMessageContaining("run directory " + ours)
-                    .hasMessageContaining("is the directory of another run, not of run ours");
+                    .hasMessageContaining("is marked as run theirs's, not run ours's");
             try (var entries = Files.list(ours)) {
                 assertThat(entries).as("nothing made in the other run's directory")
                         .containsExactly(ours.resolve(dev.prism.spi.HeldDirectory.RUN_MARK));

@@ -116,6 +116,9 @@ public final class TorchRunLauncher implements Launcher {
         // through a descriptor, never by its name, whatever another user renames above it
         try (HeldRun held = HeldRun.open(plan, benchmark.name())) {
             return launch(plan, benchmark, nodes, held);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new PrismException("run directory " + plan.runDirectory() + " " + (e.getReason() != null ? e.getReason()
+                    : "cannot be entered") + "; torchrun is not started", e);
         } catch (IOException e) {
             throw new PrismException("could not prepare " + plan.runDirectory().resolve(TORCH) + " for torchrun: "
                     + dev.prism.spi.Errno.describe(e), e);
