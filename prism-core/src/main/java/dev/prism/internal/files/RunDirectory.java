@@ -186,8 +186,8 @@ public final class RunDirectory {
      * As {@link #prepare(Path, int, boolean)}, for run {@code runId}'s directory, whose {@link #identity} is
      * {@code identity} (null: none that lasts): it is opened once, checked on its descriptor to be that directory, its
      * mark put back when a workload removed it, and the directories are made through that descriptor; the emptying
-     * enters only that directory. Another directory put in its place (one of
-     * root's, which another user who may write the target can move there) is neither emptied nor written to.
+     * enters only that directory. Another directory put in its place (one of root's, which another user who may write
+     * the target can move there) is neither emptied nor written to.
      *
      * @throws PrismException naming the run directory when another directory is in its place
      */
