@@ -47,9 +47,7 @@ class FileAccessBoundaryTest {
             Map.entry("dev.prism.internal.files.Fixtures",
                     "fixtures below the run directory, made 0700 by this run (item 2: onto the held run directory)"),
             Map.entry("dev.prism.internal.files.RunDirectory",
-                    "creates <target>/prism-<runId> 0700 (exclusive: never an existing directory or link) and removes empty directories by name (rmdir never follows a link); item 2 holds it by descriptor for the repetition"),
-            Map.entry("dev.prism.internal.launch.NodeLocalRun",
-                    "a node-local run directory below the run's own, made 0700 by this run"),
+                    "removes an empty run directory by name (rmdir never follows a link); it is made, marked and emptied through HeldDirectory"),
             Map.entry("dev.prism.internal.launch.ScenarioRunner",
                     "makes --out's directories after SafeChain refused any that others may change; documents in it go through AtomicFiles"),
             Map.entry("dev.prism.internal.output.ResultJson",
@@ -83,9 +81,7 @@ class FileAccessBoundaryTest {
             Map.entry("dev.prism.spi.SyscallTrace",
                     "cgroup and tracefs directories: kernel filesystems only root may write"),
             Map.entry("dev.prism.torch.TorchDataset",
-                    "its private 0700 working directory for Python (createTempDirectory) and a dataset's directory the user named"),
-            Map.entry("dev.prism.torch.internal.TorchRunLauncher",
-                    "copies PRISM's scripts into the 0700 run directory"));
+                    "its private 0700 working directory for Python (createTempDirectory) and a dataset's directory the user named"));
 
     private static JavaClasses prism;
 

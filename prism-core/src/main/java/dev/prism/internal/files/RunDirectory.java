@@ -89,6 +89,11 @@ public final class RunDirectory {
         } catch (FileAlreadyExistsException e) {
             throw new TargetException("run directory " + runDirectory + " already exists; choose another run id");
         } catch (IOException e) {
+            String now = nowInPlace(runDirectory);
+            if (now != null && !now.startsWith("gone")) {
+                // made, then swapped for a link or a file before it was opened: refused, and said so
+                throw new TargetException(swapped(runDirectory, now).getMessage(), e);
+            }
             // creating the directory is the real test: it says why (read-only file system, permission denied…)
             throw new TargetException("target " + absolute + " is not writable by user " + System.getProperty("user.name")
                     + ": cannot create " + runDirectory + ": " + describe(e), e);
@@ -108,7 +113,36 @@ public final class RunDirectory {
         // the directory marked as this run's, read through the descriptor the identity is taken from
         try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openRun(runDirectory, runId)) {
             return held.attributes().fileKey();
+        } catch (IOException e) {
+            String now = nowInPlace(runDirectory);
+            if (now != null) {
+                throw swapped(runDirectory, now);
+            }
+            if (e instanceof AccessDeniedException denied && denied.getReason() != null) {
+                throw new PrismException("run directory " + runDirectory + " " + denied.getReason()
+                        + "; nothing more is written there or removed from it");
+            }
+            throw e;
         }
+    }
+
+    /** @return what is at {@code runDirectory} when it is not a directory: a link, a file, or gone; null for a directory */
+    private static String nowInPlace(Path runDirectory) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(runDirectory,
+                    java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (a.isDirectory()) {
+                return null;
+            }
+            return a.isSymbolicLink() ? "a link to " + Files.readSymbolicLink(runDirectory) : "a file";
+        } catch (IOException e) {
+            return "gone (" + describe(e) + ")";
+        }
+    }
+
+    private static PrismException swapped(Path runDirectory, String now) {
+        return new PrismException("run directory " + runDirectory + " is no longer the directory this run made: it is now "
+                + now + ", put there by someone who may write the target; nothing more is written there or removed from it");
     }
 
     /** As {@link #identity(Path, String)}, for any directory: no mark is asked for. */
@@ -127,20 +161,20 @@ public final class RunDirectory {
      * @throws PrismException naming it and what it is now
      */
     public static void requireSame(Path runDirectory, Object identity) {
-        String now;
-        try {
-            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(runDirectory,
-                    java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (a.isDirectory() && (identity == null || identity.equals(a.fileKey()))) {
-                return;
+        String now = nowInPlace(runDirectory);
+        if (now == null) {
+            try {
+                Object key = Files.readAttributes(runDirectory, java.nio.file.attribute.BasicFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS).fileKey();
+                if (identity == null || identity.equals(key)) {
+                    return;
+                }
+                now = "another directory";
+            } catch (IOException e) {
+                now = "gone (" + describe(e) + ")";
             }
-            now = a.isSymbolicLink() ? "a link to " + Files.readSymbolicLink(runDirectory) : a.isDirectory()
-                    ? "another directory" : "a file";
-        } catch (IOException e) {
-            now = "gone (" + describe(e) + ")";
         }
-        throw new PrismException("run directory " + runDirectory + " is no longer the directory this run made: it is now "
-                + now + ", put there by someone who may write the target; nothing more is written there or removed from it");
+        throw swapped(runDirectory, now);
     }
 
     /**
