@@ -76,12 +76,7 @@ public final class RunDirectory {
         try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.open(absolute);
              // 0700: another user of the machine can neither read what the benchmarks write nor plant anything below it
              dev.prism.spi.HeldDirectory made = held.makeDirectory(runDirectory.getFileName().toString(), 0700)) {
-            int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-            boolean empty;
-            try (java.util.stream.Stream<Path> entries = Files.list(made.procPath())) {
-                empty = entries.findAny().isEmpty();
-            }
-            if (made.ownerUid() != self || !empty) {
+            if (!isOursAndEmpty(made)) {
                 throw new TargetException("run directory " + runDirectory + " was replaced the moment it was made (by"
                         + " someone who may write the target): refused, nothing is written there");
             }
@@ -99,6 +94,18 @@ public final class RunDirectory {
                     + ": cannot create " + runDirectory + ": " + describe(e), e);
         }
         return runDirectory;
+    }
+
+    /**
+     * @return whether {@code made}, a run directory just made, is still what {@code mkdir} made, judged on its
+     *         descriptor: this user's and empty (a directory swapped into its place at once is another's, or holds
+     *         something)
+     */
+    public static boolean isOursAndEmpty(dev.prism.spi.HeldDirectory made) throws IOException {
+        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        try (java.util.stream.Stream<Path> entries = Files.list(made.procPath())) {
+            return made.ownerUid() == self && entries.findAny().isEmpty();
+        }
     }
 
     /**

@@ -55,12 +55,7 @@ public final class NodeLocalRun {
 
     /** Checks, on its descriptor, the run directory this rank just made (ours, empty), and marks it as the plan's run's. */
     private static void markMade(dev.prism.spi.HeldDirectory run, RunPlan plan, int rank) throws IOException {
-        int self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-        boolean empty;
-        try (java.util.stream.Stream<Path> entries = Files.list(run.procPath())) {
-            empty = entries.findAny().isEmpty();
-        }
-        if (run.ownerUid() != self || !empty) {
+        if (!RunDirectory.isOursAndEmpty(run)) {
             throw new PrismException("rank " + rank + " on " + HostProbe.hostname() + ": the run directory "
                     + plan.runDirectory() + " on the node-local target was replaced the moment it was made: refused,"
                     + " nothing is written there");
