@@ -55,6 +55,22 @@ public final class GatedSwap {
         return start(target, moved, victim, waiting, gate, Await.PATIENCE);
     }
 
+    /**
+     * Writes {@code file}, a program (0700) that runs {@code real} with its arguments, but first, when its arguments
+     * match the shell pattern {@code whenArguments}, makes {@code waiting} and waits for {@code gate}.
+     *
+     * @return {@code file}
+     */
+    public static Path holdingProgram(Path file, String whenArguments, String real, Path waiting, Path gate)
+            throws IOException {
+        Files.writeString(file, "#!/bin/sh\n"
+                + "case \"$*\" in " + whenArguments + ") : > '" + waiting + "'; while [ ! -e '" + gate + "' ];"
+                + " do sleep 0.01; done ;; esac\n"
+                + "exec '" + real + "' \"$@\"\n");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        return file;
+    }
+
     /** @return the run directory's path, now the link, once the neighbour is done; a failed swap fails the test */
     public Path swapped() throws InterruptedException {
         thread.join();

@@ -87,11 +87,8 @@ class RunDirectorySwapTest {
         Path moved = scratch.resolve("target").resolve("moved-away");
         Path waiting = scratch.resolve("second-clone-waiting");
         Path gate = scratch.resolve("second-clone-may-go");
-        Path git = scratch.resolve("git");
-        Files.writeString(git, "#!/bin/sh\n"
-                + "case \"$*\" in *clone-1) : > '" + waiting + "'; while [ ! -e '" + gate + "' ]; do sleep 0.01; done ;; esac\n"
-                + "exec /usr/bin/git \"$@\"\n");
-        Files.setPosixFilePermissions(git, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Path git = dev.prism.testing.GatedSwap.holdingProgram(scratch.resolve("git"), "*clone-1", "/usr/bin/git", waiting,
+                gate);
         dev.prism.testing.GatedSwap neighbour = dev.prism.testing.GatedSwap.start(target, moved, victim, waiting, gate);
 
         ScenarioResult result = Scenario.builder().target(target)
@@ -131,11 +128,8 @@ class RunDirectorySwapTest {
         Path moved = scratch.resolve("target").resolve("moved-away");
         Path waiting = scratch.resolve("second-environment-waiting");
         Path gate = scratch.resolve("second-environment-may-go");
-        Path python = scratch.resolve("python3");
-        Files.writeString(python, "#!/bin/sh\n"
-                + "case \"$*\" in *' venv '*env-1) : > '" + waiting + "'; while [ ! -e '" + gate + "' ]; do sleep 0.01; done ;; esac\n"
-                + "exec /usr/bin/python3 \"$@\"\n");
-        Files.setPosixFilePermissions(python, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Path python = dev.prism.testing.GatedSwap.holdingProgram(scratch.resolve("python3"), "*' venv '*env-1",
+                "/usr/bin/python3", waiting, gate);
         dev.prism.testing.GatedSwap neighbour = dev.prism.testing.GatedSwap.start(target, moved, victim, waiting, gate);
 
         ScenarioResult result = Scenario.builder().target(target)
