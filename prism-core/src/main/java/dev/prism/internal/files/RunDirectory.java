@@ -152,15 +152,6 @@ public final class RunDirectory {
                 + now + ", put there by someone who may write the target; nothing more is written there or removed from it");
     }
 
-    /** As {@link #identity(Path, String)}, for any directory: no mark is asked for. */
-    public static Object identity(Path runDirectory) throws IOException {
-        if (dev.prism.TargetInfo.of(runDirectory).filesystemType().startsWith("fuse")) {
-            return null;
-        }
-        return Files.readAttributes(runDirectory, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-                .fileKey();
-    }
-
     /**
      * Checks that {@code runDirectory} is still the directory this run made ({@code identity}), not a link or another
      * directory put in its place by someone who may write the target.
@@ -200,9 +191,9 @@ public final class RunDirectory {
             return java.util.Optional.of("target " + absolute + " " + who + ": another user could rename the run directory"
                     + " and put a link in its place while this run writes there as " + System.getProperty("user.name")
                     + "; PRISM checks it before each repetition and before its clean-up and stops if it was swapped, and within"
-                    + " a repetition access=native, tar and fio reach it through a descriptor, but access=nio, Python, git"
-                    + " and torch go by path: make the target sticky (chmod +t " + absolute + "), as /tmp is, or use a"
-                    + " directory only you can change");
+                    + " a repetition PRISM's benchmarks and the programs they start reach it through a descriptor, but"
+                    + " access=nio and a Java workload's own calls go by path: make the target sticky (chmod +t "
+                    + absolute + "), as /tmp is, or use a directory only you can change");
         } catch (IOException | RuntimeException e) {
             return java.util.Optional.empty(); // not a POSIX file system here: nothing to say
         }
@@ -216,20 +207,14 @@ public final class RunDirectory {
      * directories stay: a later warm-up or repetition of the same configuration reuses its read-only fixtures
      * ({@link Fixtures}).
      *
-     * @return null when the directory was emptied, else what could not be removed
-     * @throws IOException when a directory the ranks need cannot be made
-     */
-    public static String prepare(Path runDirectory, int tasks, boolean keepFixtures) throws IOException {
-        return prepare(runDirectory, null, null, tasks, keepFixtures);
-    }
-
-    /**
-     * As {@link #prepare(Path, int, boolean)}, for run {@code runId}'s directory, whose {@link #identity} is
-     * {@code identity} (null: none that lasts): it is opened once, checked on its descriptor to be that directory, its
-     * mark put back when a workload removed it, and the directories are made through that descriptor; the emptying
-     * enters only that directory. Another directory put in its place (one of root's, which another user who may write
-     * the target can move there) is neither emptied nor written to.
+     * <p>It is done for run {@code runId}'s directory, whose {@link #identity} is {@code identity} (null: none that
+     * lasts): it is opened once, checked on its descriptor to be that directory, its mark put back when a workload
+     * removed it, and the directories are made through that descriptor; the emptying enters only that directory.
+     * Another directory put in its place (one of root's, which another user who may write the target can move there)
+     * is neither emptied nor written to.
      *
+     * @return null when the directory was emptied, else what could not be removed
+     * @throws IOException    when a directory the ranks need cannot be made
      * @throws PrismException naming the run directory when another directory is in its place
      */
     public static String prepare(Path runDirectory, Object identity, String runId, int tasks, boolean keepFixtures)
