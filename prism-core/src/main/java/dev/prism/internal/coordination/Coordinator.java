@@ -482,7 +482,7 @@ public final class Coordinator implements AutoCloseable {
         remote.forEach(slowest::remove);
         remote.forEach(phases::remove);
         // a rank that fails or dies, or an interruption, stops every remote rank before its next operation
-        barrier.onAbort(reason -> tellToStop(remote, reason));
+        barrier.onAbort(reason -> tellToStop(remote, reason, barrier.deadlinePassed()));
         for (int rank : remote) {
             Channel wire = ranks.get(rank);
             if (wire == null) {
@@ -638,14 +638,17 @@ public final class Coordinator implements AutoCloseable {
         signalledResultsMillis = Math.max(1_000, limit.toMillis());
     }
 
-    /** Sends every remote rank the reason to stop, off the caller's thread (which may hold the barrier). */
-    private void tellToStop(Collection<Integer> remote, String reason) {
+    /**
+     * Sends every remote rank the reason to stop, and whether it is the run's deadline (a rank still at work then timed
+     * out, whatever its own clock says), off the caller's thread (which may hold the barrier).
+     */
+    private void tellToStop(Collection<Integer> remote, String reason, boolean deadline) {
         Thread teller = new Thread(() -> {
             for (int rank : remote) {
                 Channel wire = ranks.get(rank);
                 if (wire != null) {
                     try {
-                        wire.send(Channel.message("stop").put("reason", reason));
+                        wire.send(Channel.message("stop").put("reason", reason).put("deadline", deadline));
                     } catch (IOException e) {
                         // that rank is gone already
                     }
@@ -745,7 +748,8 @@ public final class Coordinator implements AutoCloseable {
                 barrier.await(rank, name);
                 wire.send(Channel.message("released"));
             } catch (RankAbortedException e) {
-                wire.send(Channel.message("aborted").put("reason", e.getMessage()));
+                wire.send(Channel.message("aborted").put("reason", e.getMessage()).put("deadline", barrier.deadlinePassed())
+                        .put("midPhase", e.midPhase()));
             }
         } catch (IOException e) {
             // the rank is gone: its handler says so

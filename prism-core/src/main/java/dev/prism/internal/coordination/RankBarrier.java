@@ -16,6 +16,7 @@ public final class RankBarrier implements RankSync {
     private int waiting;
     private long generation;
     private volatile String abortReason;
+    private volatile boolean deadlineStop;
     private final java.util.List<java.util.function.Consumer<String>> abortListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private String currentName = "";
 
@@ -29,7 +30,8 @@ public final class RankBarrier implements RankSync {
     @Override
     public synchronized void await(int rank, String name) throws InterruptedException {
         if (abortReason != null) {
-            throw new RankAbortedException("stopped before barrier '" + name + "': " + abortReason);
+            // one that arrives after the deadline was not here when it came: it was still at work, and timed out
+            throw new RankAbortedException("stopped before barrier '" + name + "': " + abortReason, deadlineStop);
         }
         long myGeneration = generation;
         currentName = name;
@@ -61,10 +63,16 @@ public final class RankBarrier implements RankSync {
 
     @Override
     public void abort(String reason) {
+        abort(reason, false);
+    }
+
+    /** Releases every waiter with {@code reason}, the first call only deciding whether the stop was the deadline. */
+    private void abort(String reason, boolean deadline) {
         boolean first;
         synchronized (this) {
             first = abortReason == null;
             if (first) {
+                deadlineStop = deadline;
                 abortReason = reason;
             }
             notifyAll();
@@ -77,6 +85,11 @@ public final class RankBarrier implements RankSync {
     @Override
     public String stopReason() {
         return abortReason;
+    }
+
+    @Override
+    public boolean deadlinePassed() {
+        return deadlineStop;
     }
 
     /** Calls {@code listener} with the reason when the barrier is first aborted (a coordinator tells its remote ranks). */
@@ -104,7 +117,7 @@ public final class RankBarrier implements RankSync {
             reason = waiting > 0 ? "barrier '" + currentName + "' reached the run's deadline; rank(s) " + missingRanks()
                 + " never arrived" : "the run reached its deadline";
         }
-        abort(reason);
+        abort(reason, true);
     }
 
     private void nextGeneration() {

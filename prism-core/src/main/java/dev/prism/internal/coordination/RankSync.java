@@ -23,4 +23,13 @@ public interface RankSync {
     default String stopReason() {
         return null;
     }
+
+    /**
+     * @return true when the ranks were stopped because the run reached its deadline, whichever clock saw it first (the
+     *         coordinator's barrier, or a launcher's watch): a rank still at work then timed out, and one waiting at a
+     *         barrier did its part. False while no stop was told, or when the stop had another cause.
+     */
+    default boolean deadlinePassed() {
+        return false;
+    }
 }

@@ -184,11 +184,20 @@ public final class RankExecution {
      *         for {@code reason} (a TIMEOUT when the deadline passed)
      */
     public RankResult unfinished(String reason) {
-        if (timedOut || !Instant.now().isBefore(plan.deadline())) {
+        if (deadlineReached() || !Instant.now().isBefore(plan.deadline())) {
             return unfinished();
         }
         return result(new Failure(Failure.Kind.ABORTED, "still in " + phase.description() + " when told to stop ("
                 + reason + ")", rank));
+    }
+
+    /**
+     * @return whether the run reached its deadline: the launcher marked this rank, or the coordinator stopped the ranks
+     *         for the deadline. The coordinator's clock decides, not this rank's: a rank in another process learns the
+     *         deadline as time remaining, so its own deadline falls later by the plan's journey, more on a loaded host
+     */
+    private boolean deadlineReached() {
+        return timedOut || sync.deadlinePassed();
     }
 
     private RankResult result(Failure failure) {
@@ -210,10 +219,9 @@ public final class RankExecution {
     public static final String IDLE = "idle";
 
     private Failure classify(Throwable t) {
-        if (timedOut && !(t instanceof RankAbortedException a && !a.midPhase())) {
+        if (deadlineReached() && !(t instanceof RankAbortedException a && !a.midPhase())) {
             // a rank waiting at a barrier when the deadline came did its part: it is ABORTED below
-            return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + Durations.format(plan.timeout())
-                    + " (stopped with " + describe(t) + ")", rank);
+            return timeout(t);
         }
         if (t instanceof dev.prism.RefusedException) {
             return new Failure(Failure.Kind.REFUSED, t.getMessage(), rank);
@@ -224,11 +232,16 @@ public final class RankExecution {
         if (t instanceof RankAbortedException) {
             return new Failure(Failure.Kind.ABORTED, t.getMessage(), rank);
         }
-        if (timedOut || !Instant.now().isBefore(plan.deadline())) {
-            return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + Durations.format(plan.timeout())
-                    + " (stopped with " + describe(t) + ")", rank);
+        if (!Instant.now().isBefore(plan.deadline())) {
+            return timeout(t);
         }
         return new Failure(Failure.Kind.EXCEPTION, describe(t), rank);
+    }
+
+    /** @return the TIMEOUT of this rank, stopped in its current phase with {@code t} */
+    private Failure timeout(Throwable t) {
+        return new Failure(Failure.Kind.TIMEOUT, "exceeded the timeout of " + Durations.format(plan.timeout()) + " in "
+                + phase.description() + " (stopped with " + describe(t) + ")", rank);
     }
 
     /**

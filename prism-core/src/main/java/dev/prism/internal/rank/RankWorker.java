@@ -71,6 +71,8 @@ public final class RankWorker {
     /** The last plan this rank ran (and reported, unless it lost the coordinator meanwhile) */
     private RunPlan lastPlan;
     private volatile String stopReason;
+    /** Whether the stop told was the run's deadline, by the coordinator's clock (see {@link RankSync#deadlinePassed()}) */
+    private volatile boolean deadlineStop;
     private volatile String lostReason;
     private volatile Channel wire;
     /** When the coordinator was last heard from, in System.nanoTime() */
@@ -368,6 +370,7 @@ public final class RankWorker {
                 }
                 if ("stop".equals(m.path("type").asText())) {
                     if (stopReason == null) {
+                        deadlineStop = m.path("deadline").asBoolean(false);
                         stopReason = m.path("reason").asText();
                     }
                 } else {
@@ -544,6 +547,7 @@ public final class RankWorker {
 
     private RankResult runPlan(RunPlan plan) throws InterruptedException {
         stopReason = lostReason; // a stop told during an earlier plan does not carry over
+        deadlineStop = false;
         RemoteSync sync = new RemoteSync(plan.deadline());
         try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
             RankExecution execution = new RankExecution(plan, rank, sync, monitor);
@@ -590,6 +594,7 @@ public final class RankWorker {
             long wait = Duration.between(Instant.now(), deadline).toMillis() + GRACE_MILLIS;
             JsonNode reply = inbox.poll(Math.max(1, wait), TimeUnit.MILLISECONDS);
             if (reply == null) {
+                deadlineStop = true;
                 throw new RankAbortedException("the coordinator did not release barrier '" + name + "' by the run's deadline");
             }
             if (reply == LOST) {
@@ -597,7 +602,11 @@ public final class RankWorker {
                 throw new RankAbortedException(lostReason + " during barrier '" + name + "'");
             }
             if ("aborted".equals(reply.path("type").asText())) {
-                throw new RankAbortedException("stopped at barrier '" + name + "': " + reply.path("reason").asText());
+                if (reply.path("deadline").asBoolean(false)) {
+                    deadlineStop = true;
+                }
+                throw new RankAbortedException("stopped at barrier '" + name + "': " + reply.path("reason").asText(),
+                        reply.path("midPhase").asBoolean(false));
             }
         }
 
@@ -618,6 +627,11 @@ public final class RankWorker {
         @Override
         public String stopReason() {
             return stopReason;
+        }
+
+        @Override
+        public boolean deadlinePassed() {
+            return deadlineStop;
         }
     }
 
