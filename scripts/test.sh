@@ -45,8 +45,10 @@ export PRISM_REQUIRE_FFM=${PRISM_REQUIRE_FFM:-1}
 scripts/python-venv.sh
 export PRISM_REQUIRE_TORCH=1
 # the one plugin a test needs that PRISM's own build does not: ConsumerProjectTest builds a separate Maven project
-# offline and runs it under exec:java, so its plugin is fetched here, into the local repository like every other
-mvn -B -q -Dstyle.color=never dependency:get -Dartifact=org.codehaus.mojo:exec-maven-plugin:3.5.0
+# offline under exec:java, so its plugin is fetched here, into the local repository like every other; its version is
+# the root pom's exec-maven-plugin.version, which the test reads too
+exec_version=$(sed -n 's:.*<exec-maven-plugin.version>\([0-9.]*\)</exec-maven-plugin.version>.*:\1:p' pom.xml)
+mvn -B -q -Dstyle.color=never dependency:get -Dartifact="org.codehaus.mojo:exec-maven-plugin:${exec_version:?no exec-maven-plugin.version in pom.xml}"
 # a one-node SLURM for the srun tests, where this machine lets us start one (root); stopped on exit
 hog_pids=()
 on_exit() {

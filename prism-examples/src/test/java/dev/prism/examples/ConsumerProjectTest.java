@@ -61,7 +61,7 @@ class ConsumerProjectTest {
                 <plugins>
                   <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version></plugin>
                   <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-resources-plugin</artifactId><version>3.3.1</version></plugin>
-                  <plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.5.0</version></plugin>
+                  <plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>EXEC</version></plugin>
                   <plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-surefire-plugin</artifactId><version>3.5.4</version></plugin>
                 </plugins>
               </build>
@@ -154,7 +154,10 @@ class ConsumerProjectTest {
         Path target = Files.createDirectories(work.resolve("target-dir"));
         String version = dev.prism.HostInfo.current().prismVersion();
         Files.writeString(project.resolve("pom.xml"), POM.replace("VERSION", version)
-                .replace("JUNIT", org.junit.jupiter.api.Test.class.getPackage().getImplementationVersion()));
+                .replace("JUNIT", org.junit.jupiter.api.Test.class.getPackage().getImplementationVersion())
+                // the version scripts/test.sh fetched: one property of PRISM's root pom, handed over by surefire
+                .replace("EXEC", java.util.Objects.requireNonNull(System.getProperty("prism.test.execPluginVersion"),
+                        "system property prism.test.execPluginVersion (set by the root pom's surefire configuration)")));
         Path source = Files.createDirectories(project.resolve("src/main/java/com/example")).resolve("Main.java");
         Files.writeString(source, MAIN);
         Files.writeString(Files.createDirectories(project.resolve("src/test/java/com/example"))
