@@ -72,7 +72,12 @@ if [ "$(id -u)" -eq 0 ]; then
   export PRISM_REQUIRE_BPF=1
   # the neighbour tests make an unprivileged user of their own (useradd, setpriv), as root
   export PRISM_REQUIRE_NEIGHBOUR=1
+  # tests that give a file or directory to another user, and loop-mounted ext4 images (full disk, ENOSPC, EIO)
+  export PRISM_REQUIRE_ROOT=1
+  export PRISM_REQUIRE_LOOP=1
 fi
+# the tmpfs at /dev/shm some tests compare a disk with (Linux mounts one; a container may not)
+export PRISM_REQUIRE_TMPFS=1
 # the run secret the srun tests' ranks prove they belong to a run with (a fresh one per test run, as prism sbatch
 # makes one per job); without it every task would take ~/.prism/run-secret, made on first use
 export PRISM_RUN_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')

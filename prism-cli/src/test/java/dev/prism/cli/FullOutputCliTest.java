@@ -2,7 +2,6 @@ package dev.prism.cli;
 
 import dev.prism.testing.Await;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,7 +44,7 @@ class FullOutputCliTest {
 
     @Test
     void anOutputDirectoryFilledMidRun_losesNoMeasurement() throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting needs root");
+        dev.prism.testing.Required.loopMounts();
         Path image = work.resolve("out.ext4");
         try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
             f.setLength(8L << 20);
@@ -87,7 +86,7 @@ class FullOutputCliTest {
             throw new IOException(String.join(" ", command) + " did not end: " + output);
         }
         if (p.exitValue() != 0 && !command[0].equals("fallocate")) {
-            Assumptions.abort(String.join(" ", command) + " failed: " + output);
+            dev.prism.testing.Required.loopCommandFailed(String.join(" ", command), output);
         }
     }
 }

@@ -62,8 +62,7 @@ class HeldDirectoryTest {
         assertThatThrownBy(() -> HeldDirectory.openOwned(linked)).isInstanceOf(IOException.class)
                 .hasMessageContaining(linked.toString());
 
-        org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,
-                "giving a directory to another user needs root");
+        dev.prism.testing.Required.root("giving a directory to another user needs root");
         Path foreign = Files.createDirectory(dir.resolve("prism-foreign"));
         Files.setAttribute(foreign, "unix:uid", 65534);
         assertThatThrownBy(() -> HeldDirectory.openOwned(foreign)).isInstanceOf(java.nio.file.AccessDeniedException.class)

@@ -24,10 +24,6 @@ class TrustedProgramsTest {
         return program;
     }
 
-    private static boolean root() throws IOException {
-        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
-    }
-
     @Test
     void theInterpreter_isNeverFoundFromTheWorkingDirectory(@TempDir Path home) {
         // the test runs in the module's directory, one below the project's .venv: PRISM once walked up to it
@@ -65,7 +61,7 @@ class TrustedProgramsTest {
         Files.setPosixFilePermissions(writable, PosixFilePermissions.fromString("rwxrwxr-x"));
         assertThatThrownBy(() -> TrustedPrograms.check(writable, "git executable"))
                 .hasMessageContaining("may be written by others (mode 0775)");
-        assumeTrue(root(), "only root can give a file to another user");
+        dev.prism.testing.Required.root("only root can give a file to another user");
         Path foreign = script(dir, "foreign", marker.toString());
         Files.setAttribute(foreign, "unix:uid", 65534);
         assertThatThrownBy(() -> TrustedPrograms.check(foreign, "git executable")).hasMessageContaining("belongs to uid 65534");

@@ -37,6 +37,42 @@ public final class Required {
      *
      * @param why what is missing and how to get it
      */
+    /** Skips (or fails, under PRISM_REQUIRE_ROOT=1, which scripts/test.sh sets as root) unless this JVM runs as root. */
+    public static void root(String why) {
+        require(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "PRISM_REQUIRE_ROOT", why + ", and this is not root");
+    }
+
+    /**
+     * Skips (or fails, under PRISM_REQUIRE_LOOP=1, which scripts/test.sh sets as root) unless loop-mounted ext4 images
+     * can be made here: root, mount(8) and mkfs.ext4 (e2fsprogs, which scripts/install-deps.sh installs).
+     */
+    public static void loopMounts() {
+        boolean root = new com.sun.security.auth.module.UnixSystem().getUid() == 0;
+        boolean mount = java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/mount"))
+                || java.nio.file.Files.isExecutable(java.nio.file.Path.of("/bin/mount"));
+        boolean mkfs = java.nio.file.Files.isExecutable(java.nio.file.Path.of("/sbin/mkfs.ext4"))
+                || java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/sbin/mkfs.ext4"));
+        require(root && mount && mkfs, "PRISM_REQUIRE_LOOP", "loop-mounted images need root (" + root + "), mount(8) ("
+                + mount + ") and mkfs.ext4 (" + mkfs + ")");
+    }
+
+    /** Skips (or fails, under PRISM_REQUIRE_LOOP=1) when a command a loop mount needs failed, with its output. */
+    public static void loopCommandFailed(String command, String output) {
+        require(false, "PRISM_REQUIRE_LOOP", command + " failed: " + output);
+    }
+
+    /** Skips (or fails, under PRISM_REQUIRE_TMPFS=1, which scripts/test.sh sets) unless /dev/shm is a tmpfs. */
+    public static void tmpfsAtDevShm() {
+        boolean tmpfs;
+        try {
+            tmpfs = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/mounts")).stream()
+                    .map(l -> l.split(" ")).anyMatch(f -> f.length > 2 && f[1].equals("/dev/shm") && f[2].equals("tmpfs"));
+        } catch (IOException e) {
+            tmpfs = false;
+        }
+        require(tmpfs, "PRISM_REQUIRE_TMPFS", "no tmpfs at /dev/shm");
+    }
+
     public static void require(boolean present, String variable, String why) {
         if (!present && "1".equals(System.getenv(variable))) {
             throw new AssertionError(variable + "=1 but " + why);

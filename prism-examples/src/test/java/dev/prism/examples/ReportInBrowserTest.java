@@ -4,7 +4,6 @@ import dev.prism.report.Report;
 import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.posix.PosixBenchmarks;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,7 +55,7 @@ class ReportInBrowserTest {
         dev.prism.testing.Required.require(Files.isExecutable(CHROMIUM), "PRISM_REQUIRE_BROWSER",
                 "chromium is not installed (apt-get install chromium)");
         Path shm = Path.of("/dev/shm");
-        Assumptions.assumeTrue(Files.isDirectory(shm), "no tmpfs at /dev/shm");
+        dev.prism.testing.Required.tmpfsAtDevShm();
         Path tmpfs = Files.createTempDirectory(shm, "prism-report-");
         Map<String, List<RunResult>> sets = new LinkedHashMap<>();
         try {

@@ -5,7 +5,6 @@ import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,16 +49,12 @@ class FaultsTest {
     }
 
     private static void assumeRootWithMount() {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting needs root");
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/mount")) || Files.isExecutable(Path.of("/bin/mount")),
-                "mount(8) is not installed");
+        dev.prism.testing.Required.loopMounts();
     }
 
     /** A 16 MiB ext4 image with only 128 inodes, loop-mounted: creating files runs out of inodes (ENOSPC). */
     private Path smallExt4() throws Exception {
         assumeRootWithMount();
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/sbin/mkfs.ext4")) || Files.isExecutable(Path.of("/usr/sbin/mkfs.ext4")),
-                "mkfs.ext4 (e2fsprogs) is not installed");
         Path image = work.resolve("small.ext4");
         try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
             f.setLength(16L << 20);
@@ -69,7 +64,7 @@ class FaultsTest {
         try {
             run("mount", "-o", "loop", image.toString(), mountPoint.toString());
         } catch (IOException e) {
-            Assumptions.abort("no loop device could be used: " + e.getMessage());
+            dev.prism.testing.Required.loopCommandFailed("mount -o loop", e.getMessage());
         }
         mounted.add(mountPoint);
         return mountPoint;

@@ -5,7 +5,6 @@ import dev.prism.RunResult;
 import dev.prism.Scenario;
 import dev.prism.TargetInfo;
 import dev.prism.posix.metadata.DirectoryLayout;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -117,8 +116,7 @@ class MetadataBenchmarksTest {
             return Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "prism-disk-");
         }
         Path shm = Path.of("/dev/shm");
-        Assumptions.assumeTrue(Files.isDirectory(shm) && TargetInfo.of(shm).filesystemType().equals("tmpfs"),
-                "no tmpfs at /dev/shm");
+        dev.prism.testing.Required.tmpfsAtDevShm();
         return Files.createTempDirectory(shm, "prism-tmpfs-");
     }
 }

@@ -37,7 +37,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A hostile user of the same cluster against the coordinator: a client that speaks PRISM's wire format but does not
@@ -299,7 +298,7 @@ class ForgedPeerTest {
         assertThatThrownBy(() -> Coordinator.directory(open, 2, RunSecret.generate())).isInstanceOf(PrismException.class)
                 .hasMessage("the meeting directory " + open + " has mode rwxrwxrwx, not rwx------: refused, as others could"
                         + " read or plant files in it");
-        assumeTrue(isRoot(), "chown to another user needs root");
+        dev.prism.testing.Required.root("chown to another user needs root");
         Path planted = Files.createDirectory(shared.resolve("planted"));
         Files.createSymbolicLink(planted.resolve("rank-1.down"), shared.resolve("victim"));
         Process chown = new ProcessBuilder("chown", "-h", "-R", "nobody", planted.toString()).inheritIO().start();
@@ -310,10 +309,6 @@ class ForgedPeerTest {
         assertThatThrownBy(() -> Handshake.joinThroughFiles(planted, RunSecret.generate(), 1, 1_000))
                 .isInstanceOf(PrismException.class).hasMessageContaining("was made by uid " + nobody);
         assertThat(shared.resolve("victim")).as("nothing was written through the planted link").doesNotExist();
-    }
-
-    private static boolean isRoot() throws IOException {
-        return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
     }
 
     private static InetSocketAddress loopback() {

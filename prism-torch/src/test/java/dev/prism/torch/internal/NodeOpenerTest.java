@@ -82,8 +82,7 @@ class NodeOpenerTest {
 
     @Test
     void anotherUsersDirectory_isRefused_evenWithTheToken(@TempDir Path scratch) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,
-                "giving a directory to another user needs root");
+        dev.prism.testing.Required.root("giving a directory to another user needs root");
         Path run = runDirectory(scratch, TOKEN);
         Files.setAttribute(run, "unix:uid", 65534);
         Ran ran = behindTheOpener(run, TOKEN, "echo ran");
