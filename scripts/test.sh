@@ -78,6 +78,8 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 # the tmpfs at /dev/shm some tests compare a disk with (Linux mounts one; a container may not)
 export PRISM_REQUIRE_TMPFS=1
+# /dev as the kernel mounts it (devtmpfs): a target there is refused before anything is written
+export PRISM_REQUIRE_DEVTMPFS=1
 # the run secret the srun tests' ranks prove they belong to a run with (a fresh one per test run, as prism sbatch
 # makes one per job); without it every task would take ~/.prism/run-secret, made on first use
 export PRISM_RUN_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')

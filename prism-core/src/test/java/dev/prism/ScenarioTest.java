@@ -305,13 +305,17 @@ class ScenarioTest {
         // test files before (issue 38)
         assertThatThrownBy(() -> scenario(b).target(Path.of("/proc")).build().execute())
                 .isInstanceOf(TargetException.class).hasMessageContaining("target /proc is on proc, a filesystem of the kernel's own");
-        if (TargetInfo.of(Path.of("/dev")).filesystemType().equals("devtmpfs")) {
-            assertThatThrownBy(() -> scenario(b).target(Path.of("/dev")).runId("devtest").build().execute())
-                    .isInstanceOf(TargetException.class).hasMessageContaining("target /dev is on devtmpfs");
-            assertThat(Path.of("/dev/prism-devtest")).doesNotExist();
-        }
         assertThatThrownBy(() -> scenario(b).target(Path.of("/sys")).build().execute())
                 .isInstanceOf(TargetException.class).hasMessageContaining("a filesystem of the kernel's own");
+    }
+
+    @Test
+    void target_devtmpfs_isRefusedBeforeAnythingIsWritten() {
+        dev.prism.testing.Required.require(TargetInfo.of(Path.of("/dev")).filesystemType().equals("devtmpfs"),
+                "PRISM_REQUIRE_DEVTMPFS", "/dev is not a devtmpfs here (a container's may be a tmpfs)");
+        assertThatThrownBy(() -> scenario(touch(1)).target(Path.of("/dev")).runId("devtest").build().execute())
+                .isInstanceOf(TargetException.class).hasMessageContaining("target /dev is on devtmpfs");
+        assertThat(Path.of("/dev/prism-devtest")).doesNotExist();
     }
 
     @Test
