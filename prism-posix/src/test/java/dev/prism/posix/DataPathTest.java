@@ -16,7 +16,6 @@ import dev.prism.posix.data.DatasetSpec;
 import dev.prism.posix.data.Datasets;
 import dev.prism.posix.data.FileOrder;
 import dev.prism.posix.data.SizeDistribution;
-import dev.prism.posix.data.internal.SyntheticWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,9 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
-import java.util.zip.Deflater;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -262,27 +259,5 @@ class DataPathTest {
                 .sizes(SizeDistribution.UNIFORM).fileSize(DataSize.ofKiB(4)).sizeBounds(DataSize.ofKiB(1), DataSize.ofKiB(8)), 1);
         assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
         assertThat(r.measurement("response").count()).isEqualTo(20);
-    }
-
-    @Test
-    void compressiblePattern_compressesToAboutTheRequestedRatio() {
-        for (double ratio : new double[]{2, 4, 8}) {
-            byte[] data = new byte[1 << 20];
-            long[] sizes = SyntheticWorkload.sizes(new Random(1), 1, SizeDistribution.FIXED, 1 << 20, 1, 1 << 20, 1);
-            assertThat(sizes[0]).isEqualTo(1 << 20);
-            // the same construction as the workload's block: 4 KiB pages, 1/ratio random then zeros
-            Random random = new Random(3);
-            for (int p = 0; p < data.length / 4096; p++) {
-                byte[] noise = new byte[(int) Math.round(4096 / ratio)];
-                random.nextBytes(noise);
-                System.arraycopy(noise, 0, data, p * 4096, noise.length);
-            }
-            Deflater deflater = new Deflater(Deflater.BEST_SPEED);
-            deflater.setInput(data);
-            deflater.finish();
-            byte[] out = new byte[data.length * 2];
-            int compressed = deflater.deflate(out);
-            assertThat((double) data.length / compressed).isBetween(ratio * 0.8, ratio * 1.2);
-        }
     }
 }

@@ -160,7 +160,8 @@ public final class SyntheticWorkload implements Workload {
         return SplitMix.mix(SplitMix.mix(((long) rank << 32) | (file & 0xFFFFFFFFL)) + offset / PAGE);
     }
 
-    private static ByteBuffer fill(DataPattern pattern, double compressRatio, Random random) {
+    /** @return the 1 MiB block the files are written from: per 4 KiB page, 1/ratio random bytes then zeros */
+    static ByteBuffer fill(DataPattern pattern, double compressRatio, Random random) {
         ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
         byte[] page = new byte[PAGE];
         int randomPerPage = pattern == DataPattern.RANDOM ? PAGE

@@ -23,6 +23,31 @@ class SyntheticContentTest {
     @TempDir
     Path dir;
 
+    /**
+     * The bytes a compressible workload leaves in a file (its block, each page stamped) compress by about the ratio
+     * asked for; the observer is zlib's fastest level over the file read back.
+     */
+    @Test
+    void compressibleContent_compressesToAboutTheRequestedRatio() throws Exception {
+        FileAccess files = Access.NATIVE.newFileAccess();
+        for (double ratio : new double[]{2, 4, 8}) {
+            ByteBuffer block = SyntheticWorkload.fill(dev.prism.posix.data.DataPattern.COMPRESSIBLE, ratio, new java.util.Random(3));
+            Path file = dir.resolve("ratio-" + ratio);
+            try (FileAccess.OpenFile out = files.create(file)) {
+                SyntheticWorkload.writeContent(out, block, true, 0, 0, 2L << 20);
+            }
+            byte[] data = Files.readAllBytes(file);
+            assertThat(data).hasSize(2 << 20);
+            java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.BEST_SPEED);
+            deflater.setInput(data);
+            deflater.finish();
+            byte[] compressed = new byte[data.length * 2];
+            int length = deflater.deflate(compressed);
+            deflater.end();
+            assertThat((double) data.length / length).as("ratio %s", ratio).isBetween(ratio * 0.8, ratio * 1.2);
+        }
+    }
+
     @Test
     void randomContent_hasNoTwoEqualPages_acrossFilesAndRanks() throws Exception {
         // one 1 MiB block per rank, as the workload keeps it: before, every MiB of every file was that block
