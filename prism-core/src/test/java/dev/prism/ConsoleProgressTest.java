@@ -6,7 +6,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,10 +99,40 @@ class ConsoleProgressTest {
                 """);
     }
 
+    /** Prints the style {@link ConsoleProgress#toStderr()} chooses in this JVM: run by {@link #styleInAChild}. */
+    public static final class PrintStyle {
+        public static void main(String[] args) {
+            System.out.println(ConsoleProgress.toStderr().style());
+        }
+    }
+
+    private static String styleInAChild(boolean terminal) {
+        try {
+            String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = List.of(javaCommand, "-cp", System.getProperty("java.class.path"), PrintStyle.class.getName());
+            ProcessBuilder pb = terminal
+                    ? new ProcessBuilder("script", "-qec", command.stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
+                            .collect(java.util.stream.Collectors.joining(" ")), "/dev/null")
+                    : new ProcessBuilder(command);
+            Process p = pb.redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+            assertThat(p.exitValue()).as(out).isZero();
+            return out.strip();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void toStderr_choosesTheBarOnlyOnATerminal_andArgumentsAreChecked() {
-        assertThat(ConsoleProgress.toStderr().style()).isEqualTo(ConsoleProgress.stderrIsTerminal()
-                ? ConsoleProgress.Style.BAR : ConsoleProgress.Style.LINES);
+        // the observer: a JVM of its own whose stderr is a pipe, and one whose stderr is a terminal (script(1) gives it
+        // a pseudo-terminal), each saying the style it chose
+        assertThat(styleInAChild(false)).isEqualTo("LINES");
+        assertThat(styleInAChild(true)).isEqualTo("BAR");
         assertThatThrownBy(() -> ConsoleProgress.to((PrintWriter) null, ConsoleProgress.Style.BAR))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("out");
         assertThatThrownBy(() -> ConsoleProgress.to(new PrintWriter(new StringWriter()), null))
