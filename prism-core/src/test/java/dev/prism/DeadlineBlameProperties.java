@@ -25,9 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * deadline, which it learnt as time remaining and so falls later. A rank that was waiting at a barrier did its part and
  * is ABORTED, never the run's failure while a rank timed out.
  *
- * <p>The held rank holds far past the deadline: in the timed phase by timed ticks that notice a stop, elsewhere by work
- * that does not. Which clock fires first varies with which rank holds (none of the others waiting at a barrier when all
- * hold), with the phase, and with the timeout against the ticks.
+ * <p>The property holds that rule over phases, held ranks and timeouts. The held rank holds far past the deadline: in
+ * the timed phase by timed ticks that notice a stop, elsewhere by work that does not (those cases end as a rank stuck
+ * past the launcher's grace, and held before this change too). Which clock fires first varies with which rank holds
+ * (none of the others waiting at a barrier when all hold), with the phase, and with the timeout against the ticks. The
+ * two cases below it are what failed before: ranks in their own processes, and a rank that reaches its barrier late.
  */
 @org.junit.jupiter.api.Tag("timing")
 @net.jqwik.api.Tag("timing")
@@ -63,6 +65,38 @@ class DeadlineBlameProperties {
         RunResult run = run(target, Launcher.processes(), 2, TestPhasesProvider.Hold.RUN, 1, Duration.ofSeconds(15));
         assertBlame(run, TestPhasesProvider.Hold.RUN, 1);
         assertThat(run.repetitions().get(0).ranks().get(0).failure().kind()).isEqualTo(Failure.Kind.ABORTED);
+    }
+
+    /**
+     * A rank busy past the deadline in work that does not listen for a stop (as a call into the storage would not)
+     * reaches {@code after-run} after the stop was told: it was not there when the deadline came, so it timed out, in
+     * its timed phase; the rank that waited there is ABORTED. The late one was once ABORTED too, and the run with it.
+     */
+    @Test
+    void aRankThatReachesItsBarrierAfterTheDeadline_timedOut(@TempDir Path target) {
+        Duration timeout = Duration.ofMillis(600);
+        Benchmark late = Benchmark.builder("late").run(ctx -> {
+            if (ctx.rank() == 1) {
+                long end = System.nanoTime() + timeout.plusMillis(400).toNanos(); // past the deadline, within the grace
+                while (System.nanoTime() < end) {
+                    try {
+                        Thread.sleep(10); // stands for untimed work that does not end on an interrupt
+                    } catch (InterruptedException e) {
+                        // as a file system call would not
+                    }
+                }
+            }
+        }).build();
+        RunResult run = Scenario.builder().target(target).benchmark(late).tasks(2).timeout(timeout)
+                .launcher(Launcher.threads()).build().execute().runs().get(0);
+        List<RankResult> ranks = run.repetitions().get(0).ranks();
+        assertThat(ranks.get(1).failure()).as(ranks.toString()).isNotNull();
+        assertThat(ranks.get(1).failure().kind()).as(ranks.toString()).isEqualTo(Failure.Kind.TIMEOUT);
+        assertThat(ranks.get(1).failure().message()).contains("in the timed phase (stopped with stopped before barrier"
+                + " 'after-run'");
+        assertThat(ranks.get(0).failure().kind()).as(ranks.toString()).isEqualTo(Failure.Kind.ABORTED);
+        assertThat(run.failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
+        assertThat(run.failure().rank()).isEqualTo(1);
     }
 
     private static RunResult run(Path target, Launcher launcher, int tasks, TestPhasesProvider.Hold phase, int heldRank,

@@ -61,9 +61,17 @@ public final class RankBarrier implements RankSync {
         }
     }
 
+    /**
+     * Releases every waiter with {@code reason}. A stop that comes at or after the deadline is the deadline's, whatever
+     * told it (a rank whose own clock saw the deadline first, and stopped as timed out, included).
+     */
     @Override
     public void abort(String reason) {
-        abort(reason, false);
+        abort(reason, pastDeadline());
+    }
+
+    private boolean pastDeadline() {
+        return System.currentTimeMillis() >= deadline.toEpochMilli();
     }
 
     /** Releases every waiter with {@code reason}, the first call only deciding whether the stop was the deadline. */
@@ -117,7 +125,8 @@ public final class RankBarrier implements RankSync {
             reason = waiting > 0 ? "barrier '" + currentName + "' reached the run's deadline; rank(s) " + missingRanks()
                 + " never arrived" : "the run reached its deadline";
         }
-        abort(reason, true);
+        // expired before the deadline (the launcher's own thread interrupted) is a stop, not the deadline
+        abort(reason, pastDeadline());
     }
 
     private void nextGeneration() {

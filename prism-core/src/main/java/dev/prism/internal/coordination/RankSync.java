@@ -25,9 +25,10 @@ public interface RankSync {
     }
 
     /**
-     * @return true when the ranks were stopped because the run reached its deadline, whichever clock saw it first (the
-     *         coordinator's barrier, or a launcher's watch): a rank still at work then timed out, and one waiting at a
-     *         barrier did its part. False while no stop was told, or when the stop had another cause.
+     * @return true when the ranks were stopped at or after the run's deadline, by the clock of whoever keeps the
+     *         barrier, whichever clock saw it first (the barrier's own wait, a launcher's watch, a rank whose copy of
+     *         the deadline stopped it as timed out): a rank still at work then timed out, and one waiting at a barrier
+     *         did its part. False while no stop was told, or when the stop came before the deadline.
      */
     default boolean deadlinePassed() {
         return false;
