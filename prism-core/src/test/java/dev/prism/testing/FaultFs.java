@@ -75,7 +75,8 @@ public final class FaultFs implements AutoCloseable {
      * Adds a rule, first added first matched: {@code operation} (a FUSE operation such as open,
      * create, read, write, fsync, unlink, rename, getattr, or "*") on paths matching {@code pattern}
      * (fnmatch, over the path inside the filesystem, e.g. "/data/*") waits {@code delay},
-     * then fails with {@code errno} (a name such as "EIO", or null for none). Takes effect at once.
+     * then fails with {@code errno} (a name such as "EIO", or null for none). Takes effect at once. The errno
+     * {@code "FLIP"} on a read is silent corruption: the read succeeds with the last byte it returns inverted.
      */
     public FaultFs rule(String operation, String pattern, Duration delay, String errno) throws IOException {
         ruleLines.add(operation + " " + pattern + " " + TimeUnit.NANOSECONDS.toMicros(delay.toNanos()) + " "

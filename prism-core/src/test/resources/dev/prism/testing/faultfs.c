@@ -16,6 +16,8 @@
  * rename, mkdir, rmdir, readdir, link, statfs, truncate, flush) or '*'; PATTERN is an fnmatch(3)
  * pattern over the path inside the filesystem ("/dir/file"); ERRNO is 0, a number or one of EIO,
  * ENOSPC, EACCES, EROFS, ETIMEDOUT, ENOENT, EDQUOT. The delay comes first, then the error.
+ * ERRNO FLIP on a read is silent corruption instead: the read succeeds with the last byte it returns
+ * inverted (on any other operation FLIP does nothing).
  * Each served operation is appended to LOG_FILE as "OPERATION PATH\n" (unless LOG_FILE is '-').
  *
  * Built by the tests with: gcc -O2 -Wall faultfs.c $(pkg-config --cflags --libs fuse3)
@@ -56,7 +58,11 @@ static struct timespec rules_mtime;
 static ino_t rules_inode;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The rule's "error" that corrupts a read instead of failing it. */
+#define FLIP (-1)
+
 static int errno_of(const char *name) {
+    if (strcmp(name, "FLIP") == 0) return FLIP;
     static const struct { const char *name; int value; } names[] = {
         {"EIO", EIO}, {"ENOSPC", ENOSPC}, {"EACCES", EACCES}, {"EROFS", EROFS},
         {"ETIMEDOUT", ETIMEDOUT}, {"ENOENT", ENOENT}, {"EDQUOT", EDQUOT},
@@ -125,7 +131,7 @@ static void real(char *out, const char *path) {
     snprintf(out, PATH_MAX, "%s%s", source, path);
 }
 
-#define INJECT(op, path) do { int e_ = inject(op, path); if (e_ != 0) return -e_; } while (0)
+#define INJECT(op, path) do { int e_ = inject(op, path); if (e_ > 0) return -e_; } while (0)
 #define RESULT(call) ((call) == -1 ? -errno : 0)
 
 static int ff_getattr(const char *path, struct stat *st, struct fuse_file_info *fi) {
@@ -254,9 +260,12 @@ static int ff_create(const char *path, mode_t mode, struct fuse_file_info *fi) {
 }
 
 static int ff_read(const char *path, char *buf, size_t size, off_t offset, struct fuse_file_info *fi) {
-    INJECT("read", path);
+    int e = inject("read", path);
+    if (e > 0) return -e;
     ssize_t n = pread((int) fi->fh, buf, size, offset);
-    return n == -1 ? -errno : (int) n;
+    if (n == -1) return -errno;
+    if (e == FLIP && n > 0) buf[n - 1] = (char) ~buf[n - 1];
+    return (int) n;
 }
 
 static int ff_write(const char *path, const char *buf, size_t size, off_t offset, struct fuse_file_info *fi) {

@@ -84,6 +84,28 @@ class TorchSafetensorsTest {
         assertThat(merged).isEqualTo(fullBytes);
     }
 
+    /**
+     * Silent corruption: faultfs inverts the last byte of every read of the consolidated files. The load reads them
+     * and its check of the loaded weights against the saved ones fails the run as a validation failure, naming the
+     * consolidated checkpoint; without the corruption the same benchmark passes (the test below).
+     */
+    @Test
+    void aCorruptedByteInTheConsolidatedFiles_failsTheLoadsCheck(@TempDir Path dir) throws Exception {
+        try (dev.prism.testing.FaultFs fs = dev.prism.testing.FaultFs.mount(dir)) {
+            fs.rule("read", "*/hf-model/*.safetensors", java.time.Duration.ZERO, "FLIP");
+            FsdpLoad load = TorchBenchmarks.fsdpLoad().parameters(PARAMS).layers(12).format(TorchCheckpointFormat.SAFETENSORS)
+                    .consolidate(TorchConsolidation.ONE_RANK).shardSize(DataSize.ofMiB(8)).dropCache(true).mmap(false);
+            RunResult r = dev.prism.Scenario.builder().target(fs.mountPoint()).benchmark(load).tasks(2)
+                    .timeout(java.time.Duration.ofMinutes(5)).build().execute().runs().get(0);
+            assertThat(fs.log()).as("the consolidated files were read through faultfs")
+                    .anyMatch(l -> l.startsWith("read ") && l.contains("/hf-model/") && l.endsWith(".safetensors"));
+            assertThat(r.failure()).isNotNull();
+            assertThat(r.failure().kind()).as(r.failure().toString()).isEqualTo(dev.prism.Failure.Kind.VALIDATION);
+            assertThat(r.failure().message()).contains("hf-model").contains("checksum")
+                    .contains("after loading the consolidated safetensors");
+        }
+    }
+
     @Test
     void theFullFiles_loadThroughMmap_orByReadingThem_andEveryWeightIsChecked() {
         FsdpLoad load = TorchBenchmarks.fsdpLoad().parameters(PARAMS).layers(12).format(TorchCheckpointFormat.SAFETENSORS)
