@@ -413,24 +413,35 @@ def storage_read_bytes():
     return process_io().get("read_bytes", -1)
 
 
-def diagnose_dcp(dcp_dir):
-    """Names the shard files shorter than the checkpoint's own metadata says they must be."""
+def diagnose_dcp(dcp_dir, error=None, limit=5):
+    """Says why a DCP checkpoint could not be read: the reader's own error (its first line, bounded), then the shard
+    files shorter than the checkpoint's metadata says they must be, and those missing, `limit` of each named at most
+    (a subset run of a large job writes only its own ranks' files, so thousands may be absent by design)."""
+    said = ""
+    if error is not None:
+        text = (str(error).strip().splitlines() or [""])[0]
+        said = f"{type(error).__name__}: {text[:300]}{'…' if len(text) > 300 else ''}; "
     try:
         from torch.distributed.checkpoint import FileSystemReader
         metadata = FileSystemReader(dcp_dir).read_metadata()
         need = {}
         for info in metadata.storage_data.values():
             need[info.relative_path] = max(need.get(info.relative_path, 0), info.offset + info.length)
-        bad = []
+        truncated, missing = [], []
         for name, size in sorted(need.items()):
             path = os.path.join(dcp_dir, name)
             have = os.path.getsize(path) if os.path.exists(path) else -1
-            if have < size:
-                bad.append(f"{path} {'is missing' if have < 0 else f'is truncated: holds {have} bytes'}, "
-                           f"the checkpoint's metadata needs {size}")
-        return "; ".join(bad) if bad else f"every shard in {dcp_dir} has the size its metadata gives"
+            if have < 0:
+                missing.append(name)
+            elif have < size:
+                truncated.append(f"{path} is truncated: holds {have} bytes, the checkpoint's metadata needs {size}")
+        parts = truncated[:limit] + ([f"and {len(truncated) - limit} more truncated"] if len(truncated) > limit else [])
+        if missing:
+            parts.append(f"{len(missing)} of the {len(need)} shard files its metadata names are not in {dcp_dir}"
+                         f" ({', '.join(missing[:limit])}{', …' if len(missing) > limit else ''})")
+        return said + ("; ".join(parts) if parts else f"every shard in {dcp_dir} has the size its metadata gives")
     except BaseException as e:
-        return f"{dcp_dir}/.metadata is unreadable: {e}"
+        return said + f"{dcp_dir}/.metadata is unreadable: {e}"
 
 
 def diagnose_torch_save(path, written):
@@ -697,7 +708,7 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
                 dcp_to_torch_save(dcp_dir, single)
                 full_target = {"model": torch.load(single, weights_only=True)["model"]}
         except BaseException as e:  # DCP's CheckpointException derives from BaseException
-            raise RuntimeError(f"consolidating {dcp_dir} failed: {diagnose_dcp(dcp_dir)}") from e
+            raise RuntimeError(f"consolidating {dcp_dir} failed: {diagnose_dcp(dcp_dir, e)}") from e
     # it reads the model's tensors and none of the optimizer's
     rec.bytes["consolidate"] = sum(t.numel() * t.element_size() for _, t in flat_tensors(full_target))
     got = verify_checksum(full_target, expected["model"], dcp_dir, "consolidation")
@@ -1140,7 +1151,7 @@ def dcp_load_cycles(args, rec, rank, world, directory, prepare, load_into, verif
             try:
                 dcp.load(target, storage_reader=FileSystemReader(directory), planner=planner() if planner else None)
             except BaseException as e:  # DCP's CheckpointException derives from BaseException
-                raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
+                raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory, e)}") from e
             load_into(target)
         loaded = sum(t.numel() * t.element_size() for _, t in flat_tensors(target) if not hasattr(t, "full_tensor"))
         loaded = loaded or dir_bytes(directory) // world
@@ -1315,7 +1326,7 @@ def mlperf_checkpointing(args, rec, rank, world, saved, root, device):
                 dcp.load(state, storage_reader=FileSystemReader(directory),
                          planner=jobs.JobLoadPlanner(pieces, played))
             except BaseException as e:  # DCP's CheckpointException derives from BaseException
-                raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory)}") from e
+                raise RuntimeError(f"dcp.load from {directory} failed: {diagnose_dcp(directory, e)}") from e
             synchronize(device)
         rec.add_bytes("load", loaded)
         try:
