@@ -192,7 +192,15 @@ class PrismManyRanksIT {
                 "--launcher", "slurm", "--timeout", "300s", "--silence-limit", "5s", "--out", out.toString(),
                 "--run-id", "stopped", "--json");
         Path own = target.resolve("prism-stopped").resolve("rank-5");
-        Await.until("rank 5 creates files (" + own + ")", () -> hasFiles(own));
+        // a run that ended first (it failed, or rank 5's share went by between two looks) says so at once, with what
+        // prism said, instead of a wait for a state that can no longer come
+        Await.until("rank 5 creates files (" + own + ")", () -> {
+            if (!srun.isAlive() && !hasFiles(own)) {
+                throw new AssertionError("the run ended (srun exit " + srun.exitValue() + ") before rank 5 was seen with"
+                        + " files: " + Files.readString(work.resolve("stderr.txt")));
+            }
+            return hasFiles(own);
+        });
         long rank5 = javasIn("prism-n2").stream().filter(pid -> slurmRank(pid) == 5).findFirst().orElseThrow();
         new ProcessBuilder("kill", "-STOP", String.valueOf(rank5)).start().waitFor();
         try {
