@@ -29,7 +29,8 @@ for module in $(sed -n 's|^ *<module>\(.*\)</module>.*|\1|p' pom.xml); do
                                match($0, /classname="[^"]*"/); c=substr($0, RSTART+11, RLENGTH-12)}
                  /<(failure|error)[ >]/{print c "#" n}' "$report")
   done
-  has_tests=$(find "$module/src/test" -name '*.java' 2>/dev/null | head -1)
+  # -quit, not a pipe into head: under pipefail find's SIGPIPE once head has its line ended this script at random
+  has_tests=$(find "$module/src/test" -name '*.java' -print -quit 2>/dev/null || true)
   note=""
   if [ -z "$reports" ] && [ -n "$has_tests" ] && [ "${PRISM_TESTS_SELECTED:-0}" != 1 ]; then
     note="  (no test report: its tests did not run)"
