@@ -546,8 +546,8 @@ public final class RankWorker {
     }
 
     private RankResult runPlan(RunPlan plan) throws InterruptedException {
+        deadlineStop = false; // cleared first: a stop told from here on sets it before its reason
         stopReason = lostReason; // a stop told during an earlier plan does not carry over
-        deadlineStop = false;
         RemoteSync sync = new RemoteSync(plan.deadline());
         try (StallMonitor monitor = new StallMonitor(plan.stallThreshold().toNanos(), plan.listener())) {
             RankExecution execution = new RankExecution(plan, rank, sync, monitor);
