@@ -11,10 +11,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +49,7 @@ class DeadlineBlameProperties {
             // a held rank that does not notice a stop is abandoned after the launcher's grace and ends when its hold does
             Await.until("the abandoned rank threads ended", () -> Thread.getAllStackTraces().keySet().stream()
                     .noneMatch(t -> t.getName().startsWith("prism-rank-")));
-            remove(target);
+            DirectoryRemoval.of(target);
         }
     }
 
@@ -133,13 +131,5 @@ class DeadlineBlameProperties {
         int firstTimedOut = ranks.stream().filter(r -> r.failure() != null && r.failure().kind() == Failure.Kind.TIMEOUT)
                 .mapToInt(RankResult::rank).min().orElseThrow();
         assertThat(run.failure().rank()).as(described).isEqualTo(firstTimedOut);
-    }
-
-    private static void remove(Path dir) throws IOException {
-        try (Stream<Path> all = Files.walk(dir)) {
-            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

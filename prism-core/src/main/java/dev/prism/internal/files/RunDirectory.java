@@ -84,7 +84,7 @@ public final class RunDirectory {
         } catch (FileAlreadyExistsException e) {
             throw new TargetException("run directory " + runDirectory + " already exists; choose another run id");
         } catch (IOException e) {
-            String now = nowInPlace(runDirectory);
+            String now = nowInPlace(runDirectory, null);
             if (now != null && !now.startsWith("gone")) {
                 // made, then swapped for a link or a file before it was opened: refused, and said so
                 throw new TargetException(swapped(runDirectory, now).getMessage(), e);
@@ -121,7 +121,7 @@ public final class RunDirectory {
         try (dev.prism.spi.HeldDirectory held = dev.prism.spi.HeldDirectory.openRun(runDirectory, runId)) {
             return held.attributes().fileKey();
         } catch (IOException e) {
-            String now = nowInPlace(runDirectory);
+            String now = nowInPlace(runDirectory, null);
             if (now != null) {
                 throw swapped(runDirectory, now);
             }
@@ -133,13 +133,17 @@ public final class RunDirectory {
         }
     }
 
-    /** @return what is at {@code runDirectory} when it is not a directory: a link, a file, or gone; null for a directory */
-    private static String nowInPlace(Path runDirectory) {
+    /**
+     * @return what is at {@code runDirectory}, read once without following a link: null for a directory that is
+     *         {@code identity} (any directory when {@code identity} is null), else a link, another directory, a file,
+     *         or gone
+     */
+    private static String nowInPlace(Path runDirectory, Object identity) {
         try {
             java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(runDirectory,
                     java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (a.isDirectory()) {
-                return null;
+                return identity == null || identity.equals(a.fileKey()) ? null : "another directory";
             }
             return a.isSymbolicLink() ? "a link to " + Files.readSymbolicLink(runDirectory) : "a file";
         } catch (IOException e) {
@@ -159,20 +163,10 @@ public final class RunDirectory {
      * @throws PrismException naming it and what it is now
      */
     public static void requireSame(Path runDirectory, Object identity) {
-        String now = nowInPlace(runDirectory);
-        if (now == null) {
-            try {
-                Object key = Files.readAttributes(runDirectory, java.nio.file.attribute.BasicFileAttributes.class,
-                        LinkOption.NOFOLLOW_LINKS).fileKey();
-                if (identity == null || identity.equals(key)) {
-                    return;
-                }
-                now = "another directory";
-            } catch (IOException e) {
-                now = "gone (" + describe(e) + ")";
-            }
+        String now = nowInPlace(runDirectory, identity);
+        if (now != null) {
+            throw swapped(runDirectory, now);
         }
-        throw swapped(runDirectory, now);
     }
 
     /**
