@@ -37,9 +37,16 @@ public final class Required {
      *
      * @param why what is missing and how to get it
      */
+    public static void require(boolean present, String variable, String why) {
+        if (!present && "1".equals(System.getenv(variable))) {
+            throw new AssertionError(variable + "=1 but " + why);
+        }
+        Assumptions.assumeTrue(present, why);
+    }
+
     /** Skips (or fails, under PRISM_REQUIRE_ROOT=1, which scripts/test.sh sets as root) unless this JVM runs as root. */
     public static void root(String why) {
-        require(new com.sun.security.auth.module.UnixSystem().getUid() == 0, "PRISM_REQUIRE_ROOT", why + ", and this is not root");
+        require(isRoot(), "PRISM_REQUIRE_ROOT", why + ", and this is not root");
     }
 
     /**
@@ -47,7 +54,7 @@ public final class Required {
      * can be made here: root, mount(8) and mkfs.ext4 (e2fsprogs, which scripts/install-deps.sh installs).
      */
     public static void loopMounts() {
-        boolean root = new com.sun.security.auth.module.UnixSystem().getUid() == 0;
+        boolean root = isRoot();
         boolean mount = java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/mount"))
                 || java.nio.file.Files.isExecutable(java.nio.file.Path.of("/bin/mount"));
         boolean mkfs = java.nio.file.Files.isExecutable(java.nio.file.Path.of("/sbin/mkfs.ext4"))
@@ -73,10 +80,7 @@ public final class Required {
         require(tmpfs, "PRISM_REQUIRE_TMPFS", "no tmpfs at /dev/shm");
     }
 
-    public static void require(boolean present, String variable, String why) {
-        if (!present && "1".equals(System.getenv(variable))) {
-            throw new AssertionError(variable + "=1 but " + why);
-        }
-        Assumptions.assumeTrue(present, why);
+    private static boolean isRoot() {
+        return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
     }
 }
