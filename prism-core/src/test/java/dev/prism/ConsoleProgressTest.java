@@ -6,7 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.time.Instant;
@@ -111,7 +110,7 @@ class ConsoleProgressTest {
             String javaCommand = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> command = List.of(javaCommand, "-cp", System.getProperty("java.class.path"), PrintStyle.class.getName());
             ProcessBuilder pb = terminal
-                    ? new ProcessBuilder("script", "-qec", command.stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
+                    ? new ProcessBuilder("/usr/bin/script", "-qec", command.stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
                             .collect(java.util.stream.Collectors.joining(" ")), "/dev/null")
                     : new ProcessBuilder(command);
             Process p = pb.redirectInput(ProcessBuilder.Redirect.PIPE).start();
