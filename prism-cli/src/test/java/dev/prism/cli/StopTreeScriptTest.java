@@ -1,13 +1,13 @@
 package dev.prism.cli;
 
 import dev.prism.testing.Await;
+import dev.prism.testing.RankProcesses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code scripts/stop-tree.sh}, the exit trap of {@code scripts/test.sh}: every process below the given one is stopped,
  * grandchildren whose parent ends first included (they are re-parented to init the moment it does), one that ignores
- * SIGTERM by SIGKILL after the grace, and the given process itself is left alone. The observer is {@code /proc}: a pid
- * still there with the start time it had is the same process, still running.
+ * SIGTERM by SIGKILL after the grace, and the given process itself is left alone. The observer is the process handle
+ * taken while each ran (the JDK tells a reused pid by its start time), ended when gone or a zombie.
  */
 class StopTreeScriptTest {
     private static final Path SCRIPT = Path.of("..", "scripts", "stop-tree.sh").toAbsolutePath().normalize();
@@ -35,10 +35,9 @@ class StopTreeScriptTest {
                 + "read -r line\n"; // the root outlives its children: it waits on its stdin, which stays open
         Process root = new ProcessBuilder("bash", "-c", tree).start();
         try {
-            long hog = Await.value("the hog's pid", () -> pid(hogPid));
-            long deaf = Await.value("the deaf child's pid", () -> pid(deafPid));
-            String hogStart = startTime(hog).orElseThrow();
-            String deafStart = startTime(deaf).orElseThrow();
+            // handles taken while they run: each is that process, not whatever reuses its pid later
+            ProcessHandle hog = ProcessHandle.of(Await.value("the hog's pid", () -> pid(hogPid))).orElseThrow();
+            ProcessHandle deaf = ProcessHandle.of(Await.value("the deaf child's pid", () -> pid(deafPid))).orElseThrow();
 
             Process stop = new ProcessBuilder(SCRIPT.toString(), String.valueOf(root.pid()), "1")
                     .redirectErrorStream(true).start();
@@ -47,8 +46,8 @@ class StopTreeScriptTest {
             assertThat(stop.exitValue()).as(out).isZero();
 
             // the script returns once each listed process is gone or was sent SIGKILL; the kernel ends it promptly
-            Await.until("the hog is gone", () -> !running(hog, hogStart));
-            Await.until("the child that ignores SIGTERM is gone", () -> !running(deaf, deafStart));
+            Await.until("the hog is gone", () -> RankProcesses.ended(hog));
+            Await.until("the child that ignores SIGTERM is gone", () -> RankProcesses.ended(deaf));
             assertThat(root.isAlive()).as("the root itself is left alone").isTrue();
         } finally {
             root.destroyForcibly().waitFor();
@@ -71,20 +70,5 @@ class StopTreeScriptTest {
     private static Optional<Long> pid(Path file) throws IOException {
         String text = Files.exists(file) ? Files.readString(file).trim() : "";
         return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
-    }
-
-    /** @return field 22 of {@code /proc/<pid>/stat}, when the process exists and is not a zombie */
-    private static Optional<String> startTime(long pid) {
-        try {
-            String line = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
-            List<String> f = List.of(line.substring(line.lastIndexOf(')') + 2).split(" "));
-            return f.get(0).equals("Z") ? Optional.empty() : Optional.of(f.get(19));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static boolean running(long pid, String started) {
-        return startTime(pid).filter(started::equals).isPresent();
     }
 }
