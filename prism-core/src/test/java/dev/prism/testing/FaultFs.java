@@ -76,7 +76,9 @@ public final class FaultFs implements AutoCloseable {
      * create, read, write, fsync, unlink, rename, getattr, or "*") on paths matching {@code pattern}
      * (fnmatch, over the path inside the filesystem, e.g. "/data/*") waits {@code delay},
      * then fails with {@code errno} (a name such as "EIO", or null for none). Takes effect at once. The errno
-     * {@code "FLIP"} on a read is silent corruption: the read succeeds with the last byte it returns inverted.
+     * {@code "FLIP"} on a read is silent corruption: the read succeeds with the last byte it returns inverted. On a
+     * getattr, {@code "STALE"} reports one link whatever the file has (an attribute cache that has not seen new hard
+     * links) and {@code "NOINO"} an inode number made up from the name (two names of one file differ).
      */
     public FaultFs rule(String operation, String pattern, Duration delay, String errno) throws IOException {
         ruleLines.add(operation + " " + pattern + " " + TimeUnit.NANOSECONDS.toMicros(delay.toNanos()) + " "

@@ -17,7 +17,10 @@
  * pattern over the path inside the filesystem ("/dir/file"); ERRNO is 0, a number or one of EIO,
  * ENOSPC, EACCES, EROFS, ETIMEDOUT, ENOENT, EDQUOT. The delay comes first, then the error.
  * ERRNO FLIP on a read is silent corruption instead: the read succeeds with the last byte it returns
- * inverted (on any other operation FLIP does nothing).
+ * inverted (on any other operation FLIP does nothing). Two more on getattr make the attributes what a
+ * network filesystem's client may show: STALE reports one link whatever the file has (an attribute
+ * cache that has not seen new hard links, as NFS's actimeo keeps), NOINO an inode number made up from
+ * the name (two names of one file differ, as sshfs without -o use_ino).
  * Each served operation is appended to LOG_FILE as "OPERATION PATH\n" (unless LOG_FILE is '-').
  *
  * Built by the tests with: gcc -O2 -Wall faultfs.c $(pkg-config --cflags --libs fuse3)
@@ -31,6 +34,7 @@
 #include <fuse.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +62,16 @@ static struct timespec rules_mtime;
 static ino_t rules_inode;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The rule's "error" that corrupts a read instead of failing it. */
+/* The rule's "errors" that succeed with altered results: a read's last byte inverted, getattr's link count
+   or inode number as a network client may show them. */
 #define FLIP (-1)
+#define STALE (-2)
+#define NOINO (-3)
 
 static int errno_of(const char *name) {
     if (strcmp(name, "FLIP") == 0) return FLIP;
+    if (strcmp(name, "STALE") == 0) return STALE;
+    if (strcmp(name, "NOINO") == 0) return NOINO;
     static const struct { const char *name; int value; } names[] = {
         {"EIO", EIO}, {"ENOSPC", ENOSPC}, {"EACCES", EACCES}, {"EROFS", EROFS},
         {"ETIMEDOUT", ETIMEDOUT}, {"ENOENT", ENOENT}, {"EDQUOT", EDQUOT},
@@ -134,12 +143,29 @@ static void real(char *out, const char *path) {
 #define INJECT(op, path) do { int e_ = inject(op, path); if (e_ > 0) return -e_; } while (0)
 #define RESULT(call) ((call) == -1 ? -errno : 0)
 
+/* An inode number from the name (FNV-1a), with the top bit set so it meets no real one. */
+static ino_t made_up_inode(const char *path) {
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *c = path; *c != '\0'; c++) {
+        h = (h ^ (unsigned char) *c) * 1099511628211ULL;
+    }
+    return (ino_t) (h | (1ULL << 62));
+}
+
 static int ff_getattr(const char *path, struct stat *st, struct fuse_file_info *fi) {
-    INJECT("getattr", path);
-    if (fi != NULL) return RESULT(fstat((int) fi->fh, st));
-    char p[PATH_MAX];
-    real(p, path);
-    return RESULT(lstat(p, st));
+    int e = inject("getattr", path);
+    if (e > 0) return -e;
+    int result;
+    if (fi != NULL) {
+        result = RESULT(fstat((int) fi->fh, st));
+    } else {
+        char p[PATH_MAX];
+        real(p, path);
+        result = RESULT(lstat(p, st));
+    }
+    if (result == 0 && e == STALE) st->st_nlink = 1;
+    if (result == 0 && e == NOINO) st->st_ino = made_up_inode(path);
+    return result;
 }
 
 static int ff_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t offset,

@@ -149,13 +149,36 @@ class FaultInjectionTest {
         assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
         assertThat(fs.log().stream().filter(l -> l.matches("mkdir /prism-.*/shared/dataset/shard-\\d+"))).hasSize(3);
         assertThat(r.measurement("file_8KiB").count()).isEqualTo(6);
-        assertThat(r.measurement("file_8KiB").maxNanos()).isLessThan(Duration.ofMillis(200).toNanos());
+        // had each shard's first file timed its mkdir, 3 of the 6 timings would hold the injected 200 ms, so the 4th
+        // fastest would too; without it, 3 files may still be that slow on a loaded host (the injected delay is the
+        // observer, not a guess at how fast the host creates a file)
+        assertThat(r.measurement("file_8KiB").percentileNanos(60)).isLessThan(Duration.ofMillis(200).toNanos());
     }
 
+    /**
+     * A hard link is checked by what it is, the same file under two names, never by a link count a network client may
+     * serve stale: faultfs shows every package file with one link (STALE), then with an inode number made up per name
+     * (NOINO, as sshfs without use_ino). Both validate, by the inode where the two names share one and else by a byte
+     * written through the link and read back through the cache's name, and say so in the run's notes.
+     */
     @Test
-    void linkLock_onANetworkStyleAttributeCache_validatesByIdentity() {
-        RunResult r = on(PosixBenchmarks.linkLock().packages(3).filesPerPackage(4)).tasks(2).build().execute().runs().get(0);
-        assertThat(r.passed()).as(String.valueOf(r.failure())).isTrue();
+    void linkLock_onANetworkStyleAttributeCache_validatesByIdentity() throws Exception {
+        fs.rule("getattr", "*/pkg-*/file-0.py", Duration.ZERO, "STALE");
+        RunResult stale = on(PosixBenchmarks.linkLock().packages(3).filesPerPackage(4)).tasks(2).build().execute().runs().get(0);
+        assertThat(stale.passed()).as(String.valueOf(stale.failure())).isTrue();
+        assertThat(stale.repetitions().get(0).ranks()).allSatisfy(rank -> assertThat(rank.notes())
+                .containsEntry("stale_link_counts", "3 of 3 linked files showed fewer than 3 links (an attribute cache, as NFS"
+                        + " actimeo or FUSE keep)")
+                .doesNotContainKey("inode_numbers"));
+
+        fs.clearRules().rule("getattr", "*/pkg-*/file-0.py", Duration.ZERO, "NOINO");
+        fs.clearLog();
+        RunResult named = on(PosixBenchmarks.linkLock().packages(3).filesPerPackage(4)).tasks(2).build().execute().runs().get(0);
+        assertThat(named.passed()).as(String.valueOf(named.failure())).isTrue();
+        assertThat(named.repetitions().get(0).ranks()).allSatisfy(rank -> assertThat(rank.notes().get("inode_numbers"))
+                .startsWith("the filesystem gives a link and its file different inode numbers (3 of 3;"));
+        // the check by a byte: each rank wrote through its links to the package files (faultfs saw the writes)
+        assertThat(fs.log()).anyMatch(line -> line.matches("write .*/env/pkg-\\d+/file-0\\.py"));
     }
 
     private Benchmark smallDataset() {
