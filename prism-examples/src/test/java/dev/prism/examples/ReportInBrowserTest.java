@@ -87,20 +87,46 @@ class ReportInBrowserTest {
         Files.writeString(work.resolve("dom.html"), dom);
         assertThat(Files.readString(html)).doesNotContain("http://").doesNotContain("https://cdn");
 
+        // the observer of "no blank charts", independent of the page's own count: where layout put each canvas (the
+        // test's script, appended to a copy), and what Chromium painted there in a screenshot of the whole page
+        Path observed = work.resolve("observed.html");
+        Files.writeString(observed, Files.readString(html).replace("</body></html>", CANVAS_BOXES + "</body></html>"));
+        String laidOut = chromium(work.resolve("profile"), "--window-size=1200,1400", "--dump-dom", observed.toUri().toString());
+        java.util.regex.Matcher boxes = java.util.regex.Pattern.compile("data-test-boxes=\"([0-9, ;]+)\"").matcher(laidOut);
+        assertThat(boxes.find()).as("the test's script ran").isTrue();
+        String[] parts = boxes.group(1).split(";");
+        int height = Integer.parseInt(parts[0].strip());
         Path shot = work.resolve("report.png");
-        chromium(work.resolve("profile"), "--window-size=1200,1400", "--screenshot=" + shot, html.toUri().toString());
+        chromium(work.resolve("profile"), "--window-size=1200," + height, "--hide-scrollbars", "--screenshot=" + shot,
+                observed.toUri().toString());
         BufferedImage image = ImageIO.read(shot.toFile());
         assertThat(image.getWidth()).isEqualTo(1200);
-        assertThat(distinctColours(image)).as("a blank page has one or two colours").isGreaterThan(20);
+        assertThat(image.getHeight()).isEqualTo(height);
+        assertThat(parts).as("a box per chart").hasSize(1 + 20);
+        for (int i = 1; i < parts.length; i++) {
+            int[] box = java.util.Arrays.stream(parts[i].split(",")).map(String::strip).mapToInt(Integer::parseInt).toArray();
+            // an empty canvas is the page's one background colour; axes, labels and lines are many, anti-aliased
+            assertThat(distinctColours(image.getSubimage(box[0], box[1], box[2], box[3])))
+                    .as("colours painted in chart %d at %s", i, parts[i]).isGreaterThan(10);
+        }
 
         assertThat(Files.readAllLines(work.resolve("report.csv"))).hasSize(1 + 2 * 2 * (4 + 2));
         assertThat(Files.readString(work.resolve("report.hlog"))).contains("Tag=tmpfs/create_files/t2/open");
     }
 
+    /**
+     * The test's own script, run after the report's: the page's height, then each canvas's box (left, top, width,
+     * height in CSS pixels of the page, which the screenshot's scale of 1 matches), in an attribute of the test's own.
+     */
+    private static final String CANVAS_BOXES = "<script>document.documentElement.setAttribute('data-test-boxes',"
+            + " [document.documentElement.scrollHeight].concat(Array.from(document.querySelectorAll('canvas'), c => {"
+            + " const r = c.getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]"
+            + ".map(Math.floor).join(','); })).join(';'));</script>";
+
     private static int distinctColours(BufferedImage image) {
         java.util.Set<Integer> colours = new java.util.HashSet<>();
-        for (int y = 0; y < image.getHeight(); y += 3) {
-            for (int x = 0; x < image.getWidth(); x += 3) {
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
                 colours.add(image.getRGB(x, y));
             }
         }
