@@ -34,11 +34,14 @@ public final class PythonInterpreter {
 
     /** @return the interpreter to run, by the order above (not yet checked: {@link #trusted} does) */
     public static Path defaultPath() {
-        String fromEnvironment = System.getenv("PRISM_PYTHON");
+        return defaultPath(System.getenv("PRISM_PYTHON"), System.getProperty("prism.home"));
+    }
+
+    /** @return the interpreter by the order above, from {@code $PRISM_PYTHON} and the project's home as given */
+    static Path defaultPath(String fromEnvironment, String home) {
         if (fromEnvironment != null && !fromEnvironment.isBlank()) {
             return Path.of(fromEnvironment);
         }
-        String home = System.getProperty("prism.home");
         if (home != null && !home.isBlank()) {
             Path venv = Path.of(home, ".venv", "bin", "python");
             if (Files.isExecutable(venv)) {

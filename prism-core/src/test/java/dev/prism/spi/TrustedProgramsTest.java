@@ -13,7 +13,6 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class TrustedProgramsTest {
 
@@ -25,20 +24,16 @@ class TrustedProgramsTest {
     }
 
     @Test
-    void theInterpreter_isNeverFoundFromTheWorkingDirectory(@TempDir Path home) {
-        // the test runs in the module's directory, one below the project's .venv: PRISM once walked up to it
-        String was = System.getProperty("prism.home");
-        System.setProperty("prism.home", home.toString());
-        try {
-            assumeTrue(System.getenv("PRISM_PYTHON") == null, "PRISM_PYTHON chooses the interpreter here");
-            assertThat(PythonInterpreter.defaultPath()).isEqualTo(Path.of("/usr/bin/python3"));
-        } finally {
-            if (was == null) {
-                System.clearProperty("prism.home");
-            } else {
-                System.setProperty("prism.home", was);
-            }
-        }
+    void theInterpreter_isNeverFoundFromTheWorkingDirectory(@TempDir Path home) throws IOException {
+        // the test runs in the module's directory, one below the project's .venv: PRISM once walked up to it. The
+        // environment is given, not this JVM's, so a PRISM_PYTHON set around the test skips nothing
+        assertThat(PythonInterpreter.defaultPath(null, home.toString())).isEqualTo(Path.of("/usr/bin/python3"));
+        assertThat(PythonInterpreter.defaultPath("", null)).isEqualTo(Path.of("/usr/bin/python3"));
+        // the operator's choice first, then the home's own .venv
+        assertThat(PythonInterpreter.defaultPath("/opt/py/bin/python3", home.toString())).isEqualTo(Path.of("/opt/py/bin/python3"));
+        Path venv = Files.createDirectories(home.resolve(".venv/bin")).resolve("python");
+        Files.createFile(venv, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        assertThat(PythonInterpreter.defaultPath(null, home.toString())).isEqualTo(venv);
     }
 
     @Test
