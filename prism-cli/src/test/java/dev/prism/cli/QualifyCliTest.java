@@ -74,12 +74,28 @@ class QualifyCliTest {
             long writes = fs.log().stream().filter(l -> l.matches("write .*/rank-\\d+/file-\\d+\\.dat")).count();
             long saves = 4 * 2;
             assertThat(writes % saves).as("writes per save alike").isZero();
-            double implied = 4194304 / ((writes / (double) saves) * DELAY_MS / 1000.0);
+            long perSave = writes / saves;
+            double implied = 4194304 / (perSave * DELAY_MS / 1000.0);
+            // and a plain loop's save through the same mount under the same rule, here and now: the delays plus the
+            // host's share of each write (the FUSE round trip, the copies), which a loaded host stretches
+            Path plain = Files.createDirectories(fs.mountPoint().resolve("observer/rank-0")).resolve("file-0.dat");
+            byte[] chunk = new byte[(int) (4194304 / perSave)];
+            long began = System.nanoTime();
+            try (java.io.OutputStream out = Files.newOutputStream(plain)) {
+                for (long w = 0; w < perSave; w++) {
+                    out.write(chunk);
+                }
+            }
+            double plainRate = 4194304 / ((System.nanoTime() - began) / 1e9);
             Scorecard card = q.judge(Results.load(work.resolve("out/faultfs")), 2);
             Scorecard.Row row = card.rows().get(0);
             assertThat(row.verdict()).isEqualTo(Scorecard.Verdict.FAIL);
-            assertThat(row.measured() / implied).as("measured %s against %s implied by %d writes of %d ms",
-                    row.measured(), implied, writes / saves, DELAY_MS).isBetween(0.9, 1.0);
+            // never above what the delays allow; at most 10% below the plain loop's rate (two ranks at once, and the
+            // repetition's clock around its save)
+            assertThat(row.measured()).as("measured against %s implied by %d writes of %d ms", implied, perSave, DELAY_MS)
+                    .isLessThanOrEqualTo(implied);
+            assertThat(row.measured()).as("measured against a plain loop's %s", plainRate)
+                    .isGreaterThanOrEqualTo(0.9 * Math.min(plainRate, implied));
             assertThat(row.high()).isLessThan(checkpoint.needed());
         }
         Document xml = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(work.resolve("faultfs.xml").toFile());

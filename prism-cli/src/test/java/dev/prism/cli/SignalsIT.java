@@ -25,8 +25,32 @@ class SignalsIT {
     private static final String SESSION = "import os, signal, sys; os.setsid(); signal.signal(signal.SIGINT, signal.SIG_DFL);"
             + " os.execvp(sys.argv[1], sys.argv[1:])";
 
+    /**
+     * The wake-ups between the signal and the test's seeing the exit (the supervisor relaying it, the run stopping its
+     * ranks, each process exiting and being reaped): a loaded host may delay each by as much as the longest delay
+     * {@link #delay} saw, which the bounds add to the guarantees' figures.
+     */
+    private static final int HAND_OFFS = 5;
+
     @TempDir
     Path work;
+    /** The observer of the host's share: how late it ran a ready thread, over the whole test. */
+    private dev.prism.testing.SchedulingDelay delay;
+
+    @org.junit.jupiter.api.BeforeEach
+    void watchTheHost() {
+        delay = dev.prism.testing.SchedulingDelay.watch();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void stopWatching() {
+        delay.close();
+    }
+
+    /** @return seconds a loaded host adds to a chain of {@link #HAND_OFFS} wake-ups, by the observer so far */
+    private double hostAllowance() {
+        return HAND_OFFS * delay.longest().toNanos() / 1e9;
+    }
 
     private Process start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("python3", "-c", SESSION, SCRIPT.toString()));
@@ -45,7 +69,7 @@ class SignalsIT {
         Path target = target();
         Process prism = start("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
                 "--launcher", "processes", "--tasks", "2", "--out", work.resolve("results").toString());
-        Targets.awaitFiles(target);
+        Targets.awaitFiles(target, prism, work.resolve("err.txt"));
         long signalled = System.nanoTime();
         new ProcessBuilder("kill", "-TERM", String.valueOf(prism.pid())).start().waitFor();
         assertThat(prism.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -54,7 +78,8 @@ class SignalsIT {
         String out = Files.readString(work.resolve("out.txt"));
         String err = Files.readString(work.resolve("err.txt"));
         assertThat(prism.exitValue()).as(err).isEqualTo(143);
-        assertThat(seconds).isLessThan(15);
+        // guarantees: clean-up within the signal's grace (10 s), then the result written and the processes gone (1 s)
+        assertThat(seconds).isLessThan(10 + 1 + hostAllowance());
         assertThat(out).contains("create").contains("FAIL INTERRUPTED: interrupted by SIGTERM during repetition 1");
         assertThat(err).contains("prism: SIGTERM: stopping the ranks");
         try (Stream<Path> docs = Files.walk(work.resolve("results"))) {
@@ -72,7 +97,7 @@ class SignalsIT {
         Path target = target();
         Process prism = start("run", "create_files", "--target", target.toString(), "-p", "files=3000000",
                 "--tasks", "2", "--out", work.resolve("results").toString());
-        Targets.awaitFiles(target);
+        Targets.awaitFiles(target, prism, work.resolve("err.txt"));
         new ProcessBuilder("kill", "-INT", "--", "-" + prism.pid()).start().waitFor(); // the group, as a terminal does
         assertThat(prism.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(prism.exitValue()).as(Files.readString(work.resolve("err.txt"))).isEqualTo(130);
@@ -85,7 +110,7 @@ class SignalsIT {
         Path second = Files.createDirectories(work.resolve("target2"));
         Process again = start("run", "create_files", "--target", second.toString(), "-p", "files=3000000",
                 "--tasks", "2", "--out", work.resolve("results").toString());
-        Targets.awaitFiles(second);
+        Targets.awaitFiles(second, again, work.resolve("err.txt"));
         // the directory the supervisor made for the run (its path is in the run process's environment)
         Path scratch = Targets.supervisorScratch(again);
         new ProcessBuilder("kill", "-TERM", String.valueOf(again.pid())).start().waitFor();
@@ -93,7 +118,8 @@ class SignalsIT {
         long signalled = System.nanoTime();
         assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(again.exitValue()).isEqualTo(143);
-        assertThat((System.nanoTime() - signalled) / 1e9).isLessThan(3);
+        // at once: the supervisor's exit, not another grace
+        assertThat((System.nanoTime() - signalled) / 1e9).isLessThan(2 + hostAllowance());
         assertThat(scratch).as("the supervisor's directory, removed before it exits at once").doesNotExist();
     }
 }
