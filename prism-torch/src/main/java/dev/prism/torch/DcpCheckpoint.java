@@ -53,9 +53,10 @@ public abstract class DcpCheckpoint<B extends DcpCheckpoint<B>> extends ShardedC
                         + " rank; " + p.get(MODEL).label() + " is a preset whose job has ranks not run, whose shards a"
                         + " consolidation needs");
             }
-            if (p.get(ASYNC_SAVE) || p.get(FAULT) == TorchFault.TRUNCATE_SHARD) {
-                throw new IllegalArgumentException("async_save and fault=truncate_shard apply to format=dcp;"
-                        + " format=safetensors saves with dcp.save and merges afterwards");
+            if (p.get(ASYNC_SAVE) || p.get(FAULT) == TorchFault.TRUNCATE_SHARD
+                    || p.get(FAULT) == TorchFault.FLIP_ELEMENT) {
+                throw new IllegalArgumentException("async_save, fault=truncate_shard and fault=flip_element apply to"
+                        + " format=dcp; format=safetensors saves with dcp.save and merges afterwards");
             }
             if (loads() && (p.get(CONSOLIDATE) == TorchConsolidation.NONE || p.get(FULL_STATE_DICT))) {
                 throw new IllegalArgumentException("fsdp_load of format=safetensors loads the full files, as an"

@@ -3,7 +3,8 @@ package dev.prism.torch;
 import dev.prism.Parameters;
 
 /**
- * {@code ddp_load}: all ranks torch.load the same checkpoint, train an iteration and verify a parameter checksum.
+ * {@code ddp_load}: all ranks torch.load the same checkpoint, train an iteration and verify every tensor against its
+ * digest at save time.
  *
  * <pre>{@code
  * import dev.prism.torch.TorchBenchmarks;
@@ -14,7 +15,8 @@ import dev.prism.Parameters;
  */
 public final class DdpLoad extends ShardedCheckpoint<DdpLoad> {
     /** What it does, as {@code prism list} says it. */
-    static final String DESCRIPTION = "all ranks torch.load the same checkpoint, train an iteration and verify a parameter checksum";
+    static final String DESCRIPTION = "all ranks torch.load the same checkpoint, train an iteration and verify every"
+            + " tensor against its digest at save time";
 
     DdpLoad(Parameters parameters, TorchRun torchRun) {
         super("ddp_load", DESCRIPTION, parameters, torchRun);

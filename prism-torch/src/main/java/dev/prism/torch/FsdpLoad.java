@@ -4,8 +4,9 @@ import dev.prism.DataSize;
 import dev.prism.Parameters;
 
 /**
- * {@code fsdp_load}: FSDP2 ranks load their shards with torch.distributed.checkpoint.load and verify a checksum; with
- * {@code format=safetensors}, every rank loads the consolidated Hugging Face files, through mmap or by reading them.
+ * {@code fsdp_load}: FSDP2 ranks load their shards with torch.distributed.checkpoint.load and verify every tensor
+ * against its digest at save time; with {@code format=safetensors}, every rank loads the consolidated Hugging Face
+ * files, through mmap or by reading them.
  *
  * <pre>{@code
  * import dev.prism.torch.TorchBenchmarks;
@@ -16,7 +17,8 @@ import dev.prism.Parameters;
  */
 public final class FsdpLoad extends DcpCheckpoint<FsdpLoad> {
     /** What it does, as {@code prism list} says it. */
-    static final String DESCRIPTION = "FSDP2 ranks load their shards with torch.distributed.checkpoint.load and verify a checksum";
+    static final String DESCRIPTION = "FSDP2 ranks load their shards with torch.distributed.checkpoint.load and verify"
+            + " every tensor against its digest at save time";
 
     FsdpLoad(Parameters parameters, TorchRun torchRun) {
         super("fsdp_load", DESCRIPTION, parameters, torchRun);

@@ -57,7 +57,7 @@ public abstract class TorchBenchmark extends AbstractBenchmark {
             "fsdp_load: also gather the full state dict after loading, timed as 'full_state_dict'");
     /** A fault to inject. */
     public static final Parameter<TorchFault> FAULT = Parameter.ofEnum("fault", TorchFault.class, TorchFault.NONE,
-            "none, truncate_shard (before loading) or crash_rank1: qualify how the path fails");
+            "none, truncate_shard or flip_element (before loading) or crash_rank1: qualify how the path fails");
     /** The optimizer whose state the checkpoint holds. */
     public static final Parameter<TorchOptimizer> OPTIMIZER = Parameter.ofEnum("optimizer", TorchOptimizer.class,
             TorchOptimizer.ADAM, "adam (2 state tensors per parameter) or sgd (momentum, 1): saved and loaded with the model");

@@ -16,6 +16,12 @@ public enum TorchFault {
     NONE,
     /** Cut a checkpoint file to an eighth of its size before it is loaded (into its model data, which every load reads). */
     TRUNCATE_SHARD,
+    /**
+     * Invert one byte inside a tensor's data in the checkpoint before it is loaded (DCP: the first model tensor's; a
+     * torch.save file: its first tensor entry's): silent corruption the size of one element, which neither torch.load
+     * nor dcp.load notices (they read no checksum) and the verification after the load must, naming the tensor.
+     */
+    FLIP_ELEMENT,
     /** Rank 1 raises before training. */
     CRASH_RANK1
 }

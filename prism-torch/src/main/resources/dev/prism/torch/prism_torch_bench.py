@@ -57,7 +57,8 @@ def parse_args(argv):
     p.add_argument("--sync-files", default="true", help="DCP FileSystemWriter sync_files")
     p.add_argument("--drop-cache", default="false", help="drop what is read from the page cache before reading it")
     p.add_argument("--full-state-dict", default="false", help="fsdp_load: gather the full state dict after loading")
-    p.add_argument("--fault", default="none", help="none, truncate_shard (before loading) or crash_rank1")
+    p.add_argument("--fault", default="none",
+                   help="none, truncate_shard or flip_element (before loading), or crash_rank1")
     p.add_argument("--shard-size", type=int, default=5 << 30, help="hf_load: save_pretrained max_shard_size, bytes")
     p.add_argument("--dataset", default="", help="dataloader: a kept dataset's directory (else one is generated)")
     p.add_argument("--files", type=int, default=1000, help="dataloader: files of a generated dataset")
@@ -316,8 +317,32 @@ def checksum(state):
     return total
 
 
-def verify_checksum(state, expected, where, after):
-    """Raises ValidationError naming the checkpoint when the loaded state does not sum to the saved one."""
+def digests(state):
+    """Per tensor, a BLAKE2b digest of its bytes as they are: one changed bit of any element changes its key's digest
+    (a float sum cannot see a low mantissa bit, and DCP's torch.load reads no CRC)."""
+    out = {}
+    for key, value in flat_tensors(state):
+        if hasattr(value, "full_tensor"):
+            value = value.full_tensor()
+        raw = value.detach().to("cpu").contiguous().reshape(-1).view(torch.uint8)
+        out[key] = hashlib.blake2b(raw.numpy(), digest_size=16).hexdigest()
+    return out
+
+
+def verify_checksum(state, expected, where, after, expected_digests=None):
+    """Raises ValidationError naming the checkpoint, and the tensors that differ, when the loaded state is not the
+    saved one: element by element through each tensor's digest where the save recorded them, and by the sum."""
+    if expected_digests is not None:
+        got_digests = digests(state)
+        changed = sorted(k for k in expected_digests if got_digests.get(k) != expected_digests[k])
+        extra = sorted(set(got_digests) - set(expected_digests))
+        if changed or extra:
+            named = changed[:5] + ([f"{len(changed) - 5} more"] if len(changed) > 5 else [])
+            said = (f"{len(changed)} of the {len(expected_digests)} saved tensors differ after {after}"
+                    f" ({', '.join(named)})" if changed else f"after {after}")
+            if extra:
+                said += f"; {len(extra)} tensor(s) were not saved ({', '.join(extra[:5])})"
+            raise ValidationError(f"{where}: {said}")
     got = checksum(state)
     if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6):
         raise ValidationError(f"{where}: checksum {got!r} after {after}, {expected!r} when saved")
@@ -411,6 +436,50 @@ def process_io():
 def storage_read_bytes():
     """This process's bytes fetched from storage (read_bytes: from a block device), -1 where not known."""
     return process_io().get("read_bytes", -1)
+
+
+def flip_in_archive(path, offset, length):
+    """Inverts one byte in the middle of the first tensor data entry of the torch.save archive at `offset` (`length`
+    bytes) in `path`, in place, and fsyncs it. Returns the byte's position and the entry's name."""
+    import io
+    import zipfile
+    with open(path, "rb") as f:
+        f.seek(offset)
+        archive_bytes = f.read(length)
+    archive = zipfile.ZipFile(io.BytesIO(archive_bytes))
+    entry = archive.getinfo(sorted((n for n in archive.namelist() if "/data/" in n),
+                                   key=lambda n: archive.getinfo(n).header_offset)[0])
+    # the entry's bytes come after its local header: 30 bytes, then its name and extra field
+    header = archive_bytes[entry.header_offset:entry.header_offset + 30]
+    start = entry.header_offset + 30 + int.from_bytes(header[26:28], "little") + int.from_bytes(header[28:30], "little")
+    at = offset + start + entry.file_size // 2
+    with open(path, "r+b") as f:
+        f.seek(at)
+        was = f.read(1)
+        f.seek(at)
+        f.write(bytes([was[0] ^ 0xFF]))
+        f.flush()
+        os.fsync(f.fileno())
+    return at, entry.filename
+
+
+def flip_dcp_element(dcp_dir):
+    """Silent corruption the size of one element: a byte inverted inside the data of the first model tensor of a DCP
+    checkpoint, which dcp.load does not notice (its torch.load of each item reads no CRC) and verification must.
+    Returns what it did, naming the tensor's key."""
+    from torch.distributed.checkpoint import FileSystemReader
+    metadata = FileSystemReader(dcp_dir).read_metadata()
+    index, info = min(((i, s) for i, s in metadata.storage_data.items() if i.fqn.startswith("model.")),
+                      key=lambda item: (item[0].fqn, item[1].offset))
+    path = os.path.join(dcp_dir, info.relative_path)
+    at, _ = flip_in_archive(path, info.offset, info.length)
+    return f"flipped the byte at {at} of {path}, inside {index.fqn}"
+
+
+def flip_torch_save_element(path):
+    """The same in a torch.save file: a byte inverted inside its first tensor's data (torch.load reads no CRC)."""
+    at, entry = flip_in_archive(path, 0, os.path.getsize(path))
+    return f"flipped the byte at {at} of {path}, inside its entry {entry}"
 
 
 def diagnose_dcp(dcp_dir, error=None, limit=5):
@@ -603,7 +672,7 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
                 write_durably(path, "wb", lambda f: torch.save(state, f))
             rec.add_bytes("save", os.path.getsize(path))
             rec.counters["checkpoint_files"] = 1
-            save_checksums(sums, all=checksum(state), bytes=os.path.getsize(path))
+            save_checksums(sums, all=checksum(state), all_digests=digests(state), bytes=os.path.getsize(path))
         with rec.time("barrier_after_io"):
             dist.barrier()
     if bench == "ddp_save":
@@ -612,6 +681,8 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
         return {}
     if args.fault == "truncate_shard" and rank == 0:
         os.truncate(path, os.path.getsize(path) // 8)
+    if args.fault == "flip_element" and rank == 0:
+        rec.notes["fault"] = flip_torch_save_element(path)
     for _ in range(args.loads):
         cold_before_load(args, rec, [path])
         scramble(ddp.module, optimizer)
@@ -628,8 +699,9 @@ def ddp_checkpoint(args, rec, rank, model, inputs, device):
             del loaded
             synchronize(device)
         rec.add_bytes("load", os.path.getsize(path))
+    expected = load_checksums(sums)
     got = verify_checksum({"model": ddp.module.state_dict(), "optimizer": optimizer.state_dict()},
-                          load_checksums(sums)["all"], path, "loading model and optimizer")
+                          expected["all"], path, "loading model and optimizer", expected["all_digests"])
     with rec.time("train_after_load"):
         train_step(ddp, inputs, optimizer)
     with rec.time("barrier_after_io"):
@@ -650,7 +722,8 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
     full_model, full_optim = get_state_dict(model, optimizer, options=full)
     if rank == 0:
         save_checksums(sums, all=checksum({"model": full_model, "optim": full_optim}),
-                       model=checksum({"model": full_model}))
+                       all_digests=digests({"model": full_model, "optim": full_optim}),
+                       model=checksum({"model": full_model}), model_digests=digests({"model": full_model}))
     del full_model, full_optim
     model_state, optim_state = get_state_dict(model, optimizer)
     dcp_dir = dcp_save_cycles(args, rec, rank, world, {"model": model_state, "optim": optim_state},
@@ -662,6 +735,8 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
         victim = sorted(f for f in os.listdir(dcp_dir) if f.endswith(".distcp"))[-1]
         victim_path = os.path.join(dcp_dir, victim)
         os.truncate(victim_path, os.path.getsize(victim_path) // 8)
+    if args.fault == "flip_element" and rank == 0:
+        rec.notes["fault"] = flip_dcp_element(dcp_dir)
     dist.barrier()
     expected = load_checksums(sums)
     if bench == "fsdp_load":
@@ -678,7 +753,7 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
             full_model, full_optim = get_state_dict(model, optimizer, options=full)
             if rank == 0:
                 verify_checksum({"model": full_model, "optim": full_optim}, expected["all"], dcp_dir,
-                                "dcp.load of model and optimizer")
+                                "dcp.load of model and optimizer", expected["all_digests"])
         dcp_load_cycles(args, rec, rank, world, dcp_dir, scrambled, load_into, verify)
         if flag(args.full_state_dict):
             with rec.time("full_state_dict"):
@@ -711,7 +786,7 @@ def dcp_checkpoint(args, rec, rank, world, model, inputs, device):
             raise RuntimeError(f"consolidating {dcp_dir} failed: {diagnose_dcp(dcp_dir, e)}") from e
     # it reads the model's tensors and none of the optimizer's
     rec.bytes["consolidate"] = sum(t.numel() * t.element_size() for _, t in flat_tensors(full_target))
-    got = verify_checksum(full_target, expected["model"], dcp_dir, "consolidation")
+    got = verify_checksum(full_target, expected["model"], dcp_dir, "consolidation", expected["model_digests"])
     with rec.time("barrier_after_io"):
         dist.barrier()
     return {"checksum": got}
@@ -763,7 +838,7 @@ def safetensors_checkpoint(args, rec, rank, world, model, inputs, device):
     train_between_barriers(rec, args, model, inputs)
     full = get_model_state_dict(model, options=StateDictOptions(full_state_dict=True, cpu_offload=True))
     if rank == 0:  # with cpu_offload only rank 0 holds the full state
-        save_checksums(sums, model=checksum(full))
+        save_checksums(sums, model=checksum(full), model_digests=digests(full))
     del full
     state = get_model_state_dict(model)
     # every rank lays out the full files alike: a DTensor's shape and numel are the full tensor's
@@ -814,7 +889,8 @@ def safetensors_checkpoint(args, rec, rank, world, model, inputs, device):
     if bench == "fsdp_save":
         return {}
     dist.barrier()
-    expected = load_checksums(sums)["model"]
+    saved = load_checksums(sums)
+    expected = saved["model"]
     weights = [os.path.join(full_dir, f) for f in files_in(full_dir, ".safetensors")]
     for _ in range(args.loads):
         cold_before_load(args, rec, [full_dir])
@@ -832,7 +908,7 @@ def safetensors_checkpoint(args, rec, rank, world, model, inputs, device):
                         loaded.update(safetensors.torch.load(f.read()))
         rec.add_bytes("load", sum(os.path.getsize(p) for p in weights))
         rec.counters["model_files"] = len(weights)
-        verify_checksum(loaded, expected, full_dir, "loading the consolidated safetensors")
+        verify_checksum(loaded, expected, full_dir, "loading the consolidated safetensors", saved["model_digests"])
         del loaded
     with rec.time("barrier_after_io"):
         dist.barrier()
@@ -1462,7 +1538,7 @@ def hf_load(args, rec, rank, world, device):
         rec.counters["model_parameters"] = sum(p.numel() for p in model.parameters())
         with rec.time("save_pretrained"):
             model.save_pretrained(model_dir, max_shard_size=args.shard_size)
-        save_checksums(sums, all=checksum(model.state_dict()))
+        save_checksums(sums, all=checksum(model.state_dict()), all_digests=digests(model.state_dict()))
         del model
         hf_model(args.model, 1_000, 1).save_pretrained(warm_up_dir)
     dist.barrier()
@@ -1496,7 +1572,8 @@ def hf_load(args, rec, rank, world, device):
         with torch.no_grad():
             model(inputs)
         synchronize(device)
-    got = verify_checksum(model.state_dict(), load_checksums(sums)["all"], model_dir, "from_pretrained")
+    saved = load_checksums(sums)
+    got = verify_checksum(model.state_dict(), saved["all"], model_dir, "from_pretrained", saved["all_digests"])
     with rec.time("barrier_after_io"):
         dist.barrier()
     return {"checksum": got}

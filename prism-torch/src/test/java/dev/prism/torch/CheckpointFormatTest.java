@@ -28,10 +28,10 @@ class CheckpointFormatTest {
                 .hasMessage("format=safetensors saves the weights of a model built whole on every rank; llama3-8b is a"
                         + " preset whose job has ranks not run, whose shards a consolidation needs");
         assertThatThrownBy(() -> st.asyncSave(true).footprint(2))
-                .hasMessageStartingWith("async_save and fault=truncate_shard apply to format=dcp");
+                .hasMessageStartingWith("async_save, fault=truncate_shard and fault=flip_element apply to format=dcp");
         FsdpLoad load = TorchBenchmarks.fsdpLoad().format(TorchCheckpointFormat.SAFETENSORS);
         assertThatThrownBy(() -> load.fault(TorchFault.TRUNCATE_SHARD).consolidate(TorchConsolidation.ONE_RANK).footprint(2))
-                .hasMessageStartingWith("async_save and fault=truncate_shard apply to format=dcp");
+                .hasMessageStartingWith("async_save, fault=truncate_shard and fault=flip_element apply to format=dcp");
         assertThatThrownBy(() -> load.footprint(2))
                 .hasMessageStartingWith("fsdp_load of format=safetensors loads the full files, as an evaluation or"
                         + " inference job does: give consolidate=one-rank or every-rank");

@@ -333,6 +333,22 @@ class TorchBenchmarksTest {
     }
 
     /**
+     * "Every element is checked": one byte inverted inside a tensor's data between save and load, which neither
+     * torch.load nor dcp.load notices (they read no checksum; a float sum of the state could not see a low mantissa
+     * bit), fails the verification after the load, naming the tensor.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"fsdp_load", "ddp_load", "rl_load"})
+    void aByteFlippedInsideATensor_failsValidationNamingIt(String name) {
+        RunResult r = run(TorchBenchmarks.named(name, Map.of("params", String.valueOf(SMALL), "fault", "flip_element")), 2);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.failure().kind()).as(r.failure().message()).isEqualTo(Failure.Kind.VALIDATION);
+        // DCP: the first model tensor, by its key; torch.save: whichever tensor its first data entry holds
+        assertThat(r.failure().message()).containsPattern("1 of the \\d+ saved tensors differ after [^(]*\\((model|optimizer)\\.[\\w.]+\\)")
+                .contains(name.equals("ddp_load") ? "model.pt" : "dcp");
+    }
+
+    /**
      * Timing-dependent: how soon torchrun's workers stop depends on the host. The bound is PRISM's own grace before it
      * escalates to SIGKILL (10 s) plus an observer measured in the same test: how long the run took to start torchrun.
      */
