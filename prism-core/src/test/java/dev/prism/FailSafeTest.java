@@ -1,10 +1,11 @@
 package dev.prism;
 
 import dev.prism.internal.files.RunDirectory;
-import dev.prism.testing.FaultFs;
 import dev.prism.testing.Await;
-import dev.prism.testing.SchedulingDelay;
+import dev.prism.testing.FaultFs;
+import dev.prism.testing.HostDelay;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -29,29 +30,13 @@ class FailSafeTest {
     /**
      * The wake-ups between an event and the test's seeing its end (a watcher noticing, a thread or process ending, the
      * clean-up, the result reaching the test's thread): a loaded host may delay each by as much as the longest delay
-     * {@link #delay} saw, which the bounds add to the README's figures.
+     * {@link dev.prism.testing.SchedulingDelay} saw, which the bounds add to the README's figures.
      */
-    private static final int HAND_OFFS = 5;
+    @RegisterExtension
+    final HostDelay host = new HostDelay(5);
 
     @TempDir
     Path dir;
-    /** The observer of the host's share: how late it ran a ready thread, over the whole test. */
-    private SchedulingDelay delay;
-
-    @org.junit.jupiter.api.BeforeEach
-    void watchTheHost() {
-        delay = SchedulingDelay.watch();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void stopWatching() {
-        delay.close();
-    }
-
-    /** @return seconds a loaded host adds to a chain of {@link #HAND_OFFS} wake-ups, by the observer so far */
-    private double hostAllowance() {
-        return HAND_OFFS * delay.longest().toNanos() / 1e9;
-    }
 
     private static Benchmark sleep(Map<String, String> values) {
         return Benchmarks.create("test_sleep", values);
@@ -148,7 +133,7 @@ class FailSafeTest {
             double seconds = (System.nanoTime() - start) / 1e9;
 
             RunResult run = result.runs().get(0);
-            assertThat(seconds).isLessThan(timeout.toSeconds() + 2 + 2 + grace.toSeconds() + hostAllowance());
+            assertThat(seconds).isLessThan(timeout.toSeconds() + 2 + 2 + grace.toSeconds() + host.allowanceSeconds());
             assertThat(run.failure().kind()).isEqualTo(Failure.Kind.TIMEOUT);
             assertThat(run.failure().rank()).isEqualTo(1);
             // what was measured, and the open that never returned as an unfinished stall
@@ -180,7 +165,7 @@ class FailSafeTest {
             double seconds = (System.nanoTime() - interrupted) / 1e9;
 
             // 4 s from the signal, not 4 s from the start of a clean-up that waited for the hung rank first (2 s more)
-            assertThat(seconds).isBetween(3.9, 5.5 + hostAllowance());
+            assertThat(seconds).isBetween(3.9, 5.5 + host.allowanceSeconds());
             assertThat(result.cleanup()).contains("did not finish within 4s of the interruption");
             assertThat(result.runs().get(0).failure().kind()).isEqualTo(Failure.Kind.INTERRUPTED);
         }
@@ -202,7 +187,7 @@ class FailSafeTest {
         stop.interrupt("SIGTERM");
         ScenarioResult result = running.get(60, TimeUnit.SECONDS);
 
-        assertThat((System.nanoTime() - interrupted) / 1e9).isLessThan(grace.toSeconds() + hostAllowance());
+        assertThat((System.nanoTime() - interrupted) / 1e9).isLessThan(grace.toSeconds() + host.allowanceSeconds());
         assertThat(result.interruption()).isEqualTo("SIGTERM");
         RunResult run = result.runs().get(0);
         assertThat(run.failure().kind()).isEqualTo(Failure.Kind.INTERRUPTED);
@@ -227,7 +212,7 @@ class FailSafeTest {
             RunResult run = Scenario.builder().target(dir).benchmark(sleep(Map.of())).tasks(3)
                     .timeout(Duration.ofSeconds(60)).launcher(Launcher.processes()).build().execute().runs().get(0);
             assertThat((System.nanoTime() - start) / 1e9).as("seconds; three rank JVMs started in %.1f s", starting)
-                    .isLessThan(3 * starting + 5 + hostAllowance());
+                    .isLessThan(3 * starting + 5 + host.allowanceSeconds());
             assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
             assertThat(run.failure().rank()).isEqualTo(2);
             assertThat(run.failure().message()).contains("rank 2's process died with exit code 7 at start-up, before it"

@@ -2,15 +2,15 @@ package dev.prism;
 
 import dev.prism.testing.Await;
 import dev.prism.testing.FaultFs;
+import dev.prism.testing.HostDelay;
 import dev.prism.testing.RankJvms;
 import dev.prism.testing.RankProcesses;
-import dev.prism.testing.SchedulingDelay;
 import dev.prism.testing.ScenarioInChild;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * entered, a marker the test benchmark writes when its hold begins, a line the parent prints), never for a time, and
  * asserts the cell's guarantee: what the run reports, within the bound the README states, and what is left in the
  * target. The bounds come from the README's figures and the scenario's own timeout and graces, plus what the host's
- * observed delays add to them ({@link SchedulingDelay}).
+ * observed delays add to them ({@link dev.prism.testing.SchedulingDelay}).
  */
 @org.junit.jupiter.api.Tag("timing")
 class FaultMatrixTest {
@@ -69,28 +69,17 @@ class FaultMatrixTest {
     /**
      * The wake-ups between an event and the test's seeing its end: the rank's watcher or the coordinator noticing, a
      * process exiting, its parent reaping it, the clean-up, the result reaching the test's thread. A loaded host may
-     * delay each by as much as the longest delay {@link #delay} saw, which the bounds add to the README's figures.
+     * delay each by as much as the longest delay {@link dev.prism.testing.SchedulingDelay} saw, which the bounds add to
+     * the README's figures.
      */
-    private static final int HAND_OFFS = 5;
+    @RegisterExtension
+    final HostDelay host = new HostDelay(5);
 
     @TempDir
     Path dir;
-    /** The observer of the host's share: how late it ran a ready thread, over the whole test. */
-    private SchedulingDelay delay;
-
-    @BeforeEach
-    void watchTheHost() {
-        delay = SchedulingDelay.watch();
-    }
-
-    /** @return seconds a loaded host adds to a chain of {@link #HAND_OFFS} wake-ups, by the observer so far */
-    private double hostAllowance() {
-        return HAND_OFFS * delay.longest().toNanos() / 1e9;
-    }
 
     @AfterEach
     void noRankOutlivesItsTest() {
-        delay.close();
         System.clearProperty("prism.fault.holdConnect");
         Await.until("every rank process of the test has exited", () -> ProcessHandle.current().descendants()
                 .noneMatch(ProcessHandle::isAlive));
@@ -149,7 +138,7 @@ class FaultMatrixTest {
         long killed = System.nanoTime();
         RunResult run = running.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
-        assertThat(secondsSince(killed)).isLessThan(DEAD_RANK_BOUND_SECONDS + hostAllowance());
+        assertThat(secondsSince(killed)).isLessThan(DEAD_RANK_BOUND_SECONDS + host.allowanceSeconds());
         assertThat(run.failure().kind()).isEqualTo(Failure.Kind.EXCEPTION);
         assertThat(run.failure().rank()).isEqualTo(1);
         assertThat(run.failure().message()).contains("rank 1's process died with exit code 137 (signal 9) "
@@ -184,7 +173,7 @@ class FaultMatrixTest {
             // at start-up the ranks' JVMs may still be booting, which no code of PRISM's can shorten: the promise is
             // 2 s once they are up, so the bound adds what booting three rank JVMs side by side takes here, now
             double bound = (phase == RankPhase.STARTING ? ORPHAN_BOUND_SECONDS + RankJvms.startingSeconds(3) : ORPHAN_BOUND_SECONDS)
-                    + hostAllowance();
+                    + host.allowanceSeconds();
             assertThat(exited).as("seconds until every orphaned rank exited (bound %.2f s)", bound).isLessThan(bound);
             assertThat(left(target)).isEmpty();
         }
@@ -225,7 +214,7 @@ class FaultMatrixTest {
         long signalled = System.nanoTime();
         ScenarioResult result = running.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
-        assertThat(secondsSince(signalled)).isLessThan(grace.toSeconds() + hostAllowance());
+        assertThat(secondsSince(signalled)).isLessThan(grace.toSeconds() + host.allowanceSeconds());
         RunResult run = result.runs().get(0);
         assertThat(run.failure().kind()).isEqualTo(Failure.Kind.INTERRUPTED);
         assertThat(run.failure().message()).contains("interrupted by SIGTERM during repetition 1");
@@ -266,7 +255,7 @@ class FaultMatrixTest {
             long signalled = System.nanoTime();
             ScenarioResult result = running.get(Await.PATIENCE.toSeconds(), TimeUnit.SECONDS);
 
-            assertThat(secondsSince(signalled)).isLessThan(grace.toSeconds() + 0.5 + hostAllowance());
+            assertThat(secondsSince(signalled)).isLessThan(grace.toSeconds() + 0.5 + host.allowanceSeconds());
             assertThat(result.runs().get(0).passed()).isTrue(); // the run was over: it keeps its verdict
             assertThat(result.cleanup()).contains("did not finish within 2s of the interruption")
                     .contains("entries were removed, the rest is still there");
@@ -289,7 +278,7 @@ class FaultMatrixTest {
                     .tasks(2).timeout(HANG_TIMEOUT).cleanupGrace(HANG_GRACE).launcher(Launcher.processes()).build().execute();
 
             assertThat(secondsSince(start)).isLessThan(HANG_TIMEOUT.toSeconds() + HANG_ALLOWANCE_SECONDS + HANG_GRACE.toSeconds()
-                    + hostAllowance());
+                    + host.allowanceSeconds());
             RunResult run = result.runs().get(0);
             assertThat(run.failure().kind()).as(run.failure() + " " + run.repetitions().get(0).ranks()).isEqualTo(Failure.Kind.TIMEOUT);
             assertThat(run.failure().rank()).as(run.failure() + " " + run.repetitions().get(0).ranks()).isEqualTo(1);
@@ -318,7 +307,7 @@ class FaultMatrixTest {
                     .isInstanceOf(PrismException.class)
                     .hasMessageContaining("creating the run directory in " + fs.mountPoint() + " did not return within 2s"
                             + " (the storage may hang)");
-            assertThat(secondsSince(start)).isLessThan(2 + 0.5 + hostAllowance());
+            assertThat(secondsSince(start)).isLessThan(2 + 0.5 + host.allowanceSeconds());
             Await.until("the mkdir that returned late is taken back", () -> left(fs.source()).isEmpty());
         }
     }
@@ -339,7 +328,7 @@ class FaultMatrixTest {
                     .launcher(Launcher.processes()).listener(listener).build().execute();
 
             // no entry removed for a whole grace: given up (a clean-up making progress could go on)
-            assertThat(secondsSince(cleanupStarted[0])).isLessThan(HANG_GRACE.toSeconds() + 0.5 + hostAllowance());
+            assertThat(secondsSince(cleanupStarted[0])).isLessThan(HANG_GRACE.toSeconds() + 0.5 + host.allowanceSeconds());
             assertThat(result.passed()).isTrue();
             assertThat(result.cleanup()).contains("removing " + fs.mountPoint().resolve("prism-slowclean"))
                     .contains("made no progress for 1s (the storage may hang)");

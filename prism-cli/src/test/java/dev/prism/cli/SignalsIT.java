@@ -1,6 +1,8 @@
 package dev.prism.cli;
 
+import dev.prism.testing.HostDelay;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -28,29 +30,13 @@ class SignalsIT {
     /**
      * The wake-ups between the signal and the test's seeing the exit (the supervisor relaying it, the run stopping its
      * ranks, each process exiting and being reaped): a loaded host may delay each by as much as the longest delay
-     * {@link #delay} saw, which the bounds add to the guarantees' figures.
+     * {@link dev.prism.testing.SchedulingDelay} saw, which the bounds add to the guarantees' figures.
      */
-    private static final int HAND_OFFS = 5;
+    @RegisterExtension
+    final HostDelay host = new HostDelay(5);
 
     @TempDir
     Path work;
-    /** The observer of the host's share: how late it ran a ready thread, over the whole test. */
-    private dev.prism.testing.SchedulingDelay delay;
-
-    @org.junit.jupiter.api.BeforeEach
-    void watchTheHost() {
-        delay = dev.prism.testing.SchedulingDelay.watch();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void stopWatching() {
-        delay.close();
-    }
-
-    /** @return seconds a loaded host adds to a chain of {@link #HAND_OFFS} wake-ups, by the observer so far */
-    private double hostAllowance() {
-        return HAND_OFFS * delay.longest().toNanos() / 1e9;
-    }
 
     private Process start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("python3", "-c", SESSION, SCRIPT.toString()));
@@ -58,7 +44,6 @@ class SignalsIT {
         return new ProcessBuilder(command).directory(work.toFile())
                 .redirectOutput(work.resolve("out.txt").toFile()).redirectError(work.resolve("err.txt").toFile()).start();
     }
-
 
     private Path target() throws IOException {
         return Files.createDirectories(work.resolve("target"));
@@ -79,7 +64,7 @@ class SignalsIT {
         String err = Files.readString(work.resolve("err.txt"));
         assertThat(prism.exitValue()).as(err).isEqualTo(143);
         // guarantees: clean-up within the signal's grace (10 s), then the result written and the processes gone (1 s)
-        assertThat(seconds).isLessThan(10 + 1 + hostAllowance());
+        assertThat(seconds).isLessThan(10 + 1 + host.allowanceSeconds());
         assertThat(out).contains("create").contains("FAIL INTERRUPTED: interrupted by SIGTERM during repetition 1");
         assertThat(err).contains("prism: SIGTERM: stopping the ranks");
         try (Stream<Path> docs = Files.walk(work.resolve("results"))) {
@@ -119,7 +104,7 @@ class SignalsIT {
         assertThat(again.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(again.exitValue()).isEqualTo(143);
         // at once: the supervisor's exit, not another grace
-        assertThat((System.nanoTime() - signalled) / 1e9).isLessThan(2 + hostAllowance());
+        assertThat((System.nanoTime() - signalled) / 1e9).isLessThan(2 + host.allowanceSeconds());
         assertThat(scratch).as("the supervisor's directory, removed before it exits at once").doesNotExist();
     }
 }

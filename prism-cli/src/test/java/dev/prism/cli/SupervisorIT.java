@@ -2,8 +2,10 @@ package dev.prism.cli;
 
 import dev.prism.testing.Await;
 import dev.prism.testing.FaultFs;
+import dev.prism.testing.HostDelay;
 import dev.prism.testing.RankProcesses;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,29 +34,13 @@ class SupervisorIT {
     private static final double HANG_ALLOWANCE_SECONDS = 5.5 + 1;
     /**
      * The wake-ups between the deadline and the test's seeing the exit: a loaded host may delay each by as much as the
-     * longest delay {@link #delay} saw, which the bounds add to the README's figures.
+     * longest delay {@link dev.prism.testing.SchedulingDelay} saw, which the bounds add to the README's figures.
      */
-    private static final int HAND_OFFS = 5;
+    @RegisterExtension
+    final HostDelay host = new HostDelay(5);
 
     @TempDir
     Path work;
-    /** The observer of the host's share: how late it ran a ready thread, over the whole test. */
-    private dev.prism.testing.SchedulingDelay delay;
-
-    @org.junit.jupiter.api.BeforeEach
-    void watchTheHost() {
-        delay = dev.prism.testing.SchedulingDelay.watch();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void stopWatching() {
-        delay.close();
-    }
-
-    /** @return seconds a loaded host adds to a chain of {@link #HAND_OFFS} wake-ups, by the observer so far */
-    private double hostAllowance() {
-        return HAND_OFFS * delay.longest().toNanos() / 1e9;
-    }
 
     private Process start(List<String> args) throws java.io.IOException {
         List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
@@ -97,7 +83,7 @@ class SupervisorIT {
             String err = Files.readString(work.resolve("err.txt"));
             assertThat(prism.exitValue()).as(err).isEqualTo(1);
             assertThat(seconds).as("%s; the unheld run took %.1f s", err, baseline).isLessThan(baseline + timeout.toSeconds()
-                    + HANG_ALLOWANCE_SECONDS + grace.toSeconds() + hostAllowance());
+                    + HANG_ALLOWANCE_SECONDS + grace.toSeconds() + host.allowanceSeconds());
             assertThat(out).contains("FAIL TIMEOUT on rank 0").contains("file-000003.bin");
             assertThat(err).contains("has ended its work but cannot exit")
                     .containsPattern("in unlinkat\\(\"" + java.util.regex.Pattern.quote(fs.mountPoint().toString())
@@ -150,7 +136,7 @@ class SupervisorIT {
         Await.until("the run and its ranks have ended", () -> below.stream().allMatch(RankProcesses::ended));
 
         // README: the run stops as after a signal and cleans up within its grace (10 s) of the supervisor's death
-        assertThat((System.nanoTime() - killed) / 1e9).isLessThan(10 + 1 + hostAllowance());
+        assertThat((System.nanoTime() - killed) / 1e9).isLessThan(10 + 1 + host.allowanceSeconds());
         try (Stream<Path> left = Files.list(target)) {
             assertThat(left).isEmpty();
         }
