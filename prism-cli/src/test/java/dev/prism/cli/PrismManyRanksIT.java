@@ -3,9 +3,11 @@ package dev.prism.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.testing.Await;
+import dev.prism.testing.HostDelay;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -38,6 +40,14 @@ class PrismManyRanksIT {
     private static final int RANKS = 32;
     private static final int PER_NODE = RANKS / NODES;
     private static final String FIRST_TIER_ONLY = "-XX:TieredStopAtLevel=1";
+
+    /**
+     * What the loaded host adds to a bound counted from a kill or a cut (the coordinator noticing, the survivors
+     * reporting, the result written, the test's thread seeing it): five hand-offs of the longest scheduling delay
+     * observed over the test.
+     */
+    @RegisterExtension
+    final HostDelay host = new HostDelay(5);
 
     @BeforeAll
     static void eightNodesAreUp() throws Exception {
@@ -86,16 +96,32 @@ class PrismManyRanksIT {
             }
             List<Long> n3 = javasIn("prism-n3");
             assertThat(n3).hasSize(PER_NODE);
+            Path result = out.resolve("nodekill/01-create_files-t32.json");
+            long killedAt = System.currentTimeMillis();
             long killed = System.nanoTime();
             for (long pid : n3) {
                 new ProcessBuilder("kill", "-9", String.valueOf(pid)).start().waitFor();
             }
-            assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
+            Await.until("rank 0 writes its result " + result, Duration.ofMinutes(3), () -> Files.exists(result));
             double seconds = (System.nanoTime() - killed) / 1e9;
+            // then the survivors remove what they created (the storage's and the host's time, not the failure's) and
+            // list_files is skipped: srun's end is only waited for
+            assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
             String stderr = Files.readString(work.resolve("stderr.txt"));
-            System.out.printf("n3's %d ranks killed mid-repetition beside a CPU hog: srun ended %.1f s later%n", PER_NODE, seconds);
+            // the observer: each survivor stops, then writes its own document before it reports to rank 0, so the last
+            // of those documents is when the last survivor was done, on this host's load (28 of them beside a CPU hog)
+            double survivorsSeconds = 0;
+            for (int r = 0; r < RANKS; r++) {
+                Path own = out.resolve("nodekill/01-create_files-t32/rep-0/rank-" + r + ".json");
+                if (Files.exists(own)) {
+                    survivorsSeconds = Math.max(survivorsSeconds, (Files.getLastModifiedTime(own).toMillis() - killedAt) / 1e3);
+                }
+            }
+            System.out.printf("n3's %d ranks killed mid-repetition beside a CPU hog: the last survivor's own document %.1f s"
+                    + " later, the run's result %.1f s later, srun's end %.1f s later%n", PER_NODE, survivorsSeconds, seconds,
+                    (System.nanoTime() - killed) / 1e9);
 
-            JsonNode create = new ObjectMapper().readTree(out.resolve("nodekill/01-create_files-t32.json").toFile());
+            JsonNode create = new ObjectMapper().readTree(result.toFile());
             // the first loss heads the failure: one of n3's ranks, on n3
             assertThat(create.at("/failure/message").asText()).as(create.at("/failure").toString()).contains("on n3")
                     .containsPattern("rank (8|9|10|11) on n3");
@@ -121,8 +147,12 @@ class PrismManyRanksIT {
             JsonNode list = new ObjectMapper().readTree(out.resolve("nodekill/02-list_files-t32.json").toFile());
             assertThat(list.at("/failure/message").asText()).contains("is not connected").contains("list_files was not run");
             assertThat(stderr).doesNotContain("Exception").doesNotContain("\tat ");
-            // a dead rank fails the run within moments; the rest is the clean-up of what the ranks created
-            assertThat(seconds).as("from the kill to srun's end").isLessThan(90);
+            // a dead rank fails the run as soon as the survivors have stopped and reported: the run's result follows the
+            // last survivor's own document by no more than its report's journey and the result's writing, a second, and
+            // the host's delays (docs/guarantees.md: within 5 s of the kill, which 28 survivors beside a CPU hog on two
+            // cores take nearly all of: 5.0 s once)
+            assertThat(seconds).as("from the kill to the run's result (the last survivor's own document after %.1f s)",
+                    survivorsSeconds).isLessThan(Math.max(survivorsSeconds, 0) + 1 + host.allowanceSeconds());
             try (Stream<Path> left = Files.list(target)) {
                 assertThat(left).isEmpty();
             }
@@ -169,8 +199,14 @@ class PrismManyRanksIT {
                         .contains("their node n3 did not answer").doesNotContain("node-local target");
                 assertThat(run.at("/repetitions/0/ranks/8/hostname").asText()).isEqualTo("n3");
             }
-            // the silence limit (5 s), then a probe that times out (3 s): well before the run's 300 s timeout
-            assertThat(seconds).as("rank 0's result after the cut").isLessThan(60);
+            if (failure.startsWith("interrupted by SIGTERM")) {
+                // SLURM's node check, not PRISM's: the claim is only that the run did not wait for its 300 s timeout
+                assertThat(seconds).as("rank 0's result after the cut, against the run's --timeout").isLessThan(300);
+            } else {
+                // the silence limit (5 s), then a probe that times out (3 s), and two seconds for the coordinator's
+                // next look and its result's writing
+                assertThat(seconds).as("rank 0's result after the cut").isLessThan(5 + 3 + 2 + host.allowanceSeconds());
+            }
         } finally {
             new ProcessBuilder("ip", "-n", "prism-n3", "link", "set", "pn3", "up").start().waitFor();
             // rank 0 has said what it knows; the step's other tasks would wait out the run's timeout (the held rank 8

@@ -3,10 +3,12 @@ package dev.prism.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.prism.testing.Await;
+import dev.prism.testing.HostDelay;
 import dev.prism.testing.RankProcesses;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,6 +35,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PrismNodesIT {
     private static final Path SCRIPT = SimulatedCluster.SCRIPT;
     private static final String CONF = SimulatedCluster.CONF;
+
+    /**
+     * What the loaded host adds to a bound counted from a kill or a cut (the coordinator noticing, its result written
+     * and renamed, the process exiting and being reaped, the test's thread seeing it): five hand-offs of the longest
+     * scheduling delay observed over the test.
+     */
+    @RegisterExtension
+    final HostDelay host = new HostDelay(5);
 
     @BeforeAll
     static void twoNodesAreUp() throws Exception {
@@ -158,7 +168,8 @@ class PrismNodesIT {
                 "--target", NODE_LOCAL, "--timeout", "100s", "--out", work.resolve("out").toString(), "-q");
         assertThat(s.exitCode()).isEqualTo(1);
         assertThat(s.stdout() + s.stderr()).contains("is the target on a filesystem all 2 nodes share?");
-        assertThat(s.seconds()).as("salloc's wall time").isLessThan(60);
+        // at once: a run left to wait for its rendezvous would end only at its --timeout of 100 s
+        assertThat(s.seconds()).as("salloc's wall time against the run's --timeout").isLessThan(100);
     }
 
     /** @return what {@code command} printed, run in {@code node}'s mount namespace (where its slurmd runs) */
@@ -175,13 +186,23 @@ class PrismNodesIT {
     @Test
     void aRankThatCannotReachRankZero_failsTheRunWithinItsTimeout_notAfterFiveMinutes(@TempDir Path work) throws Exception {
         Path target = Files.createDirectories(work.resolve("target"));
+        double startedBefore = srun(work, "-N2", "-n2", SCRIPT.toString(), "--version").seconds();
         // a fixed coordinator address no node has (10.77.0.99 is on the cluster's bridge, unassigned)
         Finished s = srun(work, "-N2", "-n2", "--kill-on-bad-exit=1", "--export=ALL,MASTER_ADDR=10.77.0.99,MASTER_PORT=29411",
                 SCRIPT.toString(), "run", "create_files", "-p", "files=50", "--target", target.toString(),
                 "--launcher", "slurm", "--timeout", "8s", "--out", work.resolve("out").toString(), "-q");
         assertThat(s.exitCode()).isNotZero();
         assertThat(s.stderr()).contains("SLURM rank(s) [1] never reached the coordinator at 10.77.0.99:29411 within ");
-        assertThat(s.seconds()).as("srun's wall time").isLessThan(60);
+        // its --timeout of 8 s once PRISM is up on both nodes: each task starts two JVMs, one after the other (the
+        // supervisor, then its rank, which loads much more of PRISM: counted twice), each as long as the one an srun of
+        // `prism --version` starts here, beside this test, on this host's load (the longer of one before the run and one
+        // after); then a second for writing the document and exiting, and the host's delays (quiet: 10.1 s against an
+        // srun of 0.8 s)
+        double started = Math.max(startedBefore, srun(work, "-N2", "-n2", SCRIPT.toString(), "--version").seconds());
+        System.out.printf("unreachable coordinator: srun ended after %.1f s; srun of prism --version on both nodes %.1f s%n",
+                s.seconds(), started);
+        assertThat(s.seconds()).as("srun's wall time, against `srun prism --version`'s %.1f s plus the 8 s timeout", started)
+                .isLessThan(3 * started + 8 + 1 + host.allowanceSeconds());
     }
 
     @Test
@@ -191,19 +212,26 @@ class PrismNodesIT {
         Path out = work.resolve("out");
         Process srun = longRunAcrossBothNodes(work, target, "120s", "killed");
         ProcessHandle rank1 = javaIn("prism-n2");
+        Path result = out.resolve("killed/01-create_files-t2.json");
         long killed = System.nanoTime();
         new ProcessBuilder("kill", "-9", String.valueOf(rank1.pid())).start().waitFor();
-        assertThat(srun.waitFor(2, TimeUnit.MINUTES)).as("srun ended").isTrue();
+        Await.until("rank 0 writes its result " + result, Duration.ofMinutes(2), () -> Files.exists(result));
         double seconds = (System.nanoTime() - killed) / 1e9;
+        // then rank 0 removes what both ranks created: how long that takes is the storage's and the host's, not the
+        // failure's, so srun's end is only waited for
+        assertThat(srun.waitFor(2, TimeUnit.MINUTES)).as("srun ended").isTrue();
+        System.out.printf("rank 1 on n2 killed: the run's result written %.1f s after, srun ended %.1f s after%n", seconds,
+                (System.nanoTime() - killed) / 1e9);
 
-        JsonNode run = new ObjectMapper().readTree(out.resolve("killed/01-create_files-t2.json").toFile());
+        JsonNode run = new ObjectMapper().readTree(result.toFile());
         assertThat(run.at("/failure/message").asText()).as(run.toString()).contains("rank 1 on n2");
         assertThat(run.at("/repetitions/0/ranks/1/hostname").asText()).isEqualTo("n2");
         assertThat(run.at("/nodes/n1/0").asInt()).isZero();
         assertThat(run.at("/nodes/n2/0").asInt()).isEqualTo(1);
         // the survivor stopped before its next operation, not at the end of its 3,000,000 files
         assertThat(run.at("/measurements/create/count").asLong()).isPositive().isLessThan(3_000_000);
-        assertThat(seconds).as("from the kill to srun's end").isLessThan(30);
+        // docs/guarantees.md: a rank's process killed fails the run within 5 s of the kill
+        assertThat(seconds).as("from the kill to the run's result").isLessThan(5 + host.allowanceSeconds());
     }
 
     @Test
@@ -236,8 +264,9 @@ class PrismNodesIT {
                     .contains("rank 1 on n2 has not been heard from for")
                     .contains("its node or its network is down");
             assertThat(run.at("/measurements/create/count").asLong()).isPositive().isLessThan(3_000_000);
-            // 15 s of silence, then the next look: well before the run's 150 s timeout
-            assertThat(rank0Seconds).as("rank 0's result after the cut").isBetween(14.0, 40.0);
+            // the silence limit (a tenth of the 150 s timeout: 15 s), then n2's kernel asked with a connection attempt
+            // that times out after 3 s, and two seconds for the coordinator's next look and its result's writing
+            assertThat(rank0Seconds).as("rank 0's result after the cut").isBetween(14.0, 15 + 3 + 2 + host.allowanceSeconds());
             assertThat(rank1Seconds).as("rank 1's end after the cut").isBetween(14.0, 90.0);
         } finally {
             new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "up").start().waitFor();
