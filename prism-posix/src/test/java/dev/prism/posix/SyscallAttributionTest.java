@@ -150,7 +150,8 @@ class SyscallAttributionTest {
         for (String call : List.of("openat", "newfstatat", "mkdir", "rename", "unlink", "getdents64", "fsync", "read",
                 "write", "pread64", "close")) {
             long expected = strace.getOrDefault(call, 0L);
-            assertThat(prism.getOrDefault(call, 0L)).as(call + ": PRISM " + prism + ", strace " + strace)
+            assertThat(prism.getOrDefault(call, 0L)).as(call + ": PRISM " + prism + ", strace " + strace + "; the run: "
+                            + r.status() + ", notes " + r.notes() + ", rank 0's counters " + r.repetitions().get(0).ranks().get(0).counters())
                     .isBetween(expected - Math.max(12, expected / 50), expected + Math.max(12, expected / 50));
         }
         assertThat(prism.get("openat")).isGreaterThan(400);
