@@ -16,19 +16,20 @@ for module in $(sed -n 's|^ *<module>\(.*\)</module>.*|\1|p' pom.xml); do
   run=0 failed=0 skipped=0
   reports=$(find "$module/target/surefire-reports" "$module/target/failsafe-reports" -name 'TEST-*.xml' 2>/dev/null || true)
   for report in $reports; do
-    # the report's own test cases, counted one by one: the counts on its <testsuite …> line miss cases where a class
-    # runs on two JUnit engines (jqwik's properties beside Jupiter's tests: tests="1" for a class of three)
-    read -r cases bad skips < <(awk '/<testcase /{n++; open=1} /<(failure|error)[ >]/{if (open) {f++; open=0}}
-                                      /<skipped[ />]/{s++} END{print n+0, f+0, s+0}' "$report")
-    run=$((run + cases))
-    failed=$((failed + bad))
-    skipped=$((skipped + skips))
-    # a failed or erroneous test case: <testcase name="…" classname="…"> followed by <failure or <error
-    while IFS= read -r name; do
-      [ -n "$name" ] && failed_names+=("$module: $name")
-    done < <(awk '/<testcase /{match($0, /name="[^"]*"/); n=substr($0, RSTART+6, RLENGTH-7);
-                               match($0, /classname="[^"]*"/); c=substr($0, RSTART+11, RLENGTH-12)}
-                 /<(failure|error)[ >]/{print c "#" n}' "$report")
+    # one pass over the report's own test cases: each failed or erroneous case (<testcase name="…" classname="…">
+    # followed by <failure or <error) by name, then the counts. Not the counts on its <testsuite …> line: they miss
+    # cases where a class runs on two JUnit engines (jqwik's properties beside Jupiter's tests: tests="1" for three)
+    while IFS= read -r line; do
+      case "$line" in
+        "failed "*) failed_names+=("$module: ${line#failed }") ;;
+        "counts "*) read -r _ cases bad skips <<<"$line"
+                    run=$((run + cases)) failed=$((failed + bad)) skipped=$((skipped + skips)) ;;
+      esac
+    done < <(awk '/<testcase /{cases++; open=1; match($0, /name="[^"]*"/); n=substr($0, RSTART+6, RLENGTH-7);
+                                match($0, /classname="[^"]*"/); c=substr($0, RSTART+11, RLENGTH-12)}
+                  /<(failure|error)[ >]/{if (open) {bad++; open=0; print "failed " c "#" n}}
+                  /<skipped[ \/>]/{skips++}
+                  END{print "counts", cases+0, bad+0, skips+0}' "$report")
   done
   # -quit, not a pipe into head: under pipefail find's SIGPIPE once head has its line ended this script at random
   has_tests=$(find "$module/src/test" -name '*.java' -print -quit 2>/dev/null || true)

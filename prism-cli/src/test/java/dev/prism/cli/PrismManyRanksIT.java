@@ -107,19 +107,8 @@ class PrismManyRanksIT {
             // then the survivors remove what they created (the storage's and the host's time, not the failure's) and
             // list_files is skipped: srun's end is only waited for
             assertThat(srun.waitFor(3, TimeUnit.MINUTES)).as("srun ended").isTrue();
+            double srunSeconds = (System.nanoTime() - killed) / 1e9;
             String stderr = Files.readString(work.resolve("stderr.txt"));
-            // the observer: each survivor stops, then writes its own document before it reports to rank 0, so the last
-            // of those documents is when the last survivor was done, on this host's load (28 of them beside a CPU hog)
-            double survivorsSeconds = 0;
-            for (int r = 0; r < RANKS; r++) {
-                Path own = out.resolve("nodekill/01-create_files-t32/rep-0/rank-" + r + ".json");
-                if (Files.exists(own)) {
-                    survivorsSeconds = Math.max(survivorsSeconds, (Files.getLastModifiedTime(own).toMillis() - killedAt) / 1e3);
-                }
-            }
-            System.out.printf("n3's %d ranks killed mid-repetition beside a CPU hog: the last survivor's own document %.1f s"
-                    + " later, the run's result %.1f s later, srun's end %.1f s later%n", PER_NODE, survivorsSeconds, seconds,
-                    (System.nanoTime() - killed) / 1e9);
 
             JsonNode create = new ObjectMapper().readTree(result.toFile());
             // the first loss heads the failure: one of n3's ranks, on n3
@@ -127,6 +116,9 @@ class PrismManyRanksIT {
                     .containsPattern("rank (8|9|10|11) on n3");
             JsonNode ranks = create.at("/repetitions/0/ranks");
             long survivorsWithData = 0;
+            // the observer: each survivor stops, then writes its own document before it reports to rank 0, so the last
+            // of those documents is when the last survivor was done, on this host's load (28 of them beside a CPU hog)
+            double survivorsSeconds = 0;
             for (int r = 0; r < RANKS; r++) {
                 JsonNode rank = ranks.get(r);
                 if (r >= 8 && r < 12) {
@@ -135,11 +127,15 @@ class PrismManyRanksIT {
                 }
                 // every survivor stopped before its next operation and sent what it measured; its own document was written
                 assertThat(rank.at("/measurements/create/count").asLong()).as("rank %d's creates", r).isPositive();
-                assertThat(out.resolve("nodekill/01-create_files-t32/rep-0/rank-" + r + ".json")).as("rank %d's document", r)
-                        .exists();
+                Path own = out.resolve("nodekill/01-create_files-t32/rep-0/rank-" + r + ".json");
+                assertThat(own).as("rank %d's document", r).exists();
+                survivorsSeconds = Math.max(survivorsSeconds, (Files.getLastModifiedTime(own).toMillis() - killedAt) / 1e3);
                 survivorsWithData++;
             }
             assertThat(survivorsWithData).isEqualTo(RANKS - PER_NODE);
+            System.out.printf("n3's %d ranks killed mid-repetition beside a CPU hog: the last survivor's own document %.1f s"
+                    + " later, the run's result %.1f s later, srun's end %.1f s later%n", PER_NODE, survivorsSeconds, seconds,
+                    srunSeconds);
             // srun did not end the step for the killed tasks: only n3's were killed, every survivor ended on its own
             assertThat(stderr).containsPattern("n3: tasks? [0-9,-]+: Killed")
                     .doesNotContainPattern("n[124-8]: tasks? [0-9,-]+: Killed");
@@ -152,7 +148,7 @@ class PrismManyRanksIT {
             // the host's delays (docs/guarantees.md: within 5 s of the kill, which 28 survivors beside a CPU hog on two
             // cores take nearly all of: 5.0 s once)
             assertThat(seconds).as("from the kill to the run's result (the last survivor's own document after %.1f s)",
-                    survivorsSeconds).isLessThan(Math.max(survivorsSeconds, 0) + 1 + host.allowanceSeconds());
+                    survivorsSeconds).isLessThan(survivorsSeconds + 1 + host.allowanceSeconds());
             try (Stream<Path> left = Files.list(target)) {
                 assertThat(left).isEmpty();
             }

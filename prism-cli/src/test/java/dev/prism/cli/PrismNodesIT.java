@@ -285,6 +285,7 @@ class PrismNodesIT {
         // 20,000 files, about half of them rank 0's: more than the old 3 s wait for the unreachable rank and a clean-up
         // of the whole run directory (rank 1's files included, which rank 1 still adds to) fit in KillWait
         Process srun = longRunAcrossBothNodes(work, target, "150s", "cancelled", false, 20_000);
+        Path runDirectory = target.resolve("prism-cancelled");
         ProcessHandle rank0 = javaIn("prism-n1");
         ProcessHandle rank1 = javaIn("prism-n2");
         // n2 drops off the network and SLURM is told at once, as its SlurmdTimeout would tell it later: it cancels the
@@ -292,7 +293,6 @@ class PrismNodesIT {
         new ProcessBuilder("ip", "-n", "prism-n2", "link", "set", "pn2", "down").start().waitFor();
         long signalled = System.nanoTime();
         scontrol("update", "nodename=n2", "state=down", "reason=prism-test-node-failure");
-        Path runDirectory = target.resolve("prism-cancelled");
         boolean rank0Left;
         try {
             Await.until("rank 0 on n1 ended", Duration.ofSeconds(60), () -> RankProcesses.ended(rank0));
@@ -309,11 +309,11 @@ class PrismNodesIT {
             assertThat(run.at("/repetitions/0/ranks/0/measurements/create/count").asLong()).isPositive();
             // its own directory goes first, within the grace; where the host is too loaded for even that (a suite's other
             // lane took it past 4 s once), the clean-up says so and names what it left, as it must
-            Path own = target.resolve("prism-cancelled").resolve("rank-0");
+            Path own = runDirectory.resolve("rank-0");
             System.out.printf("rank 0's own directory %s%n", Files.exists(own) ? "was left, and said so" : "was removed");
             assertThat(said).as("rank 0's own directory %s, %.1f s after the signal; prism said: %s", own, seconds, said)
                     .satisfiesAnyOf(s -> assertThat(own).doesNotExist(),
-                            s -> assertThat(s).contains("removing " + target.resolve("prism-cancelled"))
+                            s -> assertThat(s).contains("removing " + runDirectory)
                                     .contains("did not finish within 4s of the interruption").contains("the rest is still there"));
             rank0Left = Files.exists(own);
         } finally {
