@@ -143,12 +143,12 @@ class PrismManyRanksIT {
             JsonNode list = new ObjectMapper().readTree(out.resolve("nodekill/02-list_files-t32.json").toFile());
             assertThat(list.at("/failure/message").asText()).contains("is not connected").contains("list_files was not run");
             assertThat(stderr).doesNotContain("Exception").doesNotContain("\tat ");
-            // a dead rank fails the run as soon as the survivors have stopped and reported: the run's result follows the
-            // last survivor's own document by no more than its report's journey and the result's writing, a second, and
-            // the host's delays (docs/guarantees.md: within 5 s of the kill, which 28 survivors beside a CPU hog on two
-            // cores take nearly all of: 5.0 s once)
+            // a dead rank fails the run within 5 s of the kill (docs/guarantees.md), or, where the survivors themselves
+            // took nearly that long to stop and write their own documents (28 beside a CPU hog on two cores: 4.8 s on one
+            // core), within a second of the last of them; and the host's delays. A second after the last survivor alone
+            // was too little once: its document at 3.4 s, the run's result at 4.8 s
             assertThat(seconds).as("from the kill to the run's result (the last survivor's own document after %.1f s)",
-                    survivorsSeconds).isLessThan(survivorsSeconds + 1 + host.allowanceSeconds());
+                    survivorsSeconds).isLessThan(Math.max(5, survivorsSeconds + 1) + host.allowanceSeconds());
             try (Stream<Path> left = Files.list(target)) {
                 assertThat(left).isEmpty();
             }
